@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/elicitgen/elicitgen/gen"
+)
+
+// run executes the command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(context.Background())
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, ee.err)
+		}
+		return ee.code
+	}
+	var diags gen.Diagnostics
+	if errors.As(err, &diags) {
+		fmt.Fprintln(stderr, diags.Error())
+		return 2
+	}
+	fmt.Fprintln(stderr, "elicitgen:", err)
+	return 2
+}
+
+// genFlags are the flags shared by the commands that load packages.
+type genFlags struct {
+	types string
+	tags  string
+}
+
+func (g *genFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&g.types, "type", "", "comma-separated type names to generate (default: every form)")
+	cmd.Flags().StringVar(&g.tags, "tags", "", "comma-separated build tags")
+}
+
+func (g *genFlags) config(args []string) (gen.Config, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return gen.Config{}, err
+	}
+	return gen.Config{Dir: dir, Patterns: args, Types: splitComma(g.types), Tags: splitComma(g.tags)}, nil
+}
+
+func splitComma(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func newRootCmd() *cobra.Command {
+	var flags genFlags
+	root := &cobra.Command{
+		Use:   "elicitgen [packages]",
+		Short: "Generate typed MCP elicitation forms from tagged Go structs",
+		Long: `elicitgen turns Go structs tagged elicit:"..." into MCP elicitation forms:
+a flat requestedSchema (elicit_gen.json), a validator and decoder, and typed
+AskT, AcceptT, DeclineT and CancelT functions (elicit_gen.go).
+
+With no command it generates, as under go generate.`,
+		Example: `  //go:generate go tool elicitgen
+  elicitgen ./...
+  elicitgen check ./...
+  elicitgen schema . > forms.json`,
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGenerate(cmd, &flags, args)
+		},
+	}
+	flags.register(root)
+	root.AddCommand(newGenerateCmd(), newSchemaCmd(), newCheckCmd(), newVersionCmd())
+	for _, c := range extraCommands() {
+		root.AddCommand(c())
+	}
+	return root
+}
+
+func newGenerateCmd() *cobra.Command {
+	var flags genFlags
+	cmd := &cobra.Command{
+		Use:   "generate [packages]",
+		Short: "Write elicit_gen.go and elicit_gen.json in each package with forms",
+		Example: `  elicitgen generate
+  elicitgen generate --type Deploy,Booking ./forms`,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGenerate(cmd, &flags, args)
+		},
+	}
+	flags.register(cmd)
+	return cmd
+}
+
+func runGenerate(cmd *cobra.Command, flags *genFlags, args []string) error {
+	cfg, err := flags.config(args)
+	if err != nil {
+		return err
+	}
+	res, err := gen.Generate(cmd.Context(), cfg)
+	if err != nil {
+		return err
+	}
+	if _, err := gen.Write(res); err != nil {
+		return withCode(2, fmt.Errorf("elicitgen: %w", err))
+	}
+	return nil
+}
+
+func newSchemaCmd() *cobra.Command {
+	var flags genFlags
+	cmd := &cobra.Command{
+		Use:   "schema [packages]",
+		Short: "Print every form's requestedSchema as one JSON object",
+		Long: `schema prints one JSON object mapping each form to its requestedSchema, as
+sent to a 2025-11-25 or later client. Keys are type names, or
+importpath.TypeName when forms come from more than one package.`,
+		Example:      `  elicitgen schema ./... | jq '.Deploy'`,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := flags.config(args)
+			if err != nil {
+				return err
+			}
+			res, err := gen.Generate(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			out, err := gen.EmitSchemas(res.Packages)
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(out)
+			return err
+		},
+	}
+	flags.register(cmd)
+	return cmd
+}
+
+func newCheckCmd() *cobra.Command {
+	var flags genFlags
+	cmd := &cobra.Command{
+		Use:   "check [packages]",
+		Short: "Fail when generated files are stale, missing or orphaned",
+		Long: `check regenerates in memory and prints a unified diff of every generated
+file that is stale, missing or orphaned. Exit status: 0 clean, 1 diff, 2 error.`,
+		Example:      `  elicitgen check ./...`,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := flags.config(args)
+			if err != nil {
+				return err
+			}
+			res, err := gen.Generate(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			diff, err := gen.Stale(res, cfg.Dir)
+			if err != nil {
+				return withCode(2, err)
+			}
+			if diff != "" {
+				fmt.Fprint(cmd.OutOrStdout(), diff)
+				return withCode(1, fmt.Errorf("elicitgen: generated files are out of date: run go generate"))
+			}
+			return nil
+		},
+	}
+	flags.register(cmd)
+	return cmd
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the elicitgen version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			v := "(devel)"
+			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+				v = bi.Main.Version
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), "elicitgen", v)
+			return nil
+		},
+	}
+}

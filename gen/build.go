@@ -1,0 +1,596 @@
+package gen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/elicitgen/elicitgen/runtime"
+)
+
+// Source is one type-checked package, as go/packages or go/analysis
+// provide it. Analyze reads nothing else.
+type Source struct {
+	Fset  *token.FileSet
+	Files []*ast.File
+	Types *types.Package
+	Info  *types.Info
+	// Dir is the package directory.
+	Dir string
+}
+
+// Analyze finds the forms of src, builds their model and checks every MCP
+// and Go-type rule. When only is non-empty, just the named types are
+// forms. Diagnostics are sorted; a non-empty list means the model must not
+// be emitted.
+func Analyze(src *Source, only []string) (*Package, Diagnostics) {
+	b := &builder{src: src, docs: map[token.Pos]*ast.Field{}, consts: map[token.Pos]*ast.ValueSpec{}, constDocs: map[token.Pos]*ast.CommentGroup{}}
+	b.index()
+	pkg := &Package{Name: src.Types.Name(), PkgPath: src.Types.Path(), Dir: src.Dir}
+	want := map[string]bool{}
+	for _, n := range only {
+		want[n] = true
+	}
+	found := map[string]bool{}
+	for _, ts := range b.typeSpecs() {
+		st, ok := ts.spec.Type.(*ast.StructType)
+		if !ok {
+			if want[ts.spec.Name.Name] {
+				b.sink.errorf(b.pos(ts.spec.Name.Pos()), "%s is not a struct type: only structs can be forms", ts.spec.Name.Name)
+				found[ts.spec.Name.Name] = true
+			}
+			continue
+		}
+		name := ts.spec.Name.Name
+		if len(want) > 0 {
+			if !want[name] {
+				continue
+			}
+			found[name] = true
+		} else if !isForm(ts.doc, st) {
+			continue
+		}
+		if ts.spec.TypeParams != nil {
+			b.sink.errorf(b.pos(ts.spec.Name.Pos()), "form %s is generic: forms must be plain struct types", name)
+			continue
+		}
+		obj, _ := src.Info.Defs[ts.spec.Name].(*types.TypeName)
+		if obj == nil {
+			continue
+		}
+		if f := b.form(obj); f != nil {
+			pkg.Forms = append(pkg.Forms, f)
+		}
+	}
+	for _, n := range only {
+		if !found[n] {
+			b.sink.errorf(token.Position{}, "type %s not found in package %s", n, src.Types.Path())
+		}
+	}
+	return pkg, b.sink.list.Sort()
+}
+
+// isForm reports whether a struct declaration is a form: a field with an
+// elicit tag, or the doc line //elicit:form.
+func isForm(doc *ast.CommentGroup, st *ast.StructType) bool {
+	if doc != nil {
+		for _, c := range doc.List {
+			if strings.TrimSpace(c.Text) == "//elicit:form" {
+				return true
+			}
+		}
+	}
+	for _, f := range st.Fields.List {
+		if f.Tag != nil {
+			if tag, err := strconv.Unquote(f.Tag.Value); err == nil {
+				if _, ok := reflect.StructTag(tag).Lookup("elicit"); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+type builder struct {
+	src       *Source
+	sink      diagSink
+	docs      map[token.Pos]*ast.Field      // field name (or embedded type) pos -> field
+	consts    map[token.Pos]*ast.ValueSpec  // const name pos -> spec
+	constDocs map[token.Pos]*ast.CommentGroup // const name pos -> decl doc (single const)
+}
+
+type typeSpec struct {
+	spec *ast.TypeSpec
+	doc  *ast.CommentGroup
+}
+
+func (b *builder) pos(p token.Pos) token.Position { return b.src.Fset.Position(p) }
+
+// files returns the package's files sorted by name, for a stable order.
+func (b *builder) files() []*ast.File {
+	files := append([]*ast.File(nil), b.src.Files...)
+	sort.Slice(files, func(i, j int) bool {
+		return b.src.Fset.File(files[i].Pos()).Name() < b.src.Fset.File(files[j].Pos()).Name()
+	})
+	return files
+}
+
+func (b *builder) index() {
+	for _, f := range b.src.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.StructType:
+				for _, fld := range n.Fields.List {
+					if len(fld.Names) == 0 {
+						b.docs[embeddedPos(fld.Type)] = fld
+					}
+					for _, id := range fld.Names {
+						b.docs[id.Pos()] = fld
+					}
+				}
+			case *ast.GenDecl:
+				if n.Tok == token.CONST {
+					for _, s := range n.Specs {
+						vs := s.(*ast.ValueSpec)
+						for _, id := range vs.Names {
+							b.consts[id.Pos()] = vs
+							if len(n.Specs) == 1 {
+								b.constDocs[id.Pos()] = n.Doc
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// embeddedPos is the position go/types gives an embedded field: that of
+// the type name.
+func embeddedPos(e ast.Expr) token.Pos {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return embeddedPos(e.X)
+	case *ast.SelectorExpr:
+		return e.Sel.Pos()
+	case *ast.IndexExpr:
+		return embeddedPos(e.X)
+	case *ast.IndexListExpr:
+		return embeddedPos(e.X)
+	}
+	return e.Pos()
+}
+
+func (b *builder) typeSpecs() []typeSpec {
+	var out []typeSpec
+	for _, f := range b.files() {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts := s.(*ast.TypeSpec)
+				if ts.Assign.IsValid() {
+					continue // alias
+				}
+				doc := ts.Doc
+				if doc == nil && len(gd.Specs) == 1 {
+					doc = gd.Doc
+				}
+				out = append(out, typeSpec{ts, doc})
+			}
+		}
+	}
+	return out
+}
+
+// form builds one form, recording problems.
+func (b *builder) form(obj *types.TypeName) *Form {
+	st := obj.Type().Underlying().(*types.Struct)
+	f := &Form{
+		Name:       obj.Name(),
+		Pos:        b.pos(obj.Pos()),
+		SourceFile: filepath.Base(b.pos(obj.Pos()).Filename),
+		Guard:      b.guard(obj),
+	}
+	n := len(b.sink.list)
+	names := map[string]*Field{}
+	enums := map[string]bool{}
+	b.fields(f, st, nil, names, enums, map[*types.Struct]bool{st: true})
+	if len(b.sink.list) > n {
+		return nil
+	}
+	return f
+}
+
+func (b *builder) guard(obj *types.TypeName) *Struct {
+	r := typeRef(b.src.Types, obj.Type().Underlying())
+	if r == nil {
+		return nil
+	}
+	return &Struct{Name: obj.Name(), PkgPath: obj.Pkg().Path(), Fields: r.Fields}
+}
+
+// fields appends the form fields of st (recursing into embedded structs).
+func (b *builder) fields(f *Form, st *types.Struct, path []string, names map[string]*Field, enums map[string]bool, seen map[*types.Struct]bool) {
+	for i := 0; i < st.NumFields(); i++ {
+		v := st.Field(i)
+		tag := reflect.StructTag(st.Tag(i))
+		et, hasElicit := tag.Lookup("elicit")
+		jsonName, jsonOpts, _ := strings.Cut(tag.Get("json"), ",")
+		if et == "-" || (jsonName == "-" && jsonOpts == "") {
+			continue
+		}
+		if v.Embedded() {
+			if !v.Exported() && !isStructType(v.Type()) {
+				continue
+			}
+			if jsonName == "" && !hasElicit {
+				if ptr, ok := types.Unalias(v.Type()).(*types.Pointer); ok && isStructType(ptr.Elem()) {
+					b.sink.errorf(b.pos(v.Pos()), "embedded field *%s is a pointer to a struct: embed the struct itself so its fields flatten into the form", typeName(b.src.Types, ptr.Elem()))
+					continue
+				}
+				if est, ok := v.Type().Underlying().(*types.Struct); ok && !isTime(v.Type()) {
+					if seen[est] {
+						continue
+					}
+					seen[est] = true
+					if named, ok := types.Unalias(v.Type()).(*types.Named); ok {
+						if g := typeRef(b.src.Types, est); g != nil && named.Obj().Pkg() != nil {
+							f.Embedded = append(f.Embedded, &Struct{Name: named.Obj().Name(), PkgPath: named.Obj().Pkg().Path(), Fields: g.Fields})
+						}
+					}
+					b.fields(f, est, append(append([]string(nil), path...), v.Name()), names, enums, seen)
+					continue
+				}
+			}
+		}
+		if !v.Exported() {
+			continue
+		}
+		fld := b.field(v, tag, append(append([]string(nil), path...), v.Name()), enums, f)
+		if fld == nil {
+			continue
+		}
+		if prev, ok := names[fld.Prop.Name]; ok {
+			b.sink.errorf(fld.Pos, "property %q is also the name of field %s at %s: each property needs its own name", fld.Prop.Name, strings.Join(prev.Access, "."), prev.Pos)
+			continue
+		}
+		names[fld.Prop.Name] = fld
+		f.Fields = append(f.Fields, fld)
+	}
+}
+
+func isStructType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+func isTime(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
+func typeName(from *types.Package, t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == from {
+			return ""
+		}
+		return p.Name()
+	})
+}
+
+// field builds one field; nil means it was rejected (and reported).
+func (b *builder) field(v *types.Var, tag reflect.StructTag, access []string, enums map[string]bool, form *Form) *Field {
+	astField := b.docs[v.Pos()]
+	fpos := b.pos(v.Pos())
+	jsonName, jsonOpts, _ := strings.Cut(tag.Get("json"), ",")
+	fld := &Field{Access: access, Pos: fpos}
+	p := &fld.Prop
+	p.Name = v.Name()
+	if jsonName != "" {
+		p.Name = jsonName
+	}
+	p.Required = true
+	for _, o := range strings.Split(jsonOpts, ",") {
+		if o == "omitempty" || o == "omitzero" {
+			p.Required = false
+		}
+	}
+	if astField != nil {
+		p.Description = foldSpace(commentText(astField.Doc))
+		if p.Description == "" {
+			p.Description = foldSpace(commentText(astField.Comment))
+		}
+	}
+	if looksSecret(v.Name()) || looksSecret(p.Name) {
+		b.sink.errorf(fpos, "field %s looks like a secret: form mode must not ask for passwords, tokens, API keys or card numbers; ask for it out of band with URL mode (runtime.AskURL)", v.Name())
+		return nil
+	}
+
+	// Type.
+	t := types.Unalias(v.Type())
+	if ptr, ok := t.(*types.Pointer); ok {
+		fld.Pointer = true
+		p.Required = false
+		t = types.Unalias(ptr.Elem())
+		if _, ok := t.Underlying().(*types.Struct); ok && !isTime(t) {
+			b.sink.errorf(fpos, "field %s is a pointer to a struct (%s): MCP forms are flat objects of strings, numbers, booleans and enums", v.Name(), typeName(b.src.Types, v.Type()))
+			return nil
+		}
+		if _, ok := t.Underlying().(*types.Slice); ok {
+			b.sink.errorf(fpos, "field %s is a pointer to a slice: use the slice itself (nil means not given)", v.Name())
+			return nil
+		}
+		if _, ok := t.(*types.Pointer); ok {
+			b.sink.errorf(fpos, "field %s is a pointer to a pointer: use a single pointer for an optional field", v.Name())
+			return nil
+		}
+	}
+	if !b.classify(fld, v, t, enums, form) {
+		return nil
+	}
+
+	// Tag options.
+	raw, hasElicit := tag.Lookup("elicit")
+	if !hasElicit {
+		return b.finish(fld, v, nil, nil)
+	}
+	opts, terrs := parseTag(raw)
+	for _, e := range terrs {
+		b.sink.errorf(b.tagPos(astField, v, e.Offset), "%s", e.Msg)
+	}
+	if len(terrs) > 0 {
+		return nil
+	}
+	return b.finish(fld, v, opts, astField)
+}
+
+// tagPos is the position of byte off of the elicit tag's value, inside
+// the field's tag literal.
+func (b *builder) tagPos(astField *ast.Field, v *types.Var, off int) token.Position {
+	if astField == nil || astField.Tag == nil {
+		return b.pos(v.Pos())
+	}
+	lit := astField.Tag.Value
+	i := strings.Index(lit, `elicit:"`)
+	if i < 0 {
+		return b.pos(astField.Tag.Pos())
+	}
+	return b.pos(astField.Tag.Pos() + token.Pos(i+len(`elicit:"`)+off))
+}
+
+// classify sets the field's Go kind and the property's kind from its type.
+func (b *builder) classify(fld *Field, v *types.Var, t types.Type, enums map[string]bool, form *Form) bool {
+	p := &fld.Prop
+	bad := func(what string) bool {
+		b.sink.errorf(fld.Pos, "field %s has type %s, %s: MCP forms are flat objects of strings, numbers, booleans, enums and multi-select enums", v.Name(), typeName(b.src.Types, v.Type()), what)
+		return false
+	}
+	if isTime(t) {
+		fld.GoKind, p.Kind, p.Format = GoTime, runtime.KindString, "date-time"
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsString != 0:
+			fld.GoKind, p.Kind = GoString, runtime.KindString
+			if named, ok := t.(*types.Named); ok {
+				if e := b.enum(named); e != nil {
+					p.Kind = runtime.KindEnum
+					b.useEnum(form, enums, e, p)
+				}
+			}
+		case u.Info()&types.IsBoolean != 0:
+			fld.GoKind, p.Kind = GoBool, runtime.KindBoolean
+		case u.Info()&types.IsInteger != 0:
+			p.Kind = runtime.KindInteger
+			fld.GoKind = GoInt
+			if u.Info()&types.IsUnsigned != 0 {
+				fld.GoKind = GoUint
+			}
+		case u.Info()&types.IsFloat != 0:
+			fld.GoKind, p.Kind = GoFloat, runtime.KindNumber
+		default:
+			return bad("which MCP cannot express")
+		}
+		return true
+	case *types.Slice:
+		elem := types.Unalias(u.Elem())
+		eb, ok := elem.Underlying().(*types.Basic)
+		if !ok || eb.Info()&types.IsString == 0 {
+			return bad("a slice of something other than strings")
+		}
+		fld.GoKind, p.Kind = GoMulti, runtime.KindMulti
+		if named, ok := elem.(*types.Named); ok {
+			if e := b.enum(named); e != nil {
+				b.useEnum(form, enums, e, p)
+			}
+		}
+		return true
+	case *types.Struct:
+		return bad("a nested struct")
+	case *types.Map:
+		return bad("a map")
+	case *types.Interface:
+		return bad("an interface")
+	case *types.Chan:
+		return bad("a channel")
+	case *types.Signature:
+		return bad("a func")
+	case *types.Array:
+		return bad("an array")
+	}
+	return bad("which MCP cannot express")
+}
+
+// enumInfo is a named string type's constants, in declaration order.
+type enumInfo struct {
+	enum   *Enum
+	values []runtime.Option
+}
+
+// enum returns the constants of a named string type, or nil if it has none.
+func (b *builder) enum(named *types.Named) *enumInfo {
+	obj := named.Obj()
+	if obj.Pkg() == nil {
+		return nil
+	}
+	scope := obj.Pkg().Scope()
+	var consts []*types.Const
+	for _, n := range scope.Names() {
+		c, ok := scope.Lookup(n).(*types.Const)
+		if ok && types.Identical(c.Type(), named) {
+			consts = append(consts, c)
+		}
+	}
+	if len(consts) == 0 {
+		return nil
+	}
+	sort.SliceStable(consts, func(i, j int) bool {
+		pi, pj := b.pos(consts[i].Pos()), b.pos(consts[j].Pos())
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		return pi.Offset < pj.Offset
+	})
+	e := &enumInfo{enum: &Enum{PkgPath: obj.Pkg().Path(), Name: obj.Name()}}
+	for _, c := range consts {
+		if c.Val().Kind() != constant.String {
+			continue
+		}
+		title := ""
+		if vs := b.consts[c.Pos()]; vs != nil {
+			title = foldSpace(commentText(vs.Comment))
+			if title == "" {
+				title = foldSpace(commentText(vs.Doc))
+			}
+			if title == "" {
+				title = foldSpace(commentText(b.constDocs[c.Pos()]))
+			}
+			title = stripName(title, c.Name())
+		}
+		if c.Exported() || obj.Pkg() == b.src.Types {
+			e.enum.Consts = append(e.enum.Consts, c.Name())
+		}
+		e.values = append(e.values, runtime.Option{Value: constant.StringVal(c.Val()), Title: title})
+	}
+	return e
+}
+
+// stripName removes a leading "Name " or "Name: " from a doc comment, the
+// Go convention for doc comments, so that "EnvProd is Production" reads
+// "Production"... only when the comment starts with the name itself.
+func stripName(title, name string) string {
+	if rest, ok := strings.CutPrefix(title, name+" "); ok {
+		for _, w := range []string{"is ", "means ", "- ", ": "} {
+			if r, ok := strings.CutPrefix(rest, w); ok {
+				return strings.TrimSpace(r)
+			}
+		}
+		return rest
+	}
+	if rest, ok := strings.CutPrefix(title, name+":"); ok {
+		return strings.TrimSpace(rest)
+	}
+	return title
+}
+
+func (b *builder) useEnum(form *Form, seen map[string]bool, e *enumInfo, p *runtime.Property) {
+	p.Options = e.values
+	p.Style = runtime.EnumPlain
+	for _, o := range e.values {
+		if o.Title != "" {
+			p.Style = runtime.EnumTitled
+			break
+		}
+	}
+	key := e.enum.PkgPath + "." + e.enum.Name
+	if !seen[key] {
+		seen[key] = true
+		form.Enums = append(form.Enums, e.enum)
+	}
+}
+
+func commentText(cg *ast.CommentGroup) string {
+	if cg == nil {
+		return ""
+	}
+	var lines []string
+	for _, line := range strings.Split(cg.Text(), "\n") {
+		if strings.HasPrefix(line, "elicit:") || strings.HasPrefix(line, "go:") {
+			continue
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func foldSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// looksSecret reports whether a field name reads like a credential.
+func looksSecret(name string) bool {
+	words := splitWords(name)
+	for i, w := range words {
+		switch w {
+		case "password", "passwd", "passphrase", "secret", "token", "apikey", "cvv", "cvc", "pin", "ssn", "privatekey", "cardnumber", "creditcard", "pan":
+			return true
+		}
+		if i+1 < len(words) {
+			switch w + words[i+1] {
+			case "apikey", "cardnumber", "creditcard", "privatekey", "accesskey", "secretkey", "clientsecret":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitWords splits camelCase, snake_case and kebab-case into lower-case
+// words.
+func splitWords(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+			flush()
+			continue
+		case r >= 'A' && r <= 'Z':
+			if i > 0 && ((rs[i-1] >= 'a' && rs[i-1] <= 'z') || (i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z' && rs[i-1] >= 'A' && rs[i-1] <= 'Z')) {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+func fmtQuoteList(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+var _ = fmt.Sprint

@@ -1,0 +1,512 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/elicitgen/elicitgen/runtime"
+)
+
+// EmitGo returns elicit_gen.go for pkg. The model must have passed
+// Analyze: emitters do not report user errors.
+func EmitGo(pkg *Package) ([]byte, error) {
+	f := jen.NewFilePathName(pkg.PkgPath, pkg.Name)
+	f.ImportName(RuntimePath, "runtime")
+	f.ImportName("context", "context")
+	f.HeaderComment(Header)
+	f.HeaderComment("// source: " + strings.Join(sourceFiles(pkg), ", "))
+
+	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
+	f.Const().Id("_").Op("=").Qual(RuntimePath, "SupportPackageIsVersion1")
+	guarded := map[string]bool{}
+	for _, form := range pkg.Forms {
+		emitForm(f, form, guarded)
+	}
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, generatorBug("rendering %s: %v", pkg.PkgPath, err)
+	}
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, generatorBug("generated code does not format: %v\n%s", err, numbered(buf.Bytes()))
+	}
+	return src, nil
+}
+
+func sourceFiles(pkg *Package) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range pkg.Forms {
+		if !seen[f.SourceFile] {
+			seen[f.SourceFile] = true
+			out = append(out, f.SourceFile)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func numbered(src []byte) string {
+	var sb strings.Builder
+	for i, line := range strings.Split(string(src), "\n") {
+		fmt.Fprintf(&sb, "%5d  %s\n", i+1, line)
+	}
+	return sb.String()
+}
+
+// lower returns name with its first letter lowered: Deploy -> deploy.
+func lower(name string) string {
+	r, n := utf8.DecodeRuneInString(name)
+	if unicode.IsUpper(r) {
+		// Lower a leading acronym too: URLForm -> urlForm.
+		i := n
+		for i < len(name) {
+			r2, n2 := utf8.DecodeRuneInString(name[i:])
+			if !unicode.IsUpper(r2) {
+				break
+			}
+			if i+n2 < len(name) {
+				if r3, _ := utf8.DecodeRuneInString(name[i+n2:]); unicode.IsLower(r3) {
+					break
+				}
+			}
+			i += n2
+		}
+		return strings.ToLower(name[:i]) + name[i:]
+	}
+	return name
+}
+
+func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
+
+// emitForm emits everything generated for one form T:
+//
+//	var tSchema = &runtime.Schema{...}
+//	var tForm = &runtime.Form[T]{...}
+//	func TSchema() *runtime.Schema
+//	func (v T) Validate() error
+//	func decodeT(s *runtime.Schema, content map[string]any) (T, error)
+//	func encodeT(v *T) map[string]any
+//	func AskT(ctx, asker, message, opts...) (runtime.Outcome[T], error)
+//	func AcceptT(v T) (*runtime.Response, error); DeclineT(); CancelT()
+//	compile-time guards
+func emitForm(f *jen.File, form *Form, guarded map[string]bool) {
+	emitSchemaVar(f, form)
+	emitFormVar(f, form)
+	emitSchemaFunc(f, form)
+	emitValidate(f, form)
+	emitDecode(f, form)
+	emitEncode(f, form)
+	emitAsk(f, form)
+	emitAnswers(f, form)
+	emitGuards(f, form, guarded)
+}
+
+// multi renders {a, b, ...} with one item per line.
+func multi(items ...jen.Code) *jen.Statement {
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}
+
+func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
+
+// emitSchemaVar emits `var tSchema = &runtime.Schema{Name: "T", Properties: ...}`.
+func emitSchemaVar(f *jen.File, form *Form) {
+	props := make([]jen.Code, len(form.Fields))
+	for i, fld := range form.Fields {
+		props[i] = propertyLit(&fld.Prop)
+	}
+	f.Commentf("%sSchema is the requestedSchema of %s.", lower(form.Name), form.Name)
+	f.Var().Id(lower(form.Name) + "Schema").Op("=").Op("&").Add(rt("Schema")).Add(multi(
+		kv("Name", jen.Lit(form.Name)),
+		kv("Properties", jen.Index().Add(rt("Property")).Add(multi(props...))),
+	))
+}
+
+var kindConst = map[runtime.Kind]string{
+	runtime.KindString: "KindString", runtime.KindInteger: "KindInteger", runtime.KindNumber: "KindNumber",
+	runtime.KindBoolean: "KindBoolean", runtime.KindEnum: "KindEnum", runtime.KindMulti: "KindMulti",
+}
+
+var styleConst = map[runtime.EnumStyle]string{
+	runtime.EnumPlain: "EnumPlain", runtime.EnumTitled: "EnumTitled", runtime.EnumLegacy: "EnumLegacy",
+}
+
+// propertyLit emits one runtime.Property literal: non-zero fields only, in
+// a fixed order.
+func propertyLit(p *runtime.Property) jen.Code {
+	items := []jen.Code{
+		kv("Name", jen.Lit(p.Name)),
+		kv("Kind", rt(kindConst[p.Kind])),
+	}
+	add := func(key string, v jen.Code) { items = append(items, kv(key, v)) }
+	if p.Title != "" {
+		add("Title", jen.Lit(p.Title))
+	}
+	if p.Description != "" {
+		add("Description", jen.Lit(p.Description))
+	}
+	if p.Required {
+		add("Required", jen.True())
+	}
+	intPtr := func(key string, v *int) {
+		if v != nil {
+			add(key, rt("Ptr").Call(jen.Lit(*v)))
+		}
+	}
+	floatPtr := func(key string, v *float64) {
+		if v != nil {
+			add(key, rt("Ptr").Call(jen.Lit(*v)))
+		}
+	}
+	intPtr("MinLength", p.MinLength)
+	intPtr("MaxLength", p.MaxLength)
+	if p.Format != "" {
+		add("Format", jen.Lit(p.Format))
+	}
+	floatPtr("Minimum", p.Minimum)
+	floatPtr("Maximum", p.Maximum)
+	if len(p.Options) > 0 {
+		opts := make([]jen.Code, len(p.Options))
+		for i, o := range p.Options {
+			if o.Title != "" {
+				opts[i] = jen.Values(kv("Value", jen.Lit(o.Value)), kv("Title", jen.Lit(o.Title)))
+			} else {
+				opts[i] = jen.Values(kv("Value", jen.Lit(o.Value)))
+			}
+		}
+		add("Options", jen.Index().Add(rt("Option")).Add(multi(opts...)))
+	}
+	if p.Style != runtime.EnumPlain {
+		add("Style", rt(styleConst[p.Style]))
+	}
+	if p.Dynamic {
+		add("Dynamic", jen.True())
+	}
+	intPtr("MinItems", p.MinItems)
+	intPtr("MaxItems", p.MaxItems)
+	if p.Default != nil {
+		add("Default", defaultLit(p.Default))
+	}
+	return multi(items...)
+}
+
+func defaultLit(v any) jen.Code {
+	switch v := v.(type) {
+	case []string:
+		vals := make([]jen.Code, len(v))
+		for i, s := range v {
+			vals[i] = jen.Lit(s)
+		}
+		return jen.Index().String().Values(vals...)
+	case int64:
+		return jen.Int64().Call(jen.Op(strconv.FormatInt(v, 10)))
+	case uint64:
+		return jen.Uint64().Call(jen.Op(strconv.FormatUint(v, 10)))
+	default:
+		return jen.Lit(v)
+	}
+}
+
+// emitFormVar emits `var tForm = &runtime.Form[T]{...}`, the value Ask and
+// Accept work from.
+func emitFormVar(f *jen.File, form *Form) {
+	n := lower(form.Name)
+	f.Commentf("%sForm ties %s to its schema and codec.", n, form.Name)
+	f.Var().Id(n+"Form").Op("=").Op("&").Add(rt("Form")).Types(jen.Id(form.Name)).Add(multi(
+		kv("Schema", jen.Id(n+"Schema")),
+		kv("Decode", jen.Id("decode"+form.Name)),
+		kv("Encode", jen.Id("encode"+form.Name)),
+		kv("Validate", jen.Func().Params(jen.Id("v").Op("*").Id(form.Name)).Error().Block(
+			jen.Return(jen.Id("v").Dot("Validate").Call()),
+		)),
+	))
+}
+
+// emitSchemaFunc emits `func TSchema() *runtime.Schema`.
+func emitSchemaFunc(f *jen.File, form *Form) {
+	f.Commentf("%sSchema returns a copy of the requestedSchema of %s, for", form.Name, form.Name)
+	f.Comment("callers that build requests themselves.")
+	f.Func().Id(form.Name+"Schema").Params().Op("*").Add(rt("Schema")).Block(
+		jen.Return(jen.Id(lower(form.Name) + "Schema").Dot("Clone").Call()),
+	)
+}
+
+// access returns v.A.B for a field.
+func access(v string, fld *Field) *jen.Statement {
+	s := jen.Id(v)
+	for _, a := range fld.Access {
+		s = s.Dot(a)
+	}
+	return s
+}
+
+func propRef(form *Form, i int) *jen.Statement {
+	return jen.Op("&").Id(lower(form.Name) + "Schema").Dot("Properties").Index(jen.Lit(i))
+}
+
+// emitValidate emits `func (v T) Validate() error`, one runtime check per
+// field that has rules.
+func emitValidate(f *jen.File, form *Form) {
+	f.Commentf("Validate checks v against every rule of the %s schema: bounds,", form.Name)
+	f.Comment("lengths, formats and options. It returns a *runtime.ValidationError")
+	f.Comment("naming each field that is wrong.")
+	f.Func().Params(jen.Id("v").Id(form.Name)).Id("Validate").Params().Error().BlockFunc(func(g *jen.Group) {
+		g.Var().Id("errs").Add(rt("Errors"))
+		for i, fld := range form.Fields {
+			var check string
+			var conv func(jen.Code) jen.Code
+			switch fld.GoKind {
+			case GoString:
+				check, conv = "CheckString", func(c jen.Code) jen.Code { return jen.String().Call(c) }
+			case GoInt:
+				check = "CheckInt"
+			case GoUint:
+				check = "CheckUint"
+			case GoFloat:
+				check = "CheckFloat"
+			case GoMulti:
+				check = "CheckMulti"
+			default:
+				continue
+			}
+			val := jen.Code(access("v", fld))
+			if fld.Pointer {
+				val = jen.Op("*").Add(access("v", fld))
+			}
+			if conv != nil {
+				val = conv(val)
+			}
+			call := rt(check).Call(jen.Op("&").Id("errs"), propRef(form, i), val)
+			if fld.Pointer {
+				g.If(access("v", fld).Op("!=").Nil()).Block(call)
+			} else {
+				g.Add(call)
+			}
+		}
+		g.Return(jen.Id("errs").Dot("Err").Call(jen.Lit(form.Name)))
+	})
+}
+
+var decodeFunc = map[GoKind]string{
+	GoString: "DecodeString", GoBool: "DecodeBool", GoInt: "DecodeInt", GoUint: "DecodeInt",
+	GoFloat: "DecodeFloat", GoTime: "DecodeTime", GoMulti: "DecodeMulti",
+}
+
+// emitDecode emits `func decodeT(s *runtime.Schema, content map[string]any) (T, error)`.
+func emitDecode(f *jen.File, form *Form) {
+	f.Commentf("decode%s decodes and validates a client's accepted content against s.", form.Name)
+	f.Func().Id("decode"+form.Name).Params(
+		jen.Id("s").Op("*").Add(rt("Schema")), jen.Id("content").Map(jen.String()).Any(),
+	).Params(jen.Id(form.Name), jen.Error()).BlockFunc(func(g *jen.Group) {
+		g.Var().Id("v").Id(form.Name)
+		g.Id("d").Op(":=").Add(rt("NewDecoder")).Call(jen.Id("s"), jen.Id("content"))
+		for i, fld := range form.Fields {
+			fn := decodeFunc[fld.GoKind]
+			if fld.Pointer {
+				fn += "Ptr"
+			}
+			g.Add(rt(fn)).Call(jen.Op("&").Id("d"), jen.Lit(i), jen.Op("&").Add(access("v", fld)))
+		}
+		g.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Id(form.Name).Values(), jen.Err()),
+		)
+		g.Return(jen.Id("v"), jen.Nil())
+	})
+}
+
+// emitEncode emits `func encodeT(v *T) map[string]any`, content as a client
+// sends it.
+func emitEncode(f *jen.File, form *Form) {
+	f.Commentf("encode%s writes v as the content of an accept.", form.Name)
+	f.Func().Id("encode"+form.Name).Params(jen.Id("v").Op("*").Id(form.Name)).Map(jen.String()).Any().BlockFunc(func(g *jen.Group) {
+		g.Id("m").Op(":=").Make(jen.Map(jen.String()).Any(), jen.Lit(len(form.Fields)))
+		for _, fld := range form.Fields {
+			val := jen.Code(access("v", fld))
+			if fld.Pointer {
+				val = jen.Op("*").Add(access("v", fld))
+			}
+			var enc jen.Code
+			switch fld.GoKind {
+			case GoString:
+				enc = jen.String().Call(val)
+			case GoBool:
+				enc = jen.Bool().Call(val)
+			case GoInt:
+				enc = jen.Int64().Call(val)
+			case GoUint:
+				enc = jen.Uint64().Call(val)
+			case GoFloat:
+				enc = jen.Float64().Call(val)
+			case GoTime:
+				format := fld.Prop.Format
+				enc = rt("FormatTime").Call(jen.Lit(format), val)
+			case GoMulti:
+				enc = rt("Strings").Call(val)
+			}
+			set := jen.Id("m").Index(jen.Lit(fld.Prop.Name)).Op("=").Add(enc)
+			switch {
+			case fld.Pointer:
+				g.If(access("v", fld).Op("!=").Nil()).Block(set)
+			case fld.GoKind == GoMulti && !fld.Prop.Required:
+				g.If(access("v", fld).Op("!=").Nil()).Block(set)
+			default:
+				g.Add(set)
+			}
+		}
+		g.Return(jen.Id("m"))
+	})
+}
+
+// emitAsk emits AskT.
+func emitAsk(f *jen.File, form *Form) {
+	t := form.Name
+	f.Commentf("Ask%s asks the user to fill in a %s form, with message as the", t, t)
+	f.Comment("question. It returns the accepted value only when the client's answer")
+	f.Comment("decoded and validated; a decline or cancel is an Outcome without a value,")
+	f.Comment("and a client that cannot be asked is an error matching")
+	f.Comment("runtime.ErrUnavailable, never an accept.")
+	f.Func().Id("Ask"+t).Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("asker").Add(rt("Asker")),
+		jen.Id("message").String(),
+		jen.Id("opts").Op("...").Add(rt("AskOption")),
+	).Params(rt("Outcome").Types(jen.Id(t)), jen.Error()).Block(
+		jen.Return(rt("Ask").Call(jen.Id("ctx"), jen.Id("asker"), jen.Id(lower(t)+"Form"), jen.Id("message"), jen.Id("opts").Op("..."))),
+	)
+}
+
+// emitAnswers emits AcceptT, DeclineT and CancelT: client-side answers.
+func emitAnswers(f *jen.File, form *Form) {
+	t := form.Name
+	f.Commentf("Accept%s is the client-side answer that submits v. It refuses a v", t)
+	f.Comment("that does not validate.")
+	f.Func().Id("Accept"+t).Params(jen.Id("v").Id(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Block(
+		jen.Return(jen.Id(lower(t) + "Form").Dot("Accept").Call(jen.Id("v"))),
+	)
+	f.Commentf("Decline%s is the client-side answer that declines a %s form.", t, t)
+	f.Func().Id("Decline"+t).Params().Op("*").Add(rt("Response")).Block(
+		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionDecline")))),
+	)
+	f.Commentf("Cancel%s is the client-side answer that dismisses a %s form.", t, t)
+	f.Func().Id("Cancel"+t).Params().Op("*").Add(rt("Response")).Block(
+		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionCancel")))),
+	)
+}
+
+// emitGuards emits the compile-time checks that fail when the form's
+// struct, an embedded struct or an enum's constants changed after
+// generation:
+//
+//	type _T_changed_since_elicitgen_ran_run_go_generate = struct{...}
+//	var _ _T_changed_since_elicitgen_ran_run_go_generate = T{}
+func emitGuards(f *jen.File, form *Form, guarded map[string]bool) {
+	structs := append([]*Struct{form.Guard}, form.Embedded...)
+	for _, s := range structs {
+		if s == nil || guarded[s.PkgPath+"."+s.Name] {
+			continue
+		}
+		guarded[s.PkgPath+"."+s.Name] = true
+		alias := "_" + s.Name + "_changed_since_elicitgen_ran_run_go_generate"
+		f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", s.Name)
+		f.Type().Id(alias).Op("=").Add(structType(s.Fields))
+		f.Var().Id("_").Id(alias).Op("=").Qual(s.PkgPath, s.Name).Values()
+	}
+	for _, e := range form.Enums {
+		if len(e.Consts) == 0 || guarded["enum "+e.PkgPath+"."+e.Name] {
+			continue
+		}
+		guarded["enum "+e.PkgPath+"."+e.Name] = true
+		consts := make([]jen.Code, len(e.Consts))
+		for i, c := range e.Consts {
+			consts[i] = jen.Qual(e.PkgPath, c)
+		}
+		f.Commentf("If this does not compile, the options of %s changed: run go generate.", e.Name)
+		f.Var().Id("_").Op("=").Index(jen.Op("...")).Qual(e.PkgPath, e.Name).Values(consts...)
+	}
+}
+
+func structType(fields []StructField) *jen.Statement {
+	return jen.StructFunc(func(g *jen.Group) {
+		for _, sf := range fields {
+			var s *jen.Statement
+			if sf.Name == "" {
+				s = g.Add(typeCode(sf.Type))
+			} else {
+				s = g.Id(sf.Name).Add(typeCode(sf.Type))
+			}
+			if sf.Tag != "" {
+				s.Op(tagLiteral(sf.Tag))
+			}
+		}
+	})
+}
+
+// tagLiteral writes a struct tag exactly, as a raw string when it can.
+func tagLiteral(tag string) string {
+	if !strings.Contains(tag, "`") && strconv.CanBackquote(tag) {
+		return "`" + tag + "`"
+	}
+	return strconv.Quote(tag)
+}
+
+// typeCode writes a TypeRef as Go code.
+func typeCode(r *TypeRef) *jen.Statement {
+	switch r.Kind {
+	case "name":
+		var s *jen.Statement
+		if r.PkgPath == "" {
+			s = jen.Id(r.Name)
+		} else {
+			s = jen.Qual(r.PkgPath, r.Name)
+		}
+		if len(r.Args) > 0 {
+			args := make([]jen.Code, len(r.Args))
+			for i, a := range r.Args {
+				args[i] = typeCode(a)
+			}
+			s = s.Types(args...)
+		}
+		return s
+	case "pointer":
+		return jen.Op("*").Add(typeCode(r.Elem))
+	case "slice":
+		return jen.Index().Add(typeCode(r.Elem))
+	case "array":
+		return jen.Index(jen.Lit(int(r.Len))).Add(typeCode(r.Elem))
+	case "map":
+		return jen.Map(typeCode(r.Key)).Add(typeCode(r.Elem))
+	case "chan":
+		switch r.Dir {
+		case 1:
+			return jen.Chan().Op("<-").Add(typeCode(r.Elem))
+		case 2:
+			return jen.Op("<-").Chan().Add(typeCode(r.Elem))
+		}
+		return jen.Chan().Add(typeCode(r.Elem))
+	case "func":
+		params := make([]jen.Code, len(r.Params))
+		for i, p := range r.Params {
+			if r.Variadic && i == len(r.Params)-1 {
+				params[i] = jen.Op("...").Add(typeCode(p.Elem))
+			} else {
+				params[i] = typeCode(p)
+			}
+		}
+		results := make([]jen.Code, len(r.Results))
+		for i, p := range r.Results {
+			results[i] = typeCode(p)
+		}
+		return jen.Func().Params(params...).Params(results...)
+	case "struct":
+		return structType(r.Fields)
+	}
+	return jen.Interface()
+}

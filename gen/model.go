@@ -1,0 +1,124 @@
+package gen
+
+import (
+	"go/token"
+
+	"github.com/elicitgen/elicitgen/runtime"
+)
+
+// Package is the plain-data model of one Go package's forms. It holds no
+// go/types values, so emitters and tests can build it from literals.
+type Package struct {
+	// Name and PkgPath identify the Go package.
+	Name    string
+	PkgPath string
+	// Dir is the package directory, where generated files are written.
+	Dir string
+	// Forms in source order.
+	Forms []*Form
+}
+
+// Form is one struct type that becomes an elicitation form.
+type Form struct {
+	// Name is the Go type name.
+	Name string
+	Pos  token.Position
+	// SourceFile is the base name of the file that declares the type.
+	SourceFile string
+	// Fields are the form's properties in declaration order, embedded
+	// structs flattened.
+	Fields []*Field
+	// Guard describes the struct as generated, for the compile-time check.
+	Guard *Struct
+	// Embedded lists the embedded structs whose fields were flattened,
+	// each guarded too.
+	Embedded []*Struct
+	// Enums lists the named enum types used, for the constant guard.
+	Enums []*Enum
+}
+
+// Schema returns the form's requestedSchema.
+func (f *Form) Schema() *runtime.Schema {
+	s := &runtime.Schema{Name: f.Name, Properties: make([]runtime.Property, len(f.Fields))}
+	for i, fld := range f.Fields {
+		s.Properties[i] = fld.Prop
+	}
+	return s
+}
+
+// GoKind says how a field's Go value is decoded, checked and encoded.
+type GoKind uint8
+
+// Go kinds of form fields.
+const (
+	GoString GoKind = iota + 1
+	GoBool
+	GoInt
+	GoUint
+	GoFloat
+	GoTime
+	GoMulti
+)
+
+// Field is one property of a form.
+type Field struct {
+	// Access is the selector path from the form value, e.g. "Branch" or
+	// "Base.Branch" for a field of an embedded struct.
+	Access []string
+	Pos    token.Position
+	// GoKind and Pointer describe the Go value.
+	GoKind  GoKind
+	Pointer bool
+	// Prop is the property as sent (name, kind, bounds, options...).
+	Prop runtime.Property
+}
+
+// Struct is a struct type as it was when generated: the compile-time guard
+// fails when the type no longer matches.
+type Struct struct {
+	// Name is the type's name in its package; PkgPath its import path.
+	Name    string
+	PkgPath string
+	Fields  []StructField
+}
+
+// StructField is one field of a guarded struct.
+type StructField struct {
+	// Name is empty for an embedded field.
+	Name string
+	Type *TypeRef
+	Tag  string
+}
+
+// TypeRef is a Go type expression, as plain data.
+type TypeRef struct {
+	// Kind is one of "name", "pointer", "slice", "array", "map", "chan",
+	// "func", "struct", "interface" (empty interface only).
+	Kind string
+	// PkgPath and Name name a declared or predeclared type (Kind "name").
+	PkgPath string
+	Name    string
+	// Args are type arguments (Kind "name").
+	Args []*TypeRef
+	// Elem is the element (pointer, slice, array, chan, map value).
+	Elem *TypeRef
+	// Key is a map's key type.
+	Key *TypeRef
+	// Len is an array's length.
+	Len int64
+	// Dir is a channel's direction: 0 both, 1 send-only, 2 receive-only.
+	Dir int
+	// Params, Results and Variadic describe a func type.
+	Params, Results []*TypeRef
+	Variadic        bool
+	// Fields of an anonymous struct type.
+	Fields []StructField
+}
+
+// Enum is a named string type whose constants are a form's options.
+type Enum struct {
+	PkgPath string
+	Name    string
+	// Consts are the constants' names, in declaration order.
+	Consts []string
+}

@@ -1,0 +1,178 @@
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// tagOption is one `key` or `key=value` of an elicit tag, with its byte
+// offset inside the tag value.
+type tagOption struct {
+	Key      string
+	Value    string
+	HasValue bool
+	Offset   int
+}
+
+// knownKeys are the elicit tag options; the value says whether the key
+// takes a value.
+var knownKeys = map[string]bool{
+	"title": true, "desc": true, "default": true,
+	"min": true, "max": true,
+	"minLength": true, "maxLength": true,
+	"minItems": true, "maxItems": true,
+	"format": true, "enum": true,
+	"optional": false, "required": false,
+	"legacyTitles": false, "options": false,
+}
+
+// tagError is a problem in a tag, at a byte offset inside its value.
+type tagError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *tagError) Error() string { return e.Msg }
+
+// parseTag splits an elicit tag value into options. Values may be
+// single-quoted to hold ',' or '|'; inside quotes '' is a literal quote.
+// It reports every problem it finds.
+func parseTag(s string) ([]tagOption, []*tagError) {
+	var (
+		opts []tagOption
+		errs []*tagError
+		seen = map[string]bool{}
+	)
+	i := 0
+	for i <= len(s) {
+		start := i
+		for i < len(s) && s[i] != ',' && s[i] != '=' {
+			i++
+		}
+		key := strings.TrimSpace(s[start:i])
+		opt := tagOption{Key: key, Offset: start}
+		if i < len(s) && s[i] == '=' {
+			opt.HasValue = true
+			i++
+			if i < len(s) && s[i] == '\'' {
+				var sb strings.Builder
+				i++
+				closed := false
+				for i < len(s) {
+					if s[i] == '\'' {
+						if i+1 < len(s) && s[i+1] == '\'' {
+							sb.WriteByte('\'')
+							i += 2
+							continue
+						}
+						closed = true
+						i++
+						break
+					}
+					sb.WriteByte(s[i])
+					i++
+				}
+				if !closed {
+					errs = append(errs, &tagError{start, fmt.Sprintf("unterminated quote in value of %q", key)})
+					return opts, errs
+				}
+				opt.Value = sb.String()
+				if i < len(s) && s[i] != ',' {
+					errs = append(errs, &tagError{i, fmt.Sprintf("unexpected text after quoted value of %q", key)})
+					for i < len(s) && s[i] != ',' {
+						i++
+					}
+				}
+			} else {
+				vs := i
+				for i < len(s) && s[i] != ',' {
+					i++
+				}
+				opt.Value = s[vs:i]
+			}
+		}
+		i++ // skip ','
+		switch {
+		case key == "" && !opt.HasValue && start >= len(s) && len(opts) == 0 && len(s) == 0:
+			// empty tag
+		case key == "":
+			errs = append(errs, &tagError{start, "empty option in elicit tag"})
+		default:
+			takes, ok := knownKeys[key]
+			switch {
+			case !ok:
+				msg := fmt.Sprintf("unknown elicit option %q", key)
+				if s := suggest(key); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				errs = append(errs, &tagError{start, msg})
+			case takes && !opt.HasValue:
+				errs = append(errs, &tagError{start, fmt.Sprintf("elicit option %q needs a value (%s=...)", key, key)})
+			case !takes && opt.HasValue:
+				errs = append(errs, &tagError{start, fmt.Sprintf("elicit option %q takes no value", key)})
+			case seen[key]:
+				errs = append(errs, &tagError{start, fmt.Sprintf("elicit option %q given twice", key)})
+			default:
+				seen[key] = true
+				opts = append(opts, opt)
+			}
+		}
+	}
+	return opts, errs
+}
+
+// suggest returns the known key closest to key, if any is close.
+func suggest(key string) string {
+	keys := make([]string, 0, len(knownKeys))
+	for k := range knownKeys {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if key == "description" {
+		return "desc"
+	}
+	best, bestD := "", 3
+	for _, k := range keys {
+		if strings.EqualFold(k, key) {
+			return k
+		}
+		d := levenshtein(strings.ToLower(key), strings.ToLower(k))
+		if d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// splitList splits an enum or multi-select default list on '|'.
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, "|")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}

@@ -1,0 +1,310 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// ErrTimeout means the per-ask timeout set with WithTimeout elapsed before
+// the user answered. It is never an accept.
+var ErrTimeout = errors.New("elicit: no answer in time")
+
+// Form ties a generated form type T to its schema and codec. Generated
+// code defines one per form; users rarely touch it.
+type Form[T any] struct {
+	// Schema is the form's static schema. Ask never modifies it.
+	Schema *Schema
+	// Decode decodes and validates accepted content against s, which is
+	// Schema or a per-ask copy of it.
+	Decode func(s *Schema, content map[string]any) (T, error)
+	// Encode writes v as content, the way a client would send it.
+	Encode func(v *T) map[string]any
+	// Validate checks v against the static schema.
+	Validate func(v *T) error
+}
+
+// Accept builds the client-side answer that submits v. It refuses a v that
+// does not validate.
+func (f *Form[T]) Accept(v T) (*Response, error) {
+	if err := f.Validate(&v); err != nil {
+		return nil, err
+	}
+	return &Response{Action: ActionAccept, Content: f.Encode(&v)}, nil
+}
+
+// AskOption changes one call to Ask.
+type AskOption func(*askConfig)
+
+type askConfig struct {
+	timeout  time.Duration
+	options  []fieldValue
+	defaults []fieldValue
+}
+
+type fieldValue struct {
+	field string
+	value any
+}
+
+// WithTimeout bounds how long this question waits for the user,
+// independently of the tool's context. On expiry Ask returns an error
+// matching ErrTimeout. Zero means no bound beyond ctx.
+func WithTimeout(d time.Duration) AskOption {
+	return func(c *askConfig) { c.timeout = d }
+}
+
+// WithOptions supplies the choices of a field tagged `options`: only these
+// are offered, and the answer is checked against them.
+func WithOptions(field string, opts ...Option) AskOption {
+	return func(c *askConfig) { c.options = append(c.options, fieldValue{field, opts}) }
+}
+
+// WithDefault pre-fills field with value for this call (the current
+// branch, the last address). The value must satisfy the field's rules.
+// Multi-select values are []string.
+func WithDefault(field string, value any) AskOption {
+	return func(c *askConfig) { c.defaults = append(c.defaults, fieldValue{field, value}) }
+}
+
+// Ask asks the form f through a and returns the typed outcome. Only an
+// accept whose content decodes and validates yields a value; an invalid
+// answer is a *ValidationError, an unknown action ErrInvalidAction, and
+// an Asker failure is returned wrapped.
+func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts ...AskOption) (Outcome[T], error) {
+	var none Outcome[T]
+	if a == nil {
+		return none, &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: f.Schema, Message: message}
+	}
+	var cfg askConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s, err := prepareSchema(f.Schema, &cfg)
+	if err != nil {
+		return none, err
+	}
+	req := &Request{Mode: ModeForm, Message: message, Schema: s}
+	resp, err := ask(ctx, a, req, cfg.timeout)
+	if err != nil {
+		return none, fmt.Errorf("ask %s: %w", s.Name, err)
+	}
+	switch resp.Action {
+	case ActionAccept:
+		v, err := f.Decode(s, resp.Content)
+		if err != nil {
+			return none, err
+		}
+		return Outcome[T]{Action: ActionAccept, Value: v}, nil
+	case ActionDecline, ActionCancel:
+		return Outcome[T]{Action: resp.Action}, nil
+	}
+	return none, fmt.Errorf("ask %s: %w %q", s.Name, ErrInvalidAction, resp.Action)
+}
+
+func ask(ctx context.Context, a Asker, req *Request, timeout time.Duration) (*Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	actx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	resp, err := a.Ask(actx, req)
+	if err != nil {
+		if timeout > 0 && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w after %s: %w", ErrTimeout, timeout, err)
+		}
+		return nil, err
+	}
+	if resp == nil {
+		return nil, fmt.Errorf("%w: asker returned no response", ErrInvalidAction)
+	}
+	if !resp.Action.Valid() {
+		return nil, fmt.Errorf("%w %q", ErrInvalidAction, resp.Action)
+	}
+	return resp, nil
+}
+
+// prepareSchema applies per-call options and defaults to a copy of s and
+// makes sure every ask-time options field got its options.
+func prepareSchema(s *Schema, cfg *askConfig) (*Schema, error) {
+	var errs Errors
+	if len(cfg.options) > 0 || len(cfg.defaults) > 0 {
+		s = s.Clone()
+	}
+	for _, fv := range cfg.options {
+		p := s.Property(fv.field)
+		switch {
+		case p == nil:
+			errs.Add(fv.field, "WithOptions: no such field")
+		case !p.Dynamic:
+			errs.Add(fv.field, "WithOptions: field is not tagged `options`")
+		default:
+			opts := fv.value.([]Option)
+			if len(opts) == 0 {
+				errs.Add(fv.field, "WithOptions: no options given")
+			}
+			p.Options = opts
+			if p.Default != nil {
+				checkDefault(&errs, p, p.Default)
+			}
+		}
+	}
+	for _, fv := range cfg.defaults {
+		p := s.Property(fv.field)
+		if p == nil {
+			errs.Add(fv.field, "WithDefault: no such field")
+			continue
+		}
+		if v, ok := checkDefault(&errs, p, fv.value); ok {
+			p.Default = v
+		}
+	}
+	missing := false
+	for i := range s.Properties {
+		if p := &s.Properties[i]; p.Dynamic && len(p.Options) == 0 {
+			errs.Add(p.Name, "options must be supplied with WithOptions")
+			missing = true
+		}
+	}
+	if err := errs.Err(s.Name); err != nil {
+		if missing {
+			return nil, fmt.Errorf("ask %s: %w: %w", s.Name, ErrMissingOptions, err)
+		}
+		return nil, fmt.Errorf("ask %s: bad ask option: %w", s.Name, err)
+	}
+	return s, nil
+}
+
+// checkDefault converts v to the JSON type of p and checks it against p's
+// rules, recording problems in errs.
+func checkDefault(errs *Errors, p *Property, v any) (any, bool) {
+	n := errs.Len()
+	tmp := &Schema{Name: "default", Properties: []Property{*p}}
+	tmp.Properties[0].Required = true
+	tmp.Properties[0].Default = nil
+	d := NewDecoder(tmp, map[string]any{p.Name: normalize(v)})
+	var out any
+	switch p.Kind {
+	case KindString, KindEnum:
+		var s string
+		DecodeString(&d, 0, &s)
+		out = s
+	case KindBoolean:
+		var b bool
+		DecodeBool(&d, 0, &b)
+		out = b
+	case KindInteger:
+		var i int64
+		DecodeInt(&d, 0, &i)
+		out = i
+	case KindNumber:
+		var f float64
+		DecodeFloat(&d, 0, &f)
+		out = f
+	case KindMulti:
+		var m []string
+		DecodeMulti(&d, 0, &m)
+		out = m
+	}
+	for _, e := range d.errs.list {
+		errs.Add(p.Name, "default: "+e.Msg)
+	}
+	return out, errs.Len() == n
+}
+
+// normalize turns Go values into the types JSON decoding produces.
+func normalize(v any) any {
+	switch v := v.(type) {
+	case int:
+		return int64(v)
+	case int8:
+		return int64(v)
+	case int16:
+		return int64(v)
+	case int32:
+		return int64(v)
+	case uint:
+		return uint64(v)
+	case uint8:
+		return uint64(v)
+	case uint16:
+		return uint64(v)
+	case uint32:
+		return uint64(v)
+	case float32:
+		return float64(v)
+	case time.Time:
+		return v.Format(time.RFC3339Nano)
+	}
+	return v
+}
+
+// AskURL asks the user to open rawURL (URL mode: secrets, OAuth, payments
+// never pass through the client). Only https URLs, or http on a loopback
+// host, without embedded credentials, are sent. Accept means the user
+// agreed to open the page, not that the out-of-band step finished.
+func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOption) (Action, error) {
+	if err := CheckURL(rawURL); err != nil {
+		return "", err
+	}
+	if a == nil {
+		return "", &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
+	}
+	var cfg askConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	req := &Request{Mode: ModeURL, Message: message, URL: rawURL, ElicitationID: NewElicitationID()}
+	resp, err := ask(ctx, a, req, cfg.timeout)
+	if err != nil {
+		return "", fmt.Errorf("ask url: %w", err)
+	}
+	return resp.Action, nil
+}
+
+// ErrUnsafeURL is returned for a URL-mode URL that must not be sent.
+var ErrUnsafeURL = errors.New("elicit: unsafe URL")
+
+// CheckURL enforces the URL-mode rules: absolute https (http only for a
+// loopback host), and no user information.
+func CheckURL(rawURL string) error {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUnsafeURL, err)
+	}
+	if u.User != nil {
+		return fmt.Errorf("%w: %q carries credentials", ErrUnsafeURL, u.Redacted())
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+	case "http":
+		host := u.Hostname()
+		ip := net.ParseIP(host)
+		if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return fmt.Errorf("%w: %q is http on a non-loopback host; use https", ErrUnsafeURL, rawURL)
+		}
+	default:
+		return fmt.Errorf("%w: %q is not an https URL", ErrUnsafeURL, rawURL)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("%w: %q has no host", ErrUnsafeURL, rawURL)
+	}
+	return nil
+}
+
+// NewElicitationID returns a random, unguessable elicitation id.
+func NewElicitationID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,125 @@
+// Package elicittest provides a scripted runtime.Asker for unit tests of
+// tool handlers that ask generated forms.
+//
+// Answers pass through JSON on their way back, so a handler sees content
+// exactly as it would arrive from a real client (numbers as float64,
+// arrays as []any).
+package elicittest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/elicitgen/elicitgen/runtime"
+)
+
+// Answer produces the reply to one request.
+type Answer func(req *runtime.Request) (*runtime.Response, error)
+
+// Respond answers with resp and err as given, for instance the results
+// of generated AcceptT, DeclineT and CancelT functions.
+func Respond(resp *runtime.Response, err error) Answer {
+	return func(*runtime.Request) (*runtime.Response, error) { return resp, err }
+}
+
+// Accept answers accept with raw content, which may be invalid on
+// purpose.
+func Accept(content map[string]any) Answer {
+	return Respond(&runtime.Response{Action: runtime.ActionAccept, Content: content}, nil)
+}
+
+// Decline answers decline.
+func Decline() Answer { return Respond(&runtime.Response{Action: runtime.ActionDecline}, nil) }
+
+// Cancel answers cancel.
+func Cancel() Answer { return Respond(&runtime.Response{Action: runtime.ActionCancel}, nil) }
+
+// Unavailable fails as a client without the elicitation capability does.
+func Unavailable() Answer {
+	return func(req *runtime.Request) (*runtime.Response, error) {
+		return nil, &runtime.UnavailableError{Reason: "client did not declare elicitation", Mode: req.Mode, Schema: req.Schema, Message: req.Message}
+	}
+}
+
+// Block waits until the asking context is done, like a user who never
+// answers.
+func Block() Answer { return nil }
+
+// ErrNoAnswer is returned when the script has run out of answers.
+var ErrNoAnswer = errors.New("elicittest: no scripted answer left")
+
+// Asker replays scripted answers in order and records every request.
+type Asker struct {
+	mu       sync.Mutex
+	answers  []Answer
+	requests []*runtime.Request
+	// Version is the protocol version whose schema encoding requests are
+	// checked with ("" for the latest).
+	Version string
+}
+
+// New returns an Asker that gives the answers in order.
+func New(answers ...Answer) *Asker { return &Asker{answers: answers} }
+
+// Requests returns the requests asked so far.
+func (a *Asker) Requests() []*runtime.Request {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*runtime.Request(nil), a.requests...)
+}
+
+// Ask implements runtime.Asker.
+func (a *Asker) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	if req.Mode == runtime.ModeForm {
+		if req.Schema == nil {
+			return nil, errors.New("elicittest: form request without schema")
+		}
+		b, err := req.Schema.JSON(a.Version)
+		if err != nil {
+			return nil, err
+		}
+		if !json.Valid(b) {
+			return nil, fmt.Errorf("elicittest: schema encodes to invalid JSON: %s", b)
+		}
+	}
+	a.mu.Lock()
+	a.requests = append(a.requests, req)
+	if len(a.answers) == 0 {
+		a.mu.Unlock()
+		return nil, ErrNoAnswer
+	}
+	next := a.answers[0]
+	a.answers = a.answers[1:]
+	a.mu.Unlock()
+	if next == nil {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	resp, err := next(req)
+	if err != nil || resp == nil {
+		return resp, err
+	}
+	return roundTrip(resp)
+}
+
+// roundTrip passes resp through JSON as a client's reply would.
+func roundTrip(resp *runtime.Response) (*runtime.Response, error) {
+	b, err := json.Marshal(struct {
+		Action  runtime.Action `json:"action"`
+		Content map[string]any `json:"content,omitempty"`
+	}{resp.Action, resp.Content})
+	if err != nil {
+		return nil, fmt.Errorf("elicittest: answer does not encode: %w", err)
+	}
+	var out struct {
+		Action  runtime.Action `json:"action"`
+		Content map[string]any `json:"content"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return &runtime.Response{Action: out.Action, Content: out.Content}, nil
+}

@@ -1,0 +1,91 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// MetaKeyClientCapabilities is the _meta key under which a 2026-07-28
+// request carries the client's capabilities.
+const MetaKeyClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+
+// MetaKeyProtocolVersion is the _meta key under which a 2026-07-28
+// request carries its protocol version.
+const MetaKeyProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// Modern reports whether version is 2026-07-28 or later: requests of that
+// era are asked by multi round-trip (input_required), never by a pushed
+// elicitation/create.
+func Modern(version string) bool { return version >= Version20260728 }
+
+// CanElicit reports whether a client speaking version can be asked at
+// all: elicitation first appeared in 2025-06-18. An empty version (not
+// known) is treated as 2025-06-18.
+func CanElicit(version string) bool { return version == "" || version >= Version20250618 }
+
+// SchemaVersion returns the version whose requestedSchema encoding suits
+// a client speaking version: an unknown (empty) version gets the most
+// conservative encoding, 2025-06-18's.
+func SchemaVersion(version string) string {
+	if version == "" {
+		return Version20250618
+	}
+	return version
+}
+
+// ClientCaps are the elicitation modes a client declared for one request.
+type ClientCaps struct {
+	// Form: the client renders form-mode requests.
+	Form bool
+	// URL: the client opens URL-mode requests (2025-11-25 and later).
+	URL bool
+}
+
+// Allows reports whether the client declared mode m.
+func (c ClientCaps) Allows(m Mode) bool {
+	if m == ModeURL {
+		return c.URL
+	}
+	return c.Form
+}
+
+// ParseClientCaps reads the elicitation modes from a client capabilities
+// object (the JSON of ClientCapabilities: from initialize on 2025-era
+// connections, from _meta["io.modelcontextprotocol/clientCapabilities"]
+// on 2026-07-28 requests), following the rules of version:
+//
+//   - no "elicitation" member (or null): nothing;
+//   - 2025-06-18: any "elicitation" object means form mode (URL mode does
+//     not exist in that version);
+//   - 2025-11-25 and later: "form" and "url" members name the modes; an
+//     object with neither ({}) means form only.
+//
+// Unknown members are ignored. Empty or null capabilities mean nothing.
+func ParseClientCaps(version string, capabilities []byte) (ClientCaps, error) {
+	var c struct {
+		Elicitation *struct {
+			Form json.RawMessage `json:"form"`
+			URL  json.RawMessage `json:"url"`
+		} `json:"elicitation"`
+	}
+	if len(capabilities) == 0 {
+		return ClientCaps{}, nil
+	}
+	if err := json.Unmarshal(capabilities, &c); err != nil {
+		return ClientCaps{}, fmt.Errorf("elicit: client capabilities: %w", err)
+	}
+	e := c.Elicitation
+	if e == nil {
+		return ClientCaps{}, nil
+	}
+	if version != "" && version < Version20251125 {
+		return ClientCaps{Form: true}, nil
+	}
+	caps := ClientCaps{Form: present(e.Form), URL: present(e.URL)}
+	if !caps.Form && !caps.URL {
+		caps.Form = true
+	}
+	return caps, nil
+}
+
+func present(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }

@@ -1,0 +1,102 @@
+package runtime
+
+import (
+	"sort"
+	"strings"
+)
+
+// FieldError is one problem with one field of a form.
+type FieldError struct {
+	// Field is the property name ("" for the form as a whole).
+	Field string
+	// Msg says what is wrong, for a person.
+	Msg string
+}
+
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return e.Field + ": " + e.Msg
+}
+
+// ValidationError lists every problem found in a form's value or in a
+// client's answer. It matches ErrInvalidContent with errors.Is, and
+// errors.As finds each *FieldError through Unwrap.
+type ValidationError struct {
+	Form   string
+	Fields []*FieldError
+}
+
+func (e *ValidationError) Error() string {
+	var sb strings.Builder
+	sb.WriteString("elicit: invalid ")
+	if e.Form != "" {
+		sb.WriteString(e.Form)
+	} else {
+		sb.WriteString("content")
+	}
+	for i, f := range e.Fields {
+		if i == 0 {
+			sb.WriteString(": ")
+		} else {
+			sb.WriteString("; ")
+		}
+		sb.WriteString(f.Error())
+	}
+	return sb.String()
+}
+
+// Is reports whether target is ErrInvalidContent.
+func (e *ValidationError) Is(target error) bool { return target == ErrInvalidContent }
+
+// Unwrap returns the field errors.
+func (e *ValidationError) Unwrap() []error {
+	errs := make([]error, len(e.Fields))
+	for i, f := range e.Fields {
+		errs[i] = f
+	}
+	return errs
+}
+
+// Field returns the first error about the named field, or nil.
+func (e *ValidationError) Field(name string) *FieldError {
+	for _, f := range e.Fields {
+		if f.Field == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Errors accumulates field errors. The zero value is ready to use and
+// allocates nothing until an error is added.
+type Errors struct {
+	list []*FieldError
+}
+
+// Add records a problem with field.
+func (e *Errors) Add(field, msg string) {
+	e.list = append(e.list, &FieldError{Field: field, Msg: msg})
+}
+
+// Len returns the number of recorded problems.
+func (e *Errors) Len() int { return len(e.list) }
+
+// Err returns nil when nothing was recorded, else a *ValidationError for
+// form, with fields in the order they were checked.
+func (e *Errors) Err(form string) error {
+	if len(e.list) == 0 {
+		return nil
+	}
+	return &ValidationError{Form: form, Fields: e.list}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
