@@ -102,8 +102,8 @@ func isForm(doc *ast.CommentGroup, st *ast.StructType) bool {
 type builder struct {
 	src       *Source
 	sink      diagSink
-	docs      map[token.Pos]*ast.Field      // field name (or embedded type) pos -> field
-	consts    map[token.Pos]*ast.ValueSpec  // const name pos -> spec
+	docs      map[token.Pos]*ast.Field        // field name (or embedded type) pos -> field
+	consts    map[token.Pos]*ast.ValueSpec    // const name pos -> spec
 	constDocs map[token.Pos]*ast.CommentGroup // const name pos -> decl doc (single const)
 }
 

@@ -220,7 +220,7 @@ func defaultLit(v any) jen.Code {
 func emitFormVar(f *jen.File, form *Form) {
 	n := lower(form.Name)
 	f.Commentf("%sForm ties %s to its schema and codec.", n, form.Name)
-	f.Var().Id(n+"Form").Op("=").Op("&").Add(rt("Form")).Types(jen.Id(form.Name)).Add(multi(
+	f.Var().Id(n + "Form").Op("=").Op("&").Add(rt("Form")).Types(jen.Id(form.Name)).Add(multi(
 		kv("Schema", jen.Id(n+"Schema")),
 		kv("Decode", jen.Id("decode"+form.Name)),
 		kv("Encode", jen.Id("encode"+form.Name)),
@@ -234,7 +234,7 @@ func emitFormVar(f *jen.File, form *Form) {
 func emitSchemaFunc(f *jen.File, form *Form) {
 	f.Commentf("%sSchema returns a copy of the requestedSchema of %s, for", form.Name, form.Name)
 	f.Comment("callers that build requests themselves.")
-	f.Func().Id(form.Name+"Schema").Params().Op("*").Add(rt("Schema")).Block(
+	f.Func().Id(form.Name + "Schema").Params().Op("*").Add(rt("Schema")).Block(
 		jen.Return(jen.Id(lower(form.Name) + "Schema").Dot("Clone").Call()),
 	)
 }
@@ -326,7 +326,7 @@ func emitDecode(f *jen.File, form *Form) {
 // sends it.
 func emitEncode(f *jen.File, form *Form) {
 	f.Commentf("encode%s writes v as the content of an accept.", form.Name)
-	f.Func().Id("encode"+form.Name).Params(jen.Id("v").Op("*").Id(form.Name)).Map(jen.String()).Any().BlockFunc(func(g *jen.Group) {
+	f.Func().Id("encode" + form.Name).Params(jen.Id("v").Op("*").Id(form.Name)).Map(jen.String()).Any().BlockFunc(func(g *jen.Group) {
 		g.Id("m").Op(":=").Make(jen.Map(jen.String()).Any(), jen.Lit(len(form.Fields)))
 		for _, fld := range form.Fields {
 			val := jen.Code(access("v", fld))
@@ -392,11 +392,11 @@ func emitAnswers(f *jen.File, form *Form) {
 		jen.Return(jen.Id(lower(t) + "Form").Dot("Accept").Call(jen.Id("v"))),
 	)
 	f.Commentf("Decline%s is the client-side answer that declines a %s form.", t, t)
-	f.Func().Id("Decline"+t).Params().Op("*").Add(rt("Response")).Block(
+	f.Func().Id("Decline" + t).Params().Op("*").Add(rt("Response")).Block(
 		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionDecline")))),
 	)
 	f.Commentf("Cancel%s is the client-side answer that dismisses a %s form.", t, t)
-	f.Func().Id("Cancel"+t).Params().Op("*").Add(rt("Response")).Block(
+	f.Func().Id("Cancel" + t).Params().Op("*").Add(rt("Response")).Block(
 		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionCancel")))),
 	)
 }

@@ -36,7 +36,7 @@ type tagError struct {
 func (e *tagError) Error() string { return e.Msg }
 
 // parseTag splits an elicit tag value into options. Values may be
-// single-quoted to hold ',' or '|'; inside quotes '' is a literal quote.
+// single-quoted to hold ',' or '|'; inside quotes ” is a literal quote.
 // It reports every problem it finds.
 func parseTag(s string) ([]tagOption, []*tagError) {
 	var (
