@@ -5,6 +5,5 @@ import "github.com/spf13/cobra"
 // extraCommands lists the commands beyond generate, schema, check and
 // version.
 func extraCommands() []func() *cobra.Command {
-	var cmds []func() *cobra.Command
-	return cmds
+	return []func() *cobra.Command{newDiffCmd}
 }
