@@ -263,7 +263,7 @@ func (b *builder) fields(f *Form, st *types.Struct, path []string, names map[str
 			continue
 		}
 		if prev, ok := names[fld.Prop.Name]; ok {
-			b.sink.errorf(fld.Pos, "property %q is also the name of field %s at %s: each property needs its own name", fld.Prop.Name, strings.Join(prev.Access, "."), prev.Pos)
+			b.sink.errorf(fld.Pos, "property %q is also the name of field %s (%s:%d): each property needs its own name", fld.Prop.Name, strings.Join(prev.Access, "."), filepath.Base(prev.Pos.Filename), prev.Pos.Line)
 			continue
 		}
 		names[fld.Prop.Name] = fld

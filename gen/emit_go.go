@@ -3,7 +3,6 @@ package gen
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/imports"
 
 	"github.com/elicitgen/elicitgen/runtime"
 )
@@ -34,7 +34,7 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, generatorBug("rendering %s: %v", pkg.PkgPath, err)
 	}
-	src, err := format.Source(buf.Bytes())
+	src, err := imports.Process(GoFile, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
 	if err != nil {
 		return nil, generatorBug("generated code does not format: %v\n%s", err, numbered(buf.Bytes()))
 	}

@@ -53,6 +53,9 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 			if e.Kind == packages.TypeError && (isGenerated(pos.Filename) || tolerated.MatchString(e.Msg)) {
 				continue
 			}
+			if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") && p.Types != nil && len(p.Syntax) > 0 && hasTypeErrors(p) {
+				continue // the compiler's copy of errors the type checker reports
+			}
 			if e.Kind == packages.ListError && onlyGeneratedErrors(p, e.Msg) {
 				continue // the compiler's view of a stale elicit_gen.go
 			}
@@ -163,4 +166,13 @@ func onlyGeneratedErrors(p *packages.Package, msg string) bool {
 		any = true
 	}
 	return any
+}
+
+func hasTypeErrors(p *packages.Package) bool {
+	for _, e := range p.Errors {
+		if e.Kind == packages.TypeError {
+			return true
+		}
+	}
+	return false
 }
