@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"go/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
-	"golang.org/x/tools/imports"
 
 	"github.com/elicitgen/elicitgen/runtime"
 )
@@ -21,6 +21,7 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	f := jen.NewFilePathName(pkg.PkgPath, pkg.Name)
 	f.ImportName(RuntimePath, "runtime")
 	f.ImportName("context", "context")
+	f.NoFormat = true // formatted below, once, with a readable error
 	f.HeaderComment(Header)
 	f.HeaderComment("// source: " + strings.Join(sourceFiles(pkg), ", "))
 
@@ -34,11 +35,44 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, generatorBug("rendering %s: %v", pkg.PkgPath, err)
 	}
-	src, err := imports.Process(GoFile, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	src, err := format.Source(buf.Bytes())
 	if err != nil {
 		return nil, generatorBug("generated code does not format: %v\n%s", err, numbered(buf.Bytes()))
 	}
-	return src, nil
+	return groupImports(src), nil
+}
+
+// groupImports splits jennifer's single import block into the standard
+// library and the rest, as goimports does. The input is gofmt-formatted
+// (jennifer formats what it renders), and the split keeps it so.
+func groupImports(src []byte) []byte {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src
+	}
+	start += len("\nimport (\n")
+	end := bytes.Index(src[start:], []byte("\n)\n"))
+	if end < 0 {
+		return src
+	}
+	end += start
+	var std, other []string
+	for _, line := range strings.Split(string(src[start:end]), "\n") {
+		path := strings.Trim(line[strings.LastIndexByte(line, ' ')+1:], "\"\t")
+		if strings.Contains(strings.SplitN(path, "/", 2)[0], ".") {
+			other = append(other, line)
+		} else {
+			std = append(std, line)
+		}
+	}
+	if len(std) == 0 || len(other) == 0 {
+		return src
+	}
+	block := strings.Join(std, "\n") + "\n\n" + strings.Join(other, "\n")
+	out := make([]byte, 0, len(src)+1)
+	out = append(out, src[:start]...)
+	out = append(out, block...)
+	return append(out, src[end:]...)
 }
 
 func sourceFiles(pkg *Package) []string {

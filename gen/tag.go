@@ -132,37 +132,45 @@ func suggest(key string) string {
 	if key == "description" {
 		return "desc"
 	}
-	best, bestD := "", 3
+	lk := strings.ToLower(key)
 	for _, k := range keys {
-		if strings.EqualFold(k, key) {
+		if strings.EqualFold(k, key) || (len(key) >= 3 && strings.HasPrefix(strings.ToLower(k), lk)) {
 			return k
 		}
-		d := levenshtein(strings.ToLower(key), strings.ToLower(k))
-		if d < bestD {
+	}
+	best, bestD := "", min(3, (len(key)+1)/2)
+	for _, k := range keys {
+		if d := editDistance(lk, strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
 }
 
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+// editDistance is the optimal string alignment distance: insertions,
+// deletions, substitutions and transpositions of neighbours cost 1.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }
 
 // splitList splits an enum or multi-select default list on '|'.

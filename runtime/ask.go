@@ -154,6 +154,15 @@ func prepareSchema(s *Schema, cfg *askConfig) (*Schema, error) {
 				errs.Add(fv.field, "WithOptions: no options given")
 			}
 			p.Options = opts
+			if p.Style != EnumLegacy {
+				p.Style = EnumPlain
+				for _, o := range opts {
+					if o.Title != "" {
+						p.Style = EnumTitled
+						break
+					}
+				}
+			}
 			if p.Default != nil {
 				checkDefault(&errs, p, p.Default)
 			}

@@ -60,32 +60,50 @@ func (c ClientCaps) Allows(m Mode) bool {
 //   - 2025-11-25 and later: "form" and "url" members name the modes; an
 //     object with neither ({}) means form only.
 //
-// Unknown members are ignored. Empty or null capabilities mean nothing.
-func ParseClientCaps(version string, capabilities []byte) (ClientCaps, error) {
-	var c struct {
-		Elicitation *struct {
-			Form json.RawMessage `json:"form"`
-			URL  json.RawMessage `json:"url"`
-		} `json:"elicitation"`
+// Unknown members are ignored. capabilities may be JSON ([]byte,
+// json.RawMessage, string), a decoded JSON object (map[string]any), nil,
+// or any value that marshals to the capabilities object (an SDK type).
+func ParseClientCaps(version string, capabilities any) (ClientCaps, error) {
+	var raw []byte
+	switch c := capabilities.(type) {
+	case nil:
+		return ClientCaps{}, nil
+	case map[string]any:
+		return capsFromMap(version, c), nil
+	case []byte:
+		raw = c
+	case json.RawMessage:
+		raw = c
+	case string:
+		raw = []byte(c)
+	default:
+		b, err := json.Marshal(c)
+		if err != nil {
+			return ClientCaps{}, fmt.Errorf("elicit: client capabilities: %w", err)
+		}
+		raw = b
 	}
-	if len(capabilities) == 0 {
+	if len(raw) == 0 || string(raw) == "null" {
 		return ClientCaps{}, nil
 	}
-	if err := json.Unmarshal(capabilities, &c); err != nil {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
 		return ClientCaps{}, fmt.Errorf("elicit: client capabilities: %w", err)
 	}
-	e := c.Elicitation
-	if e == nil {
-		return ClientCaps{}, nil
+	return capsFromMap(version, m), nil
+}
+
+func capsFromMap(version string, m map[string]any) ClientCaps {
+	e, ok := m["elicitation"].(map[string]any)
+	if !ok {
+		return ClientCaps{}
 	}
 	if version != "" && version < Version20251125 {
-		return ClientCaps{Form: true}, nil
+		return ClientCaps{Form: true}
 	}
-	caps := ClientCaps{Form: present(e.Form), URL: present(e.URL)}
+	caps := ClientCaps{Form: e["form"] != nil, URL: e["url"] != nil}
 	if !caps.Form && !caps.URL {
 		caps.Form = true
 	}
-	return caps, nil
+	return caps
 }
-
-func present(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }

@@ -1,0 +1,222 @@
+package gen_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/runtime"
+)
+
+// docsMod is the go.mod of every docs case's module.
+const docsMod = "module example.com/docs\n\ngo 1.24\n"
+
+// docsTemplateFile is an optional archive file: a custom template to
+// render with instead of the embedded one.
+const docsTemplateFile = "docs.tmpl"
+
+// TestDocsGolden runs every testdata/docs/*.txtar case: the archive's
+// files (without a want/ prefix) form a module example.com/docs; the
+// catalog of its packages (./...) must equal want/docs.md, or, for bad
+// input, the diagnostics must equal want/stderr. A docs.tmpl file in the
+// archive replaces the embedded template.
+func TestDocsGolden(t *testing.T) {
+	files, err := filepath.Glob("../testdata/docs/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no docs cases: %v", err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			runDocsGolden(t, file)
+		})
+	}
+}
+
+func runDocsGolden(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	docsWrite(t, filepath.Join(dir, "go.mod"), []byte(docsMod))
+	want := map[string][]byte{}
+	tmplPath := ""
+	for _, f := range ar.Files {
+		if rest, ok := strings.CutPrefix(f.Name, "want/"); ok {
+			want[rest] = f.Data
+			continue
+		}
+		docsWrite(t, filepath.Join(dir, f.Name), f.Data)
+		if f.Name == docsTemplateFile {
+			tmplPath = filepath.Join(dir, f.Name)
+		}
+	}
+
+	got := map[string][]byte{}
+	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir, Patterns: []string{"./..."}})
+	var diags gen.Diagnostics
+	switch {
+	case errors.As(err, &diags):
+		got["stderr"] = []byte(diags.Error() + "\n")
+	case err != nil:
+		t.Fatalf("Generate: %v", err)
+	default:
+		tmpl, err := gen.DocsTemplate(tmplPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := gen.Docs(res.Packages, tmpl)
+		if err != nil {
+			t.Fatalf("Docs: %v", err)
+		}
+		got["docs.md"] = out
+		// The same input renders the same bytes.
+		again, err := gen.Docs(res.Packages, tmpl)
+		if err != nil || !bytes.Equal(out, again) {
+			t.Errorf("Docs is not deterministic: a second run gave different output (err %v)", err)
+		}
+		if bytes.Contains(out, []byte(dir)) {
+			t.Errorf("catalog holds the absolute path %s", dir)
+		}
+	}
+
+	if *update {
+		var kept []txtar.File
+		for _, f := range ar.Files {
+			if !strings.HasPrefix(f.Name, "want/") {
+				kept = append(kept, f)
+			}
+		}
+		for _, name := range []string{"docs.md", "stderr"} {
+			if data, ok := got[name]; ok {
+				kept = append(kept, txtar.File{Name: "want/" + name, Data: data})
+			}
+		}
+		ar.Files = kept
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			t.Errorf("want/%s: not produced (go test ./gen -run Docs -update rewrites goldens, after review)", name)
+			continue
+		}
+		if !bytes.Equal(w, g) {
+			t.Errorf("%s differs from golden (go test ./gen -run Docs -update rewrites goldens, after review):\n%s",
+				name, gen.UnifiedDiff("want/"+name, "got/"+name, string(w), string(g)))
+		}
+	}
+	for name, g := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("produced %s, which the golden does not expect:\n%s\n(go test ./gen -run Docs -update rewrites goldens, after review)", name, g)
+		}
+	}
+}
+
+// TestDocsTemplateDefault checks the embedded template's contract: it
+// names its view model on the first line, and each call returns a fresh
+// template that callers may change without affecting the next.
+func TestDocsTemplateDefault(t *testing.T) {
+	tmpl, err := gen.DocsTemplate("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tmpl.Parse(`changed`); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := gen.DocsTemplate("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := gen.Docs(nil, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "# Elicitation forms\n") || !strings.Contains(string(out), "No forms.") {
+		t.Errorf("default template changed by a caller, or renders an empty catalog wrongly:\n%s", out)
+	}
+	src, err := os.ReadFile("../templates/docs.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(src), "\n"); !strings.HasPrefix(first, "{{/* gotype: github.com/elicitgen/elicitgen/gen.DocsCatalog */") {
+		t.Errorf("templates/docs.md.tmpl must start with its gotype line, got %q", first)
+	}
+}
+
+// TestDocsTemplateErrors checks that a bad user template is an error that
+// names the file, at parse or at execution time.
+func TestDocsTemplateErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := gen.DocsTemplate(filepath.Join(dir, "missing.tmpl")); err == nil {
+		t.Error("DocsTemplate of a missing file: no error")
+	}
+	bad := filepath.Join(dir, "bad.tmpl")
+	docsWrite(t, bad, []byte("{{range .Forms}}"))
+	if _, err := gen.DocsTemplate(bad); err == nil || !strings.Contains(err.Error(), "bad.tmpl") {
+		t.Errorf("DocsTemplate of an unclosed range: error %v, want one naming bad.tmpl", err)
+	}
+	unknown := filepath.Join(dir, "unknown.tmpl")
+	docsWrite(t, unknown, []byte("{{range .Forms}}{{.NoSuchField}}{{end}}"))
+	tmpl, err := gen.DocsTemplate(unknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg := &gen.Package{Name: "p", PkgPath: "example.com/p", Forms: []*gen.Form{{Name: "F"}}}
+	if _, err := gen.Docs([]*gen.Package{pkg}, tmpl); err == nil || !strings.Contains(err.Error(), "NoSuchField") {
+		t.Errorf("Docs with an unknown field: error %v, want one naming NoSuchField", err)
+	}
+}
+
+// TestDocsCatalogFromModel builds the catalog from a model literal: no
+// source to read, so no doc, and every cell escaped for a Markdown table.
+func TestDocsCatalogFromModel(t *testing.T) {
+	minLen, maxLen := 1, 8
+	pkg := &gen.Package{Name: "p", PkgPath: "example.com/p", Forms: []*gen.Form{
+		{Name: "Deploy", SourceFile: "deploy.go", Fields: []*gen.Field{
+			{Access: []string{"Note"}, GoKind: gen.GoString, Prop: runtime.Property{
+				Name: "note", Kind: runtime.KindString, Required: true, Description: "a|b `x` <i>", MinLength: &minLen, MaxLength: &maxLen,
+			}},
+		}},
+		{Name: "deploy", SourceFile: "lower.go"},
+	}}
+	cat := gen.NewDocsCatalog([]*gen.Package{pkg})
+	if len(cat.Forms) != 2 {
+		t.Fatalf("got %d forms, want 2", len(cat.Forms))
+	}
+	if a, b := cat.Forms[0].Anchor, cat.Forms[1].Anchor; a != "deploy" || b != "deploy-1" {
+		t.Errorf("anchors %q, %q; want deploy, deploy-1 (GitHub numbering of repeated headings)", a, b)
+	}
+	row := cat.Forms[0].Fields[0]
+	if row.Description != "a\\|b \\`x\\` \\<i\\>" {
+		t.Errorf("description cell %q is not escaped for a table", row.Description)
+	}
+	if row.Bounds != "minLength 1, maxLength 8" || row.Required != "yes" || row.Type != "string" {
+		t.Errorf("row = %+v", row)
+	}
+	if cat.Forms[0].NumRequired != 1 || cat.Forms[1].NumFields != 0 {
+		t.Errorf("counts: %+v, %+v", cat.Forms[0], cat.Forms[1])
+	}
+}
+
+func docsWrite(t testing.TB, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

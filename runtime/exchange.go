@@ -1,0 +1,418 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"sync"
+)
+
+// Call is one tools/call (or prompts/get, resources/read) as an SDK
+// adapter received it: enough to pick the era, check the client's
+// capabilities and bind sealed state. Adapters fill it; handlers never
+// see it.
+type Call struct {
+	// Tool is the tool name.
+	Tool string
+	// Args is the raw JSON of the call's arguments.
+	Args []byte
+	// Principal identifies the authenticated user, when known.
+	Principal string
+	// Version is the protocol version of this request: the negotiated one
+	// on 2025-era connections, _meta's on 2026-07-28 requests.
+	Version string
+	// Caps are the elicitation modes the client declared for this request.
+	Caps ClientCaps
+
+	// State is the requestState the client echoed (2026-07-28).
+	State string
+	// Responses are the client's inputResponses that answer elicitations,
+	// by key (2026-07-28).
+	Responses map[string]*Response
+	// Malformed lists inputResponses keys whose answer could not be read
+	// as an elicitation result, with the reason (2026-07-28).
+	Malformed map[string]string
+
+	// Push sends one elicitation/create to the client and waits for the
+	// answer: used on 2025-06-18 and 2025-11-25 requests only. The
+	// Exchange has already checked capabilities and that the form can be
+	// expressed in Version; Push encodes Request.Schema for
+	// SchemaVersion(Version) and returns the client's answer.
+	Push Asker
+}
+
+// Exchange is the Asker an adapter hands to one tool handler invocation.
+// On a push-era request it asks through Call.Push; on a 2026-07-28
+// request it answers from the sealed state and the inputResponses, and
+// otherwise records the question and returns *InputRequiredError, which
+// the adapter turns into an input_required result (see Reply).
+//
+// inputRequests keys are the form name (Schema.Name) for a form, "url"
+// for a URL-mode request, with "#2", "#3"... for the second and later
+// asks of the same key in one invocation: stable and readable.
+//
+// An Exchange is safe for concurrent use by the handler's goroutines.
+type Exchange struct {
+	call   *Call
+	sealer *Sealer
+	modern bool
+
+	mu      sync.Mutex
+	counts  map[string]int
+	state   State
+	pending []*InputRequiredError
+}
+
+// NewExchange starts the exchange of one call. On a 2026-07-28 request
+// with a requestState it opens the state with s and fails with an error
+// matching ErrInvalidState (answer -32602) when it is tampered, expired
+// or foreign. s may be nil only for push-era requests.
+func NewExchange(s *Sealer, c *Call) (*Exchange, error) {
+	x := &Exchange{
+		call:   c,
+		sealer: s,
+		modern: Modern(c.Version),
+		counts: make(map[string]int, 2),
+		state:  State{Answers: map[string]*Response{}, Flows: map[string]string{}},
+	}
+	if x.modern && c.State != "" {
+		st, err := s.Open(x.binding(), c.State)
+		if err != nil {
+			return nil, err
+		}
+		x.state = *st
+	}
+	return x, nil
+}
+
+func (x *Exchange) binding() Binding {
+	return BindCall(x.call.Tool, x.call.Args, x.call.Principal)
+}
+
+// Modern reports whether the call is a 2026-07-28 (multi round-trip)
+// request.
+func (x *Exchange) Modern() bool { return x.modern }
+
+// Version returns the call's protocol version.
+func (x *Exchange) Version() string { return x.call.Version }
+
+// Caps returns the elicitation modes the client declared for the call.
+func (x *Exchange) Caps() ClientCaps { return x.call.Caps }
+
+func baseKey(req *Request) string {
+	if req.Mode == ModeURL {
+		return "url"
+	}
+	if req.Schema != nil && req.Schema.Name != "" {
+		return req.Schema.Name
+	}
+	return "form"
+}
+
+func numberedKey(base string, n int) string {
+	if n <= 1 {
+		return base
+	}
+	return base + "#" + strconv.Itoa(n)
+}
+
+// NextFlowID returns the flow id the next URL-mode ask of this invocation
+// will carry: the one sealed in requestState when an earlier round asked
+// it, else a fresh random id. See AskURLFlow.
+func (x *Exchange) NextFlowID() string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	key := numberedKey("url", x.counts["url"]+1)
+	if id := x.state.Flows[key]; id != "" {
+		return id
+	}
+	id := NewElicitationID()
+	if x.modern {
+		x.state.Flows[key] = id
+	}
+	return id
+}
+
+// Ask implements Asker.
+func (x *Exchange) Ask(ctx context.Context, req *Request) (*Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if req == nil || (req.Mode == ModeForm && req.Schema == nil) {
+		return nil, errors.New("elicit: ask: form request without schema")
+	}
+	x.mu.Lock()
+	base := baseKey(req)
+	x.counts[base]++
+	key := numberedKey(base, x.counts[base])
+	if x.modern {
+		defer x.mu.Unlock()
+		return x.askModern(key, req)
+	}
+	x.mu.Unlock()
+	return x.askPush(ctx, req)
+}
+
+func (x *Exchange) unavailable(req *Request, reason string) error {
+	return &UnavailableError{Reason: reason, Mode: req.Mode, Schema: req.Schema, Message: req.Message}
+}
+
+func (x *Exchange) checkCaps(req *Request) error {
+	v := x.call.Version
+	switch {
+	case !CanElicit(v):
+		return x.unavailable(req, "protocol version "+v+" has no elicitation")
+	case req.Mode == ModeURL && !x.modern && v < Version20251125:
+		return x.unavailable(req, "URL mode needs protocol version 2025-11-25 or later, the client speaks "+v)
+	case !x.call.Caps.Allows(req.Mode):
+		if req.Mode == ModeURL {
+			return x.unavailable(req, "the client did not declare URL-mode elicitation")
+		}
+		if x.call.Caps.URL {
+			return x.unavailable(req, "the client declared only URL-mode elicitation")
+		}
+		return x.unavailable(req, "the client did not declare the elicitation capability")
+	}
+	if req.Mode == ModeForm && SchemaVersion(v) == Version20250618 {
+		for i := range req.Schema.Properties {
+			if p := &req.Schema.Properties[i]; p.Kind == KindMulti {
+				return x.unavailable(req, fmt.Sprintf("multi-select field %q cannot be asked of a %s client", p.Name, Version20250618))
+			}
+		}
+	}
+	return nil
+}
+
+func (x *Exchange) askPush(ctx context.Context, req *Request) (*Response, error) {
+	if err := x.checkCaps(req); err != nil {
+		return nil, err
+	}
+	if x.call.Push == nil {
+		return nil, x.unavailable(req, "the adapter has no way to send elicitation/create")
+	}
+	if req.Mode == ModeURL && req.ElicitationID == "" {
+		r := *req
+		r.ElicitationID = NewElicitationID()
+		req = &r
+	}
+	return x.call.Push.Ask(ctx, req)
+}
+
+// askModern runs with x.mu held.
+func (x *Exchange) askModern(key string, req *Request) (*Response, error) {
+	if r, ok := x.state.Answers[key]; ok && r != nil {
+		return r, nil
+	}
+	if reason, bad := x.call.Malformed[key]; bad {
+		name := ""
+		if req.Schema != nil {
+			name = req.Schema.Name
+		}
+		return nil, &ValidationError{Form: name, Fields: []*FieldError{{Msg: "inputResponses[" + strconv.Quote(key) + "]: " + reason}}}
+	}
+	if r, ok := x.call.Responses[key]; ok && r != nil {
+		x.state.Answers[key] = r
+		if req.Mode == ModeURL && x.state.Flows[key] == "" && req.ElicitationID != "" {
+			x.state.Flows[key] = req.ElicitationID
+		}
+		return r, nil
+	}
+	if err := x.checkCaps(req); err != nil {
+		return nil, err
+	}
+	return nil, x.addPending(key, req)
+}
+
+// addPending runs with x.mu held.
+func (x *Exchange) addPending(key string, req *Request) error {
+	r := *req
+	if r.Mode == ModeURL {
+		id := x.state.Flows[key]
+		if id == "" {
+			id = r.ElicitationID
+			if id == "" {
+				id = NewElicitationID()
+			}
+			x.state.Flows[key] = id
+		}
+		r.ElicitationID = id
+	}
+	e := &InputRequiredError{Key: key, Request: &r}
+	x.pending = append(x.pending, e)
+	return e
+}
+
+// Pending returns the questions the handler could not get answered in
+// this round, in the order asked (2026-07-28 only).
+func (x *Exchange) Pending() []*InputRequiredError {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return append([]*InputRequiredError(nil), x.pending...)
+}
+
+// SealState returns a fresh requestState carrying every answer so far
+// and the flow ids of URL-mode requests, bound to this call.
+func (x *Exchange) SealState() (string, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.sealer.Seal(x.binding(), &x.state)
+}
+
+// URLRequiredError is returned by a handler that cannot proceed until the
+// user completes URL-mode steps out of band (2025-11-25's
+// URLElicitationRequiredError). Tool wrappers send it as JSON-RPC -32042
+// on 2025-11-25 requests, as an input_required result on 2026-07-28 ones,
+// and treat it as unavailable for clients without URL mode.
+type URLRequiredError struct {
+	// Requests are URL-mode requests with an ElicitationID each.
+	Requests []*Request
+}
+
+func (e *URLRequiredError) Error() string {
+	return fmt.Sprintf("elicit: %d URL-mode elicitation(s) required", len(e.Requests))
+}
+
+// RequireURL returns a *URLRequiredError for one page. It checks rawURL
+// with CheckURL; flowID is the elicitationId (2025-11-25) and the
+// correlation id sealed in requestState (2026-07-28); empty means random.
+func RequireURL(message, rawURL, flowID string) error {
+	if err := CheckURL(rawURL); err != nil {
+		return err
+	}
+	if flowID == "" {
+		flowID = NewElicitationID()
+	}
+	return &URLRequiredError{Requests: []*Request{{Mode: ModeURL, Message: message, URL: rawURL, ElicitationID: flowID}}}
+}
+
+// ReplyKind says what a tool wrapper must send after the handler ran.
+type ReplyKind uint8
+
+const (
+	// ReplyResult: send the handler's own result, or Reply.Err if set.
+	ReplyResult ReplyKind = iota
+	// ReplyInputRequired: an input_required result with Reply.Requests
+	// as inputRequests and Reply.State as requestState (2026-07-28).
+	ReplyInputRequired
+	// ReplyInvalidParams: JSON-RPC -32602 with Reply.Message.
+	ReplyInvalidParams
+	// ReplyMissingCapability: JSON-RPC -32021 with Reply.Message and
+	// Reply.Data (requiredCapabilities), 2026-07-28.
+	ReplyMissingCapability
+	// ReplyToolError: a tool result with isError and Reply.Text.
+	ReplyToolError
+	// ReplyURLRequired: JSON-RPC -32042 listing Reply.Requests
+	// (2025-11-25).
+	ReplyURLRequired
+)
+
+// Reply is the decision of Exchange.Reply.
+type Reply struct {
+	Kind     ReplyKind
+	Requests []*InputRequiredError
+	State    string
+	Message  string
+	Data     map[string]any
+	Text     string
+	Err      error
+}
+
+// Reply decides what the adapter sends once the handler returned
+// handlerErr, applying policy to "cannot ask" failures:
+//
+//   - a 2026-07-28 call with unanswered questions gets input_required
+//     (whatever the handler returned: on the retry it will get its
+//     answer), with fresh sealed state;
+//   - a *URLRequiredError gets -32042 (2025-11-25) or input_required
+//     (2026-07-28);
+//   - an error matching ErrUnavailable follows policy;
+//   - an invalid answer (ErrInvalidContent, ErrInvalidAction) gets
+//     -32602 naming the fields;
+//   - anything else is the handler's own result or error.
+func (x *Exchange) Reply(handlerErr error, policy UnavailablePolicy) Reply {
+	var ure *URLRequiredError
+	if errors.As(handlerErr, &ure) && len(ure.Requests) > 0 {
+		switch {
+		case x.modern && x.call.Caps.URL:
+			x.mu.Lock()
+			for _, r := range ure.Requests {
+				x.counts["url"]++
+				_ = x.addPending(numberedKey("url", x.counts["url"]), r)
+			}
+			x.mu.Unlock()
+		case !x.modern && x.call.Version >= Version20251125 && x.call.Caps.URL:
+			reqs := make([]*InputRequiredError, len(ure.Requests))
+			for i, r := range ure.Requests {
+				reqs[i] = &InputRequiredError{Key: r.ElicitationID, Request: r}
+			}
+			return Reply{Kind: ReplyURLRequired, Requests: reqs, Message: "URL elicitation required"}
+		default:
+			r := ure.Requests[0]
+			reason := "the client did not declare URL-mode elicitation"
+			if !x.modern && x.call.Version < Version20251125 {
+				reason = "URL mode needs protocol version 2025-11-25 or later"
+			}
+			handlerErr = x.unavailable(r, reason)
+		}
+	}
+	if x.modern {
+		if pending := x.Pending(); len(pending) > 0 {
+			state, err := x.SealState()
+			if err != nil {
+				return Reply{Kind: ReplyResult, Err: err}
+			}
+			return Reply{Kind: ReplyInputRequired, Requests: pending, State: state}
+		}
+	}
+	if handlerErr == nil {
+		return Reply{Kind: ReplyResult}
+	}
+	if errors.Is(handlerErr, ErrUnavailable) {
+		mode := ModeForm
+		var ue *UnavailableError
+		if errors.As(handlerErr, &ue) && ue.Mode == ModeURL {
+			mode = ModeURL
+		}
+		missing := Reply{Kind: ReplyMissingCapability, Message: MissingCapabilityMessage(x.call.Tool, mode), Data: MissingCapabilityData(mode), Err: handlerErr}
+		switch policy {
+		case UnavailableAuto:
+			if x.modern {
+				return missing
+			}
+			return Reply{Kind: ReplyToolError, Text: AskUserText(handlerErr), Err: handlerErr}
+		case UnavailableToolError:
+			return Reply{Kind: ReplyToolError, Text: AskUserText(handlerErr), Err: handlerErr}
+		case UnavailableMissingCapability:
+			if x.modern {
+				return missing
+			}
+		}
+		return Reply{Kind: ReplyResult, Err: handlerErr}
+	}
+	if errors.Is(handlerErr, ErrInvalidContent) || errors.Is(handlerErr, ErrInvalidAction) {
+		return Reply{Kind: ReplyInvalidParams, Message: handlerErr.Error(), Err: handlerErr}
+	}
+	return Reply{Kind: ReplyResult, Err: handlerErr}
+}
+
+// InvalidStateMessage returns the -32602 message for a requestState that
+// failed to open with err.
+func InvalidStateMessage(err error) string {
+	return "invalid requestState: " + err.Error()
+}
+
+// PageURL adds the query parameter name=value to base (handy to put a
+// flow id into a URL-mode page). It returns base unchanged if it does not
+// parse.
+func PageURL(base, name, value string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	q := u.Query()
+	q.Set(name, value)
+	u.RawQuery = q.Encode()
+	return u.String()
+}

@@ -1,0 +1,660 @@
+package sdktest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	goruntime "runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	mgclient "github.com/mark3labs/mcp-go/client"
+	mgtransport "github.com/mark3labs/mcp-go/client/transport"
+	mgmcp "github.com/mark3labs/mcp-go/mcp"
+	mgserver "github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
+	"github.com/elicitgen/elicitgen/runtime/mcpgo"
+)
+
+const (
+	goSDK = "go-sdk"
+	mcpGo = "mcp-go"
+)
+
+var versions = []string{runtime.Version20250618, runtime.Version20251125, runtime.Version20260728}
+
+const stateTTL = 5 * time.Minute
+
+// clock is a settable clock for the server's state expiry.
+type clock struct{ off atomic.Int64 }
+
+func (c *clock) Now() time.Time           { return time.Now().Add(time.Duration(c.off.Load())) }
+func (c *clock) Advance(d time.Duration) { c.off.Add(int64(d)) }
+
+// question is an elicitation as a client received it, SDK-neutral.
+type question struct {
+	Mode          string
+	Message       string
+	URL           string
+	ElicitationID string
+	Schema        map[string]any
+}
+
+// answerer is a client's elicitation handler, SDK-neutral.
+type answerer func(ctx context.Context, q question) (*runtime.Response, error)
+
+// server is the system under test: the same tools, on either SDK.
+type server struct {
+	sdk     string
+	keys    *runtime.KeyRing
+	clock   clock
+	policy  runtime.UnavailablePolicy
+	askErrs chan error // server-side ask errors of the slow tools
+	runs    atomic.Int32
+
+	gs *mcp.Server
+	ms *mgserver.MCPServer
+}
+
+type body func(ctx context.Context, ask runtime.Asker) (string, error)
+
+func describeDeploy(v testforms.Deploy) string {
+	return fmt.Sprintf("deployed %s to %s x%d confirm=%t", v.Branch, v.Env, v.Replicas, v.Confirm)
+}
+
+const (
+	deployMsg  = "Deploy what, where?"
+	approveMsg = "Approve the deploy?"
+	notifyMsg  = "Who should hear about it?"
+	connectMsg = "Connect your Acme account"
+)
+
+func (s *server) bodies() map[string]body {
+	deploy := func(ctx context.Context, ask runtime.Asker, opts ...runtime.AskOption) (string, error) {
+		out, err := testforms.AskDeploy(ctx, ask, deployMsg, opts...)
+		switch {
+		case err != nil:
+			return "", err
+		case out.Declined():
+			return "declined", nil
+		case out.Cancelled():
+			return "cancelled", nil
+		}
+		return describeDeploy(out.Value), nil
+	}
+	return map[string]body{
+		"deploy": func(ctx context.Context, ask runtime.Asker) (string, error) { return deploy(ctx, ask) },
+		"deploy2": func(ctx context.Context, ask runtime.Asker) (string, error) {
+			first, err := testforms.AskDeploy(ctx, ask, deployMsg)
+			if err != nil {
+				return "", err
+			}
+			v, ok := first.Accepted()
+			if !ok {
+				return "not deployed: " + string(first.Action), nil
+			}
+			second, err := testforms.AskApprove(ctx, ask, approveMsg)
+			if err != nil {
+				return "", err
+			}
+			a, ok := second.Accepted()
+			if !ok {
+				return "not approved: " + string(second.Action), nil
+			}
+			note := ""
+			if a.Note != nil {
+				note = *a.Note
+			}
+			return fmt.Sprintf("%s approved=%t note=%q", describeDeploy(v), a.Approve, note), nil
+		},
+		"notify": func(ctx context.Context, ask runtime.Asker) (string, error) {
+			out, err := testforms.AskNotify(ctx, ask, notifyMsg)
+			if err != nil {
+				return "", err
+			}
+			v, ok := out.Accepted()
+			if !ok {
+				return string(out.Action), nil
+			}
+			return fmt.Sprintf("notify %v", v.Channels), nil
+		},
+		"connect": func(ctx context.Context, ask runtime.Asker) (string, error) {
+			out, err := runtime.AskURLFlow(ctx, ask, connectMsg, func(id string) string {
+				return runtime.PageURL("https://acme.example/connect", "flow", id)
+			})
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("url %s flow=%s", out.Action, out.FlowID), nil
+		},
+		"slow": func(ctx context.Context, ask runtime.Asker) (string, error) {
+			text, err := deploy(ctx, ask)
+			if !errors.Is(err, runtime.ErrInputRequired) {
+				s.askErrs <- err
+			}
+			return text, err
+		},
+		"timeout": func(ctx context.Context, ask runtime.Asker) (string, error) {
+			text, err := deploy(ctx, ask, runtime.WithTimeout(150*time.Millisecond))
+			if !errors.Is(err, runtime.ErrInputRequired) {
+				s.askErrs <- err
+			}
+			return text, err
+		},
+	}
+}
+
+func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *server {
+	keys, err := runtime.NewKeyRing(runtime.Key{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{sdk: sdk, keys: keys, policy: policy, askErrs: make(chan error, 4)}
+	switch sdk {
+	case goSDK:
+		s.gs = mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
+		cfg := &gosdk.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy}
+		for name, b := range s.bodies() {
+			s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
+				gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+					s.runs.Add(1)
+					text, err := b(ctx, ask)
+					if err != nil {
+						return nil, err
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+				}))
+		}
+	case mcpGo:
+		s.ms = mgserver.NewMCPServer("srv", "v0", mgserver.WithToolCapabilities(false))
+		cfg := &mcpgo.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy}
+		for name, b := range s.bodies() {
+			s.ms.AddTool(mgmcp.NewTool(name),
+				mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
+					s.runs.Add(1)
+					text, err := b(ctx, ask)
+					if err != nil {
+						return nil, err
+					}
+					return mgmcp.NewToolResultText(text), nil
+				}))
+		}
+	default:
+		t.Fatalf("unknown sdk %q", sdk)
+	}
+	return s
+}
+
+// tap records the JSON messages between client and server and may
+// rewrite the requestState of tools/call requests on their way.
+type tap struct {
+	mu       sync.Mutex
+	toServer [][]byte
+	toClient [][]byte
+	// mutate, when set, edits the params of every tools/call retry (one
+	// that carries requestState) on its way to the server.
+	mutate func(params map[string]any)
+}
+
+func (t *tap) record(toServer bool, b []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b = bytes.Clone(bytes.TrimSpace(b))
+	if toServer {
+		t.toServer = append(t.toServer, b)
+	} else {
+		t.toClient = append(t.toClient, b)
+	}
+}
+
+// rewrite applies mutate to a tools/call retry.
+func (t *tap) rewrite(b []byte) []byte {
+	t.mu.Lock()
+	mutate := t.mutate
+	t.mu.Unlock()
+	if mutate == nil || !bytes.Contains(b, []byte(`"requestState"`)) {
+		return b
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil || m["method"] != "tools/call" {
+		return b
+	}
+	p, _ := m["params"].(map[string]any)
+	if _, ok := p["requestState"].(string); !ok {
+		return b
+	}
+	mutate(p)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return b
+	}
+	return out
+}
+
+func (t *tap) setMutate(f func(params map[string]any)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.mutate = f
+}
+
+// messages returns the recorded messages in one direction, decoded.
+func (t *tap) messages(toServer bool) []map[string]any {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	src := t.toClient
+	if toServer {
+		src = t.toServer
+	}
+	var out []map[string]any
+	for _, b := range src {
+		var m map[string]any
+		if json.Unmarshal(b, &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// requests returns the recorded requests with method, in one direction.
+func (t *tap) requests(toServer bool, method string) []map[string]any {
+	var out []map[string]any
+	for _, m := range t.messages(toServer) {
+		if m["method"] == method {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// results returns the results the server sent to tools/call requests.
+func (t *tap) toolResults() []map[string]any {
+	ids := map[string]bool{}
+	for _, m := range t.requests(true, "tools/call") {
+		ids[fmt.Sprint(m["id"])] = true
+	}
+	var out []map[string]any
+	for _, m := range t.messages(false) {
+		if r, ok := m["result"].(map[string]any); ok && m["method"] == nil && ids[fmt.Sprint(m["id"])] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// tapTransport records and rewrites a go-sdk connection's messages.
+type tapTransport struct {
+	mcp.Transport
+	tap *tap
+}
+
+func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &tapConn{Connection: c, tap: t.tap}, nil
+}
+
+type tapConn struct {
+	mcp.Connection
+	tap *tap
+}
+
+func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if err == nil {
+		if b, err := jsonrpc.EncodeMessage(m); err == nil {
+			c.tap.record(false, b)
+		}
+	}
+	return m, err
+}
+
+func (c *tapConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	if b, err := jsonrpc.EncodeMessage(m); err == nil {
+		if nb := c.tap.rewrite(b); !bytes.Equal(nb, b) {
+			if nm, err := jsonrpc.DecodeMessage(nb); err == nil {
+				m, b = nm, nb
+			}
+		}
+		c.tap.record(true, b)
+	}
+	return c.Connection.Write(ctx, m)
+}
+
+// pipes joins a client and a server over newline-delimited JSON, through
+// a tap.
+type pipes struct {
+	serverIn  io.ReadCloser  // server reads
+	serverOut io.WriteCloser // server writes
+	clientIn  io.ReadCloser  // client reads
+	clientOut io.WriteCloser // client writes
+	closers   []io.Closer
+	wg        sync.WaitGroup
+}
+
+func newPipes(tp *tap) *pipes {
+	cr1, cw1 := io.Pipe() // client -> proxy
+	sr1, sw1 := io.Pipe() // proxy -> server
+	sr2, sw2 := io.Pipe() // server -> proxy
+	cr2, cw2 := io.Pipe() // proxy -> client
+	p := &pipes{serverIn: sr1, serverOut: sw2, clientIn: cr2, clientOut: cw1,
+		closers: []io.Closer{cr1, cw1, sr1, sw1, sr2, sw2, cr2, cw2}}
+	p.wg.Add(2)
+	go p.copy(cr1, sw1, func(b []byte) []byte { b = tp.rewrite(b); tp.record(true, b); return b })
+	go p.copy(sr2, cw2, func(b []byte) []byte { tp.record(false, b); return b })
+	return p
+}
+
+func (p *pipes) copy(r io.Reader, w io.WriteCloser, f func([]byte) []byte) {
+	defer p.wg.Done()
+	defer w.Close()
+	br := bufio.NewReaderSize(r, 1<<16)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			out := f(bytes.TrimRight(line, "\r\n"))
+			if _, werr := w.Write(append(out, '\n')); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (p *pipes) Close() {
+	for _, c := range p.closers {
+		c.Close()
+	}
+	p.wg.Wait()
+}
+
+// clientOpts configure a test client.
+type clientOpts struct {
+	version string   // "" for the SDK default (2026-07-28)
+	answer  answerer // nil: no elicitation capability
+	url     bool     // also declare URL mode
+}
+
+// conn is a connected client, SDK-neutral.
+type conn struct {
+	sdk     string
+	tap     *tap
+	gc      *mcp.ClientSession
+	mc      *mgclient.Client
+	version string
+	notes   chan string // elicitationId of notifications/elicitation/complete
+}
+
+// callResult is a tool result, SDK-neutral.
+type callResult struct {
+	Text    string
+	IsError bool
+}
+
+func (c *conn) call(ctx context.Context, tool string, args map[string]any) (callResult, error) {
+	switch c.sdk {
+	case goSDK:
+		res, err := c.gc.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			return callResult{}, err
+		}
+		var sb strings.Builder
+		for _, ct := range res.Content {
+			if tc, ok := ct.(*mcp.TextContent); ok {
+				sb.WriteString(tc.Text)
+			}
+		}
+		return callResult{Text: sb.String(), IsError: res.IsError}, nil
+	default:
+		req := mgmcp.CallToolRequest{}
+		req.Params.Name = tool
+		req.Params.Arguments = args
+		res, err := c.mc.CallTool(ctx, req)
+		if err != nil {
+			return callResult{}, err
+		}
+		var sb strings.Builder
+		for _, ct := range res.Content {
+			if tc, ok := ct.(mgmcp.TextContent); ok {
+				sb.WriteString(tc.Text)
+			}
+		}
+		return callResult{Text: sb.String(), IsError: res.IsError}, nil
+	}
+}
+
+// errCode returns the JSON-RPC code of a client-side error, or 0.
+func errCode(err error) int {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return int(we.Code)
+	}
+	switch {
+	case errors.Is(err, mgmcp.ErrInvalidParams):
+		return -32602
+	case errors.Is(err, mgmcp.ErrInternalError):
+		return -32603
+	case mgmcp.IsMissingRequiredClientCapability(err):
+		return -32021
+	case errors.As(err, new(mgmcp.URLElicitationRequiredError)):
+		return -32042
+	}
+	return 0
+}
+
+// errData returns the JSON-RPC error data of a go-sdk client error.
+func errData(err error) map[string]any {
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) || len(we.Data) == 0 {
+		return nil
+	}
+	var m map[string]any
+	_ = json.Unmarshal(we.Data, &m)
+	return m
+}
+
+func goQuestion(p *mcp.ElicitParams) question {
+	q := question{Mode: p.Mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
+	if p.RequestedSchema != nil {
+		b, _ := json.Marshal(p.RequestedSchema)
+		_ = json.Unmarshal(b, &q.Schema)
+	}
+	return q
+}
+
+func mgQuestion(p mgmcp.ElicitationParams) question {
+	q := question{Mode: p.Mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
+	if p.RequestedSchema != nil {
+		b, _ := json.Marshal(p.RequestedSchema)
+		_ = json.Unmarshal(b, &q.Schema)
+	}
+	return q
+}
+
+type mgHandler struct{ answer answerer }
+
+func (h mgHandler) Elicit(ctx context.Context, req mgmcp.ElicitationRequest) (*mgmcp.ElicitationResult, error) {
+	r, err := h.answer(ctx, mgQuestion(req.Params))
+	if err != nil {
+		return nil, err
+	}
+	res := &mgmcp.ElicitationResult{}
+	res.Action = mgmcp.ElicitationResponseAction(r.Action)
+	if r.Content != nil {
+		res.Content = r.Content
+	}
+	return res, nil
+}
+
+// connect joins a client of clientSDK to s and registers cleanup,
+// including a check that no runtime goroutine outlives the test.
+func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	tp := &tap{}
+	c := &conn{sdk: clientSDK, tap: tp, notes: make(chan string, 4)}
+	var cleanups []func()
+	t.Cleanup(func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+		cancel()
+		checkNoLeaks(t)
+	})
+
+	// Transport: go-sdk on both sides uses the in-memory transport; any
+	// other pair goes over pipes.
+	var (
+		gClientTransport mcp.Transport
+		mClientTransport mgtransport.Interface
+	)
+	if s.sdk == goSDK && clientSDK == goSDK {
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := s.gs.Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cleanups = append(cleanups, func() { ss.Close() })
+		gClientTransport = &tapTransport{Transport: ct, tap: tp}
+	} else {
+		p := newPipes(tp)
+		cleanups = append(cleanups, p.Close)
+		switch s.sdk {
+		case goSDK:
+			ss, err := s.gs.Connect(ctx, &mcp.IOTransport{Reader: p.serverIn, Writer: p.serverOut}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cleanups = append(cleanups, func() { ss.Close() })
+		case mcpGo:
+			var wg sync.WaitGroup
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ss := mgserver.NewStdioServer(s.ms)
+				mgserver.WithErrorLogger(log.New(io.Discard, "", 0))(ss)
+				_ = ss.Listen(ctx, p.serverIn, p.serverOut)
+			}()
+			cleanups = append(cleanups, func() { cancel(); p.Close(); wg.Wait() })
+		}
+		if clientSDK == goSDK {
+			gClientTransport = &tapTransport{Transport: &mcp.IOTransport{Reader: p.clientIn, Writer: p.clientOut}, tap: tp}
+		} else {
+			tr := mgtransport.NewIO(p.clientIn, p.clientOut, io.NopCloser(strings.NewReader("")))
+			mgtransport.WithCommandLogger(slog.New(slog.DiscardHandler))(tr) // closing the pipes is not an error here
+			mClientTransport = tr
+		}
+	}
+
+	switch clientSDK {
+	case goSDK:
+		opts := &mcp.ClientOptions{
+			ElicitationCompleteHandler: func(_ context.Context, r *mcp.ElicitationCompleteNotificationRequest) {
+				c.notes <- r.Params.ElicitationID
+			},
+		}
+		if o.answer != nil {
+			answer := o.answer
+			opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				r, err := answer(ctx, goQuestion(req.Params))
+				if err != nil {
+					return nil, err
+				}
+				return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
+			}
+			if o.url {
+				opts.Capabilities = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+					Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}}
+			}
+		}
+		cl := mcp.NewClient(&mcp.Implementation{Name: "cli", Version: "v0"}, opts)
+		cs, err := cl.Connect(ctx, gClientTransport, &mcp.ClientSessionOptions{ProtocolVersion: o.version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cleanups = append(cleanups, func() { cs.Close() })
+		c.gc = cs
+		c.version = cs.InitializeResult().ProtocolVersion
+	case mcpGo:
+		var copts []mgclient.ClientOption
+		if o.answer != nil {
+			copts = append(copts, mgclient.WithElicitationHandler(mgHandler{o.answer}))
+			if o.url {
+				copts = append(copts, mgclient.WithClientCapabilities(mgmcp.ClientCapabilities{
+					Elicitation: &mgmcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}))
+			}
+		}
+		if o.version != "" {
+			copts = append(copts, mgclient.WithProtocolVersion(o.version))
+		}
+		cl := mgclient.NewClient(mClientTransport, copts...)
+		if err := cl.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cleanups = append(cleanups, func() { cl.Close() })
+		cl.OnNotification(func(n mgmcp.JSONRPCNotification) {
+			if n.Method == string(mgmcp.MethodNotificationElicitationComplete) {
+				id, _ := n.Params.AdditionalFields["elicitationId"].(string)
+				c.notes <- id
+			}
+		})
+		init := mgmcp.InitializeRequest{}
+		init.Params.ClientInfo = mgmcp.Implementation{Name: "cli", Version: "v0"}
+		if _, err := cl.Initialize(ctx, init); err != nil {
+			t.Fatal(err)
+		}
+		c.mc = cl
+		c.version = cl.ProtocolVersion()
+	}
+	want := o.version
+	if want == "" {
+		want = runtime.Version20260728
+	}
+	if c.version != want {
+		t.Fatalf("negotiated %q, want %q", c.version, want)
+	}
+	return c
+}
+
+// checkNoLeaks fails if a goroutine running elicitgen code (other than
+// the test goroutines) is still alive after the test's cleanup.
+func checkNoLeaks(t *testing.T) {
+	t.Helper()
+	var leaked []string
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		leaked = leaked[:0]
+		buf := make([]byte, 1<<20)
+		buf = buf[:goruntime.Stack(buf, true)]
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			if strings.Contains(g, "github.com/elicitgen/elicitgen/runtime") &&
+				!strings.Contains(g, "testing.tRunner") && !strings.Contains(g, "[running]") {
+				leaked = append(leaked, g)
+			}
+		}
+		if len(leaked) == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(leaked) > 0 {
+		t.Errorf("%d goroutine(s) running elicitgen code leaked:\n%s", len(leaked), strings.Join(leaked, "\n\n"))
+	}
+}

@@ -1,0 +1,290 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/elicittest"
+)
+
+// form is a hand-built form in the shape elicitgen generates.
+type form struct {
+	Name   string
+	Count  int8
+	Big    uint64
+	Ratio  float32
+	OK     *bool
+	Env    string
+	Tags   []string
+	At     time.Time
+	Mail   string
+	Day    *time.Time
+	Amount *int
+}
+
+var schema = &runtime.Schema{Name: "Form", Properties: []runtime.Property{
+	{Name: "name", Kind: runtime.KindString, Required: true, MinLength: runtime.Ptr(2), MaxLength: runtime.Ptr(4)},
+	{Name: "count", Kind: runtime.KindInteger, Required: true, Minimum: runtime.Ptr(-100.0)},
+	{Name: "big", Kind: runtime.KindInteger, Minimum: runtime.Ptr(0.0)},
+	{Name: "ratio", Kind: runtime.KindNumber, Maximum: runtime.Ptr(1.0)},
+	{Name: "ok", Kind: runtime.KindBoolean, Default: true},
+	{Name: "env", Kind: runtime.KindEnum, Options: []runtime.Option{{Value: "a", Title: "A"}, {Value: "b"}}, Style: runtime.EnumTitled, Default: "b"},
+	{Name: "tags", Kind: runtime.KindMulti, Options: []runtime.Option{{Value: "x"}, {Value: "y"}}, MaxItems: runtime.Ptr(2)},
+	{Name: "at", Kind: runtime.KindString, Format: "date-time"},
+	{Name: "mail", Kind: runtime.KindString, Format: "email"},
+	{Name: "day", Kind: runtime.KindString, Format: "date"},
+	{Name: "amount", Kind: runtime.KindInteger, Default: int64(7)},
+}}
+
+func decode(s *runtime.Schema, c map[string]any) (form, error) {
+	var v form
+	d := runtime.NewDecoder(s, c)
+	runtime.DecodeString(&d, 0, &v.Name)
+	runtime.DecodeInt(&d, 1, &v.Count)
+	runtime.DecodeInt(&d, 2, &v.Big)
+	runtime.DecodeFloat(&d, 3, &v.Ratio)
+	runtime.DecodeBoolPtr(&d, 4, &v.OK)
+	runtime.DecodeString(&d, 5, &v.Env)
+	runtime.DecodeMulti(&d, 6, &v.Tags)
+	runtime.DecodeTime(&d, 7, &v.At)
+	runtime.DecodeString(&d, 8, &v.Mail)
+	runtime.DecodeTimePtr(&d, 9, &v.Day)
+	runtime.DecodeIntPtr(&d, 10, &v.Amount)
+	return v, d.Finish()
+}
+
+func TestDecodeValid(t *testing.T) {
+	v, err := decode(schema, map[string]any{
+		"name": "héé", "count": float64(-100), "big": json.Number("18446744073709551615"),
+		"ratio": 0.25, "tags": []any{"x", "y"}, "at": "2026-11-30T10:00:00+01:00",
+		"mail": "a@b.example", "day": "2026-02-28",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Name != "héé" || v.Count != -100 || v.Big != math.MaxUint64 || v.Ratio != 0.25 {
+		t.Fatalf("values: %+v", v)
+	}
+	if v.OK == nil || !*v.OK || v.Env != "b" || v.Amount == nil || *v.Amount != 7 {
+		t.Fatalf("defaults not applied: %+v", v)
+	}
+	if v.At.Hour() != 10 || v.Day.Day() != 28 || len(v.Tags) != 2 {
+		t.Fatalf("time or multi: %+v", v)
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	base := func() map[string]any { return map[string]any{"name": "abc", "count": float64(1)} }
+	cases := []struct {
+		field string
+		value any
+		msg   string
+	}{
+		{"name", "a", "at least 2 characters"},
+		{"name", "abcde", "at most 4 characters"},
+		{"name", 5.0, "must be a string, got a number"},
+		{"name", nil, "is required"},
+		{"count", 1.5, "must be an integer"},
+		{"count", 128.0, "out of range for int8"},
+		{"count", -129.0, "out of range for int8"},
+		{"count", -101.0, "at least -100"},
+		{"count", "1", "must be an integer, got a string"},
+		{"count", json.Number("1e400"), "must be an integer"},
+		{"big", -1.0, "out of range for uint64"},
+		{"big", 1e20, "out of range for uint64"},
+		{"big", json.Number("18446744073709551616"), "out of range for uint64"},
+		{"ratio", 1.5, "at most 1"},
+		{"ratio", 1e39, "out of range for float32"},
+		{"ok", "true", "must be a boolean"},
+		{"env", "c", `"c" is not one of "a", "b"`},
+		{"tags", []any{"x", "z"}, `item "z" is not one of`},
+		{"tags", []any{"x", "x"}, `item "x" is repeated`},
+		{"tags", []any{"x", "y", "x"}, "at most 2 items"},
+		{"tags", []any{1.0}, "items must be strings"},
+		{"tags", "x", "must be an array of strings"},
+		{"at", "yesterday", "not a date-time"},
+		{"mail", "not an email", "not an email address"},
+		{"mail", "Bob <b@c.d>", "not an email address"},
+		{"day", "2026-02-30", "not a date"},
+		{"amount", true, "must be an integer, got a boolean"},
+		{"surprise", 1.0, "is not a field of this form"},
+	}
+	for _, c := range cases {
+		t.Run(c.field+"/"+c.msg, func(t *testing.T) {
+			content := base()
+			content[c.field] = c.value
+			_, err := decode(schema, content)
+			if !errors.Is(err, runtime.ErrInvalidContent) {
+				t.Fatalf("want ErrInvalidContent, got %v", err)
+			}
+			var ve *runtime.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("not a *ValidationError: %T", err)
+			}
+			fe := ve.Field(c.field)
+			if fe == nil || !strings.Contains(fe.Msg, c.msg) {
+				t.Fatalf("field %s: want %q, got %v", c.field, c.msg, err)
+			}
+			var target *runtime.FieldError
+			if !errors.As(err, &target) {
+				t.Fatal("errors.As does not find a *FieldError")
+			}
+		})
+	}
+}
+
+func TestDecodeReportsEveryField(t *testing.T) {
+	_, err := decode(schema, map[string]any{"count": 0.5, "ratio": "x", "zz": 1.0, "aa": 1.0})
+	var ve *runtime.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range ve.Fields {
+		names = append(names, f.Field)
+	}
+	if got := strings.Join(names, ","); got != "name,count,ratio,aa,zz" {
+		t.Fatalf("fields reported: %s (%v)", got, err)
+	}
+}
+
+func TestSchemaJSONPerVersion(t *testing.T) {
+	s := &runtime.Schema{Name: "S", Properties: []runtime.Property{
+		{Name: "env", Kind: runtime.KindEnum, Required: true, Style: runtime.EnumTitled, Default: "a",
+			Options: []runtime.Option{{Value: "a", Title: "Alpha"}, {Value: "b"}}},
+		{Name: "n", Kind: runtime.KindInteger, Minimum: runtime.Ptr(1.0), Default: int64(3)},
+		{Name: "ok", Kind: runtime.KindBoolean, Default: false},
+	}}
+	latest, err := s.JSON(runtime.Version20251125)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{"env":{"type":"string","oneOf":[{"const":"a","title":"Alpha"},{"const":"b","title":"b"}],"default":"a"},"n":{"type":"integer","minimum":1,"default":3},"ok":{"type":"boolean","default":false}},"required":["env"]}`
+	if string(latest) != want {
+		t.Fatalf("2025-11-25:\n got %s\nwant %s", latest, want)
+	}
+	old, err := s.JSON(runtime.Version20250618)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `{"type":"object","properties":{"env":{"type":"string","enum":["a","b"],"enumNames":["Alpha","b"]},"n":{"type":"integer","minimum":1},"ok":{"type":"boolean","default":false}},"required":["env"]}`
+	if string(old) != want {
+		t.Fatalf("2025-06-18:\n got %s\nwant %s", old, want)
+	}
+	multi := &runtime.Schema{Name: "M", Properties: []runtime.Property{{Name: "m", Kind: runtime.KindMulti, Options: []runtime.Option{{Value: "x"}}}}}
+	if _, err := multi.JSON(runtime.Version20250618); !errors.Is(err, runtime.ErrUnavailable) {
+		t.Fatalf("multi-select on 2025-06-18: want ErrUnavailable, got %v", err)
+	}
+}
+
+var formDef = &runtime.Form[form]{
+	Schema:   schema,
+	Decode:   decode,
+	Encode:   func(v *form) map[string]any { return map[string]any{"name": v.Name, "count": int64(v.Count)} },
+	Validate: func(v *form) error { return nil },
+}
+
+func TestAskOutcomes(t *testing.T) {
+	ctx := context.Background()
+	a := elicittest.New(
+		elicittest.Accept(map[string]any{"name": "abc", "count": 3}),
+		elicittest.Decline(),
+		elicittest.Cancel(),
+		elicittest.Respond(&runtime.Response{Action: "maybe"}, nil),
+		elicittest.Respond(nil, nil),
+	)
+	out, err := runtime.Ask(ctx, a, formDef, "q")
+	if v, ok := out.Accepted(); err != nil || !ok || v.Count != 3 {
+		t.Fatalf("accept: %+v %v", out, err)
+	}
+	if out, err := runtime.Ask(ctx, a, formDef, "q"); err != nil || !out.Declined() {
+		t.Fatalf("decline: %+v %v", out, err)
+	}
+	if out, err := runtime.Ask(ctx, a, formDef, "q"); err != nil || !out.Cancelled() {
+		t.Fatalf("cancel: %+v %v", out, err)
+	}
+	for i := 0; i < 2; i++ {
+		if out, err := runtime.Ask(ctx, a, formDef, "q"); !errors.Is(err, runtime.ErrInvalidAction) || out.Action != "" {
+			t.Fatalf("bad action: %+v %v", out, err)
+		}
+	}
+	if _, err := runtime.Ask(ctx, nil, formDef, "q"); !errors.Is(err, runtime.ErrUnavailable) {
+		t.Fatalf("nil asker: %v", err)
+	}
+}
+
+func TestAskTimeoutAndCancel(t *testing.T) {
+	a := elicittest.New(elicittest.Block())
+	_, err := runtime.Ask(context.Background(), a, formDef, "q", runtime.WithTimeout(10*time.Millisecond))
+	if !errors.Is(err, runtime.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("timeout: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = runtime.Ask(ctx, elicittest.New(elicittest.Block()), formDef, "q")
+	if !errors.Is(err, context.Canceled) || errors.Is(err, runtime.ErrTimeout) {
+		t.Fatalf("cancelled: %v", err)
+	}
+}
+
+func TestAskOptionsAndDefaults(t *testing.T) {
+	dyn := &runtime.Schema{Name: "Pick", Properties: []runtime.Property{
+		{Name: "kr", Kind: runtime.KindEnum, Required: true, Dynamic: true},
+		{Name: "branch", Kind: runtime.KindString, MinLength: runtime.Ptr(1)},
+	}}
+	type pick struct{ KR, Branch string }
+	f := &runtime.Form[pick]{Schema: dyn, Decode: func(s *runtime.Schema, c map[string]any) (pick, error) {
+		var v pick
+		d := runtime.NewDecoder(s, c)
+		runtime.DecodeString(&d, 0, &v.KR)
+		runtime.DecodeString(&d, 1, &v.Branch)
+		return v, d.Finish()
+	}}
+	ctx := context.Background()
+	a := elicittest.New(elicittest.Accept(map[string]any{"kr": "kr-2"}), elicittest.Accept(map[string]any{"kr": "kr-9"}))
+	if _, err := runtime.Ask(ctx, a, f, "q"); !errors.Is(err, runtime.ErrMissingOptions) {
+		t.Fatalf("no options: %v", err)
+	}
+	if len(a.Requests()) != 0 {
+		t.Fatal("a request was sent without options")
+	}
+	opts := runtime.WithOptions("kr", runtime.Option{Value: "kr-1", Title: "Grow"}, runtime.Option{Value: "kr-2", Title: "Keep"})
+	out, err := runtime.Ask(ctx, a, f, "q", opts, runtime.WithDefault("branch", "feat"))
+	if v, ok := out.Accepted(); err != nil || !ok || v.KR != "kr-2" || v.Branch != "feat" {
+		t.Fatalf("with options: %+v %v", out, err)
+	}
+	sent, _ := a.Requests()[0].Schema.JSON("")
+	if !strings.Contains(string(sent), `"oneOf":[{"const":"kr-1","title":"Grow"}`) || !strings.Contains(string(sent), `"default":"feat"`) {
+		t.Fatalf("sent schema: %s", sent)
+	}
+	if dyn.Properties[0].Options != nil || dyn.Properties[1].Default != nil {
+		t.Fatal("Ask modified the form's static schema")
+	}
+	// The answer is checked against the options actually sent.
+	if _, err := runtime.Ask(ctx, a, f, "q", opts); !errors.Is(err, runtime.ErrInvalidContent) {
+		t.Fatalf("answer outside sent options: %v", err)
+	}
+	// A per-call default must satisfy the field's rules.
+	if _, err := runtime.Ask(ctx, a, f, "q", opts, runtime.WithDefault("branch", "")); err == nil || !strings.Contains(err.Error(), "branch: default") {
+		t.Fatalf("bad default: %v", err)
+	}
+}
+
+func TestCheckURL(t *testing.T) {
+	for _, u := range []string{"https://example.com/connect", "http://127.0.0.1:8080/cb", "http://localhost/x", "http://[::1]/x"} {
+		if err := runtime.CheckURL(u); err != nil {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	for _, u := range []string{"http://example.com/", "https://user:pw@example.com/", "javascript:alert(1)", "ftp://example.com", "https:///nohost", "::"} {
+		if err := runtime.CheckURL(u); !errors.Is(err, runtime.ErrUnsafeURL) {
+			t.Errorf("%s: want ErrUnsafeURL, got %v", u, err)
+		}
+	}
+}
