@@ -66,6 +66,7 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 			continue
 		}
 		if f := b.form(obj); f != nil {
+			f.Doc = strings.TrimSpace(commentText(ts.doc))
 			pkg.Forms = append(pkg.Forms, f)
 		}
 	}

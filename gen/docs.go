@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"go/ast"
 	"go/doc"
 	"go/doc/comment"
-	"go/parser"
-	"go/token"
 	"os"
 	"path"
 	"path/filepath"
@@ -62,7 +59,7 @@ type DocsForm struct {
 	NumRequired int
 	Fields      []*DocsField
 	// Form is the underlying model, for custom templates.
-	Form *Form `json:"-"`
+	Form *Form
 }
 
 // DocsField is one property of a form, one row of its table.
@@ -87,12 +84,12 @@ type DocsField struct {
 	// Description is the field's description.
 	Description string
 	// Field is the underlying model, for custom templates.
-	Field *Field `json:"-"`
+	Field *Field
 }
 
 // DocsTemplate returns the catalog template: the embedded default when
 // path is empty, else the text/template file at path. Templates execute
-// with a *DocsCatalog and fail on unknown keys.
+// with a *DocsCatalog; a field the view model lacks is an error.
 func DocsTemplate(path string) (*template.Template, error) {
 	if path == "" {
 		return defaultDocs.Clone()
@@ -109,8 +106,8 @@ func DocsTemplate(path string) (*template.Template, error) {
 }
 
 // Docs renders the Markdown catalog of every form of pkgs with tmpl (see
-// DocsTemplate). The output depends only on the model: no timestamps,
-// versions or absolute paths.
+// DocsTemplate). The output depends only on the model and the forms' doc
+// comments: no timestamps, versions or absolute paths.
 func Docs(pkgs []*Package, tmpl *template.Template) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := tmpl.Execute(&buf, NewDocsCatalog(pkgs)); err != nil {
@@ -130,7 +127,6 @@ func NewDocsCatalog(pkgs []*Package) *DocsCatalog {
 		}
 	}
 	cat := &DocsCatalog{}
-	docs := docReader{files: map[string]*ast.File{}}
 	slugs := slugger{}
 	for _, p := range sorted {
 		for _, f := range p.Forms {
@@ -138,7 +134,7 @@ func NewDocsCatalog(pkgs []*Package) *DocsCatalog {
 			if multi > 1 {
 				key = p.PkgPath + "." + f.Name
 			}
-			text := docs.typeDoc(f)
+			text := f.Doc
 			df := &DocsForm{
 				Key:       key,
 				Heading:   mdText(key),
@@ -274,52 +270,6 @@ func typeString(r *TypeRef, from string) string {
 			return "*" + elem
 		}
 		return "[]" + elem
-	}
-	return ""
-}
-
-// docReader finds the doc comments of form types in their source files.
-// The model does not carry them, so it parses each file once (comments and
-// declarations only) by the form's position.
-type docReader struct {
-	fset  *token.FileSet
-	files map[string]*ast.File // nil value: unreadable
-}
-
-// typeDoc returns the doc comment text of form f, or "" when its source
-// cannot be read.
-func (r *docReader) typeDoc(f *Form) string {
-	name := f.Pos.Filename
-	if name == "" {
-		return ""
-	}
-	file, ok := r.files[name]
-	if !ok {
-		if r.fset == nil {
-			r.fset = token.NewFileSet()
-		}
-		file, _ = parser.ParseFile(r.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
-		r.files[name] = file
-	}
-	if file == nil {
-		return ""
-	}
-	for _, d := range file.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.TYPE {
-			continue
-		}
-		for _, s := range gd.Specs {
-			ts := s.(*ast.TypeSpec)
-			if ts.Name.Name != f.Name || r.fset.Position(ts.Name.Pos()).Line != f.Pos.Line {
-				continue
-			}
-			cg := ts.Doc
-			if cg == nil && len(gd.Specs) == 1 {
-				cg = gd.Doc
-			}
-			return strings.TrimSpace(commentText(cg))
-		}
 	}
 	return ""
 }

@@ -23,6 +23,9 @@ type Form struct {
 	// Name is the Go type name.
 	Name string
 	Pos  token.Position
+	// Doc is the type's doc comment text (elicit: and go: directives
+	// removed).
+	Doc string
 	// SourceFile is the base name of the file that declares the type.
 	SourceFile string
 	// Fields are the form's properties in declaration order, embedded

@@ -138,7 +138,7 @@ func suggest(key string) string {
 			return k
 		}
 	}
-	best, bestD := "", min(3, (len(key)+1)/2)
+	best, bestD := "", min(3, len(key)/2+1)
 	for _, k := range keys {
 		if d := editDistance(lk, strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
