@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -586,12 +585,3 @@ func splitWords(s string) []string {
 	return words
 }
 
-func fmtQuoteList(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = strconv.Quote(v)
-	}
-	return strings.Join(q, ", ")
-}
-
-var _ = fmt.Sprint

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -379,4 +378,3 @@ func (b *builder) defaultValue(pos token.Position, fld *Field, v *types.Var, s s
 	return out, true
 }
 
-var _ = time.RFC3339

@@ -265,7 +265,7 @@ func generateTypes(files []*ast.File) ([]string, token.Pos) {
 }
 
 // generateArgs returns the arguments after the elicitgen command of a
-// go:generate line, and whether the line runs elicitgen's generate
+// generate directive, and whether the line runs elicitgen's generate
 // command (the default) rather than another one such as docs.
 func generateArgs(args []string) ([]string, bool) {
 	for i, a := range args {
