@@ -584,4 +584,3 @@ func splitWords(s string) []string {
 	flush()
 	return words
 }
-

@@ -377,4 +377,3 @@ func (b *builder) defaultValue(pos token.Position, fld *Field, v *types.Var, s s
 	}
 	return out, true
 }
-

@@ -49,7 +49,6 @@ that has no forms any more. Files of tests (_test.go) are not forms.`,
 	RunDespiteErrors: true,
 }
 
-
 func run(pass *analysis.Pass) (any, error) {
 	var files []*ast.File
 	for _, f := range pass.Files {
