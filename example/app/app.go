@@ -1,0 +1,199 @@
+// Package app is the example MCP server: five tools whose questions to a
+// person are generated forms (package forms), served through the go-sdk
+// adapter (runtime/gosdk) on every protocol era, plus, on request, the
+// fixtures of the official MCP conformance suites.
+//
+// Every tool returns structured content with an "outcome" field:
+// "accepted" (the user answered and the answer was used), "declined",
+// "cancelled", or "unavailable" (the client cannot be asked; the result
+// is then an isError result whose text tells the model what to ask),
+// plus the values it used.
+//
+// NewServer builds the *mcp.Server; HTTPHandler serves it over
+// streamable HTTP at /mcp (stateful, for clients that initialize:
+// 2025-06-18 and 2025-11-25, which are asked by a pushed
+// elicitation/create) and at /mcp/stateless (for 2026-07-28 clients,
+// which are asked by returning input_required: go-sdk accepts 2026-07-28
+// only in stateless mode).
+package app
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/gosdk"
+)
+
+// Outcomes of a tool call, in the "outcome" field of every result.
+const (
+	// OutcomeAccepted: the user answered and the tool used the answer
+	// (or the tool needed no answer).
+	OutcomeAccepted = "accepted"
+	// OutcomeDeclined: the user said no.
+	OutcomeDeclined = "declined"
+	// OutcomeCancelled: the user dismissed the question.
+	OutcomeCancelled = "cancelled"
+	// OutcomeUnavailable: the client cannot be asked (no elicitation
+	// capability, or not the mode the tool needs).
+	OutcomeUnavailable = "unavailable"
+)
+
+// Outcomes lists every outcome value.
+var Outcomes = []string{OutcomeAccepted, OutcomeDeclined, OutcomeCancelled, OutcomeUnavailable}
+
+// Tool names.
+const (
+	ToolDeploy   = "deploy_to_production"
+	ToolBook     = "book_table"
+	ToolKR       = "kr_dashboard"
+	ToolCampaign = "send_campaign"
+	ToolConnect  = "connect_account"
+)
+
+// Tools lists the example's tools (not the conformance fixtures).
+var Tools = []string{ToolDeploy, ToolBook, ToolKR, ToolCampaign, ToolConnect}
+
+// DefaultConnectBase is the page connect_account sends the user to.
+const DefaultConnectBase = "https://accounts.example.com/connect"
+
+// Options configure NewServer.
+type Options struct {
+	// Keys seal the requestState of 2026-07-28 calls. Nil means a fresh
+	// random ring: fine for one process, but every instance of a
+	// stateless deployment needs the same ring.
+	Keys *runtime.KeyRing
+	// Store holds the server's data; nil means NewStore().
+	Store *Store
+	// Conformance also registers the fixtures of the official conformance
+	// suites (tools test_elicitation*, test_input_required_result_*, prompt
+	// test_input_required_result_prompt).
+	Conformance bool
+	// ConnectBase is the page connect_account sends the user to; the
+	// provider and a flow id are added to it. Empty means
+	// DefaultConnectBase.
+	ConnectBase string
+}
+
+// App is the server's state: its configuration and store.
+type App struct {
+	cfg         *gosdk.Config
+	store       *Store
+	connectBase string
+}
+
+// New returns the App for opts.
+func New(opts Options) *App {
+	keys := opts.Keys
+	if keys == nil {
+		keys = runtime.NewRandomKeyRing()
+	}
+	store := opts.Store
+	if store == nil {
+		store = NewStore()
+	}
+	base := opts.ConnectBase
+	if base == "" {
+		base = DefaultConnectBase
+	}
+	return &App{cfg: &gosdk.Config{Keys: keys}, store: store, connectBase: base}
+}
+
+// Store returns the app's store.
+func (a *App) Store() *Store { return a.store }
+
+// NewServer returns the example MCP server for opts.
+func NewServer(opts Options) *mcp.Server {
+	return New(opts).Server(opts.Conformance)
+}
+
+// Server returns a new *mcp.Server with the app's tools and, when
+// conformance is set, the conformance fixtures.
+func (a *App) Server(conformance bool) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "elicitgen-example", Title: "elicitgen example server", Version: "v0.1.0"}, &mcp.ServerOptions{
+		Instructions: "Tools that ask the user through MCP elicitation forms. Every result has an outcome: accepted, declined, cancelled or unavailable.",
+	})
+	a.addTools(s)
+	if conformance {
+		a.addConformance(s)
+	}
+	return s
+}
+
+// HTTPHandler serves s over streamable HTTP: /mcp is stateful (clients
+// that initialize on 2025-06-18 or 2025-11-25: questions are pushed as
+// elicitation/create on the session), /mcp/stateless is for 2026-07-28
+// clients (questions ride in input_required results). Both reject
+// requests whose Host header is not a loopback name when they arrive on a
+// loopback address (go-sdk's DNS-rebinding protection).
+func HTTPHandler(s *mcp.Server) http.Handler {
+	get := func(*http.Request) *mcp.Server { return s }
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(get, nil))
+	mux.Handle("/mcp/stateless", mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
+	return mux
+}
+
+// outputSchema is the output schema of a result type T whose "outcome"
+// property is one of Outcomes.
+func outputSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err) // the result types are fixed: a failure is a bug
+	}
+	if p := s.Properties["outcome"]; p != nil {
+		p.Enum = make([]any, len(Outcomes))
+		for i, o := range Outcomes {
+			p.Enum[i] = o
+		}
+	}
+	return s
+}
+
+// text is a result's text content.
+func text(s string) []mcp.Content { return []mcp.Content{&mcp.TextContent{Text: s}} }
+
+// askFailed turns the error of an ask into the tool's reply. A client
+// that cannot be asked gets res (whose outcome the caller set to
+// "unavailable") as an isError result whose text tells the model exactly
+// what to ask the user; any other error (input required on a 2026-07-28
+// request, an invalid answer, a transport failure) goes back to the
+// adapter unchanged, which answers it the right way for the era.
+func askFailed[Out any](err error, res Out) (*mcp.CallToolResult, Out, error) {
+	if errors.Is(err, runtime.ErrUnavailable) {
+		return &mcp.CallToolResult{IsError: true, Content: text(runtime.AskUserText(err))}, res, nil
+	}
+	var zero Out
+	return nil, zero, err
+}
+
+// outcome maps an answer's action to the tool outcome.
+func outcome(a runtime.Action) string {
+	switch a {
+	case runtime.ActionAccept:
+		return OutcomeAccepted
+	case runtime.ActionDecline:
+		return OutcomeDeclined
+	}
+	return OutcomeCancelled
+}
+
+// keyed returns an Asker that asks through a but names form requests key
+// in a 2026-07-28 inputRequests map. The adapter names a form's request
+// after the form's Go type (runtime.Request.Key: the schema name); the
+// conformance suites require other keys (user_name, confirm, step1...).
+func keyed(a runtime.Asker, key string) runtime.Asker {
+	return runtime.AskerFunc(func(ctx context.Context, r *runtime.Request) (*runtime.Response, error) {
+		if r.Schema != nil {
+			c := *r
+			c.Schema = r.Schema.Clone()
+			c.Schema.Name = key
+			r = &c
+		}
+		return a.Ask(ctx, r)
+	})
+}

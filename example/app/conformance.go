@@ -1,0 +1,282 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitgen/elicitgen/example/forms"
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/gosdk"
+)
+
+// Conformance fixtures: the tools and the prompt that the official MCP
+// conformance suites call, each asking a generated form of package forms.
+//
+//   - @modelcontextprotocol/conformance@0.1.16 (2025-11-25, stateful
+//     /mcp, questions pushed as elicitation/create): test_elicitation,
+//     test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums.
+//   - @modelcontextprotocol/conformance@0.2.0-alpha.12 --spec-version
+//     2026-07-28 (stateless /mcp/stateless, questions returned as
+//     input_required): the test_input_required_result_* tools and the
+//     prompt test_input_required_result_prompt.
+
+// Names of the conformance fixtures.
+const (
+	FixtureElicitation     = "test_elicitation"
+	FixtureSEP1034         = "test_elicitation_sep1034_defaults"
+	FixtureSEP1330         = "test_elicitation_sep1330_enums"
+	FixtureIRRElicitation  = "test_input_required_result_elicitation"
+	FixtureIRRRequestState = "test_input_required_result_request_state"
+	FixtureIRRMultiple     = "test_input_required_result_multiple_inputs"
+	FixtureIRRMultiRound   = "test_input_required_result_multi_round"
+	FixtureIRRTampered     = "test_input_required_result_tampered_state"
+	FixtureIRRCapabilities = "test_input_required_result_capabilities"
+	FixtureIRRPrompt       = "test_input_required_result_prompt"
+)
+
+// The inputRequests keys the 2026-07-28 scenarios expect.
+const (
+	keyUserName    = "user_name"
+	keyConfirm     = "confirm"
+	keyStep1       = "step1"
+	keyStep2       = "step2"
+	keyUserContext = "user_context"
+	keyGreeting    = "greeting"
+	keyRoots       = "client_roots"
+)
+
+// MessageArgs are the arguments of test_elicitation.
+type MessageArgs struct {
+	Message string `json:"message" jsonschema:"the message to show the user"`
+}
+
+func noArgs() *mcp.Tool { return &mcp.Tool{InputSchema: map[string]any{"type": "object"}} }
+
+func (a *App) addConformance(s *mcp.Server) {
+	// 0.1.16: push-era fixtures. Their results are plain text, as the
+	// suite describes; a failure to ask is a tool error, never a JSON-RPC
+	// error (the adapter's default for 2025-era clients).
+	mcp.AddTool(s, &mcp.Tool{Name: FixtureElicitation, Description: "Conformance: asks for a username and an email address."},
+		gosdk.HandleFor(a.cfg, func(ctx context.Context, _ *mcp.CallToolRequest, in MessageArgs, ask runtime.Asker) (*mcp.CallToolResult, any, error) {
+			out, err := forms.AskTestElicitation(ctx, ask, in.Message)
+			return completed("User response", out, err)
+		}))
+	add := func(name, desc string, h gosdk.Handler) {
+		t := noArgs()
+		t.Name, t.Description = name, desc
+		s.AddTool(t, gosdk.Handle(a.cfg, h))
+	}
+	add(FixtureSEP1034, "Conformance (SEP-1034): a form with a default of every primitive type.",
+		func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+			out, err := forms.AskSEP1034Defaults(ctx, ask, "Please review and update the form fields with defaults")
+			res, _, err := completed("Elicitation completed", out, err)
+			return res, err
+		})
+	add(FixtureSEP1330, "Conformance (SEP-1330): a form with all five enum shapes.",
+		func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+			out, err := forms.AskSEP1330Enums(ctx, ask, "Please select options from the enum fields")
+			res, _, err := completed("Elicitation completed", out, err)
+			return res, err
+		})
+
+	// 0.2.0-alpha.12, 2026-07-28: multi round-trip fixtures.
+	add(FixtureIRRElicitation, "Conformance (SEP-2322): asks the caller's name (key user_name).",
+		func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+			out, err := forms.AskUserName(ctx, keyed(ask, keyUserName), "What is your name?")
+			if err != nil {
+				return nil, err
+			}
+			if v, ok := out.Accepted(); ok {
+				return &mcp.CallToolResult{Content: text(fmt.Sprintf("Hello, %s!", v.Name))}, nil
+			}
+			return &mcp.CallToolResult{Content: text("No name given: " + string(out.Action))}, nil
+		})
+	confirm := func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+		out, err := forms.AskConfirm(ctx, keyed(ask, keyConfirm), "Please confirm")
+		if err != nil {
+			return nil, err
+		}
+		v, _ := out.Accepted()
+		state := "no requestState"
+		if req.Params.RequestState != "" {
+			// The adapter opened and verified it before the handler ran.
+			state = "state-ok: requestState verified"
+		}
+		return &mcp.CallToolResult{Content: text(fmt.Sprintf("%s; action=%s ok=%t", state, out.Action, v.OK))}, nil
+	}
+	add(FixtureIRRRequestState, "Conformance (SEP-2322): a confirmation whose requestState is sealed and verified.", confirm)
+	add(FixtureIRRTampered, "Conformance (SEP-2322): rejects a tampered requestState with -32602.", confirm)
+	add(FixtureIRRMultiRound, "Conformance (SEP-2322): two rounds (step1: name, step2: color), each with fresh sealed state.",
+		func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+			one, err := forms.AskStep1(ctx, keyed(ask, keyStep1), "Step 1: What is your name?")
+			if err != nil {
+				return nil, err
+			}
+			name, ok := one.Accepted()
+			if !ok {
+				return &mcp.CallToolResult{Content: text("Stopped at step 1: " + string(one.Action))}, nil
+			}
+			two, err := forms.AskStep2(ctx, keyed(ask, keyStep2), "Step 2: What is your favorite color?")
+			if err != nil {
+				return nil, err
+			}
+			color, ok := two.Accepted()
+			if !ok {
+				return &mcp.CallToolResult{Content: text("Stopped at step 2: " + string(two.Action))}, nil
+			}
+			return &mcp.CallToolResult{Content: text(fmt.Sprintf("Multi-round complete: %s likes %s", name.Name, color.Color))}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: FixtureIRRMultiple, Description: "Conformance (SEP-2322): elicitation, sampling and roots in one round.", InputSchema: map[string]any{"type": "object"}},
+		a.multipleInputs)
+	add(FixtureIRRCapabilities, "Conformance (SEP-2322): asks only what the client declared it can answer.", capabilities)
+	s.AddPrompt(&mcp.Prompt{Name: FixtureIRRPrompt, Description: "Conformance (SEP-2322): a prompt that first asks for context (key user_context)."},
+		handlePrompt(a.cfg, contextPrompt))
+}
+
+// completed is the text result of a push-era fixture: the action and the
+// content, or a tool error when asking failed (a JSON-RPC error would
+// fail the 0.1.16 checks, which only need the tool to return content).
+func completed[T any](label string, out runtime.Outcome[T], err error) (*mcp.CallToolResult, any, error) {
+	if errors.Is(err, runtime.ErrInputRequired) {
+		return nil, nil, err
+	}
+	if err != nil {
+		return &mcp.CallToolResult{IsError: true, Content: text(label + ": " + err.Error())}, nil, nil
+	}
+	content := "{}"
+	if v, ok := out.Accepted(); ok {
+		b, _ := json.Marshal(v)
+		content = string(b)
+	}
+	return &mcp.CallToolResult{Content: text(fmt.Sprintf("%s: action=%s, content=%s", label, out.Action, content))}, nil, nil
+}
+
+// greetingRequest and rootsRequest are the non-elicitation input requests
+// of the multiple-inputs and capability-check scenarios. elicitgen and its
+// adapters only ask forms; these are plain go-sdk values.
+func greetingRequest() *mcp.CreateMessageParams {
+	return &mcp.CreateMessageParams{
+		Messages:  []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Generate a short greeting"}}},
+		MaxTokens: 50,
+	}
+}
+
+func samplingText(m mcp.InputResponseMap, key string) (string, bool) {
+	r, ok := m[key].(*mcp.CreateMessageWithToolsResult)
+	if !ok || r == nil {
+		return "", false
+	}
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			return t.Text, true
+		}
+	}
+	return "", true
+}
+
+func rootsCount(m mcp.InputResponseMap, key string) (int, bool) {
+	r, ok := m[key].(*mcp.ListRootsResult)
+	if !ok || r == nil {
+		return 0, false
+	}
+	return len(r.Roots), true
+}
+
+// multipleInputs asks the user_name form through the adapter and adds a
+// sampling and a roots request to the same input_required result. It
+// drives gosdk.NewAsker and Finish itself (instead of gosdk.Handle) so
+// that it can add those entries: the adapter's Finish only knows forms.
+func (a *App) multipleInputs(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	ask, err := gosdk.NewAsker(ctx, a.cfg, req)
+	if err != nil {
+		return nil, err // tampered or expired state: -32602
+	}
+	out, err := forms.AskUserName(ctx, keyed(ask, keyUserName), "What is your name?")
+	greeting, hasGreeting := samplingText(req.Params.InputResponses, keyGreeting)
+	roots, hasRoots := rootsCount(req.Params.InputResponses, keyRoots)
+	var res *mcp.CallToolResult
+	if err == nil {
+		v, _ := out.Accepted()
+		res = &mcp.CallToolResult{Content: text(fmt.Sprintf("%s %s (%s), %d root(s) visible", greeting, v.Name, out.Action, roots))}
+	}
+	res, err = ask.Finish(res, err)
+	if err != nil || !ask.Modern() {
+		return res, err
+	}
+	missing := mcp.InputRequestMap{}
+	if !hasGreeting {
+		missing[keyGreeting] = greetingRequest()
+	}
+	if !hasRoots {
+		missing[keyRoots] = &mcp.ListRootsParams{}
+	}
+	switch {
+	case len(missing) == 0:
+		return res, nil
+	case res.InputRequests == nil:
+		// The form is answered (its answer rides in the sealed state);
+		// only the other inputs are still missing.
+		state, err := ask.SealState()
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{InputRequests: missing, RequestState: state}, nil
+	}
+	for k, v := range missing {
+		res.InputRequests[k] = v
+	}
+	return res, nil
+}
+
+// capabilities asks the user_name form when the client declared
+// elicitation; otherwise (the capability-check scenario declares only
+// sampling) it asks what the client can answer instead, and only when it
+// can answer nothing does the adapter's -32021 go out.
+func capabilities(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+	if t, ok := samplingText(req.Params.InputResponses, keyGreeting); ok {
+		return &mcp.CallToolResult{Content: text("Greeting from sampling: " + t)}, nil
+	}
+	if n, ok := rootsCount(req.Params.InputResponses, keyRoots); ok {
+		return &mcp.CallToolResult{Content: text(fmt.Sprintf("%d root(s) visible", n))}, nil
+	}
+	out, err := forms.AskUserName(ctx, keyed(ask, keyUserName), "What is your name?")
+	if err == nil {
+		v, _ := out.Accepted()
+		return &mcp.CallToolResult{Content: text(fmt.Sprintf("Hello, %s! (%s)", v.Name, out.Action))}, nil
+	}
+	if !errors.Is(err, runtime.ErrUnavailable) {
+		return nil, err
+	}
+	caps := req.ClientCapabilities()
+	alt := mcp.InputRequestMap{}
+	if caps != nil && caps.Sampling != nil {
+		alt[keyGreeting] = greetingRequest()
+	}
+	if caps != nil && (caps.RootsV2 != nil || caps.Roots.ListChanged) {
+		alt[keyRoots] = &mcp.ListRootsParams{}
+	}
+	if len(alt) == 0 || !runtime.Modern(req.ProtocolVersion()) {
+		return nil, err
+	}
+	return &mcp.CallToolResult{InputRequests: alt}, nil
+}
+
+// contextPrompt is the prompt of the non-tool-request scenario.
+func contextPrompt(ctx context.Context, _ *mcp.GetPromptRequest, ask runtime.Asker) (*mcp.GetPromptResult, error) {
+	out, err := forms.AskPromptContext(ctx, keyed(ask, keyUserContext), "What context should the prompt use?")
+	if err != nil {
+		return nil, err
+	}
+	c := "(none: " + string(out.Action) + ")"
+	if v, ok := out.Accepted(); ok {
+		c = v.Context
+	}
+	return &mcp.GetPromptResult{
+		Description: "A prompt with elicited context",
+		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Context: " + c}}},
+	}, nil
+}

