@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/elicitgen/elicitgen/runtime"
 )
@@ -312,6 +314,7 @@ func (b *builder) field(v *types.Var, tag reflect.StructTag, access []string, en
 		if p.Description == "" {
 			p.Description = foldSpace(commentText(astField.Comment))
 		}
+		p.Description = stripSubject(p.Description, v.Name())
 	}
 	if looksSecret(v.Name()) || looksSecret(p.Name) {
 		b.sink.errorf(fpos, "field %s looks like a secret: form mode must not ask for passwords, tokens, API keys or card numbers; ask for it out of band with URL mode (runtime.AskURL)", v.Name())
@@ -505,6 +508,24 @@ func stripName(title, name string) string {
 		return strings.TrimSpace(rest)
 	}
 	return title
+}
+
+// stripSubject turns a Go doc comment that starts with the field's name
+// into text for a person: "Branch is the git branch to deploy." becomes
+// "The git branch to deploy.".
+func stripSubject(desc, name string) string {
+	rest, ok := strings.CutPrefix(desc, name+" ")
+	if !ok || rest == "" {
+		return desc
+	}
+	for _, verb := range []string{"is ", "are ", "holds ", "has "} {
+		if r, ok := strings.CutPrefix(rest, verb); ok && r != "" {
+			rest = r
+			break
+		}
+	}
+	r, n := utf8.DecodeRuneInString(rest)
+	return string(unicode.ToUpper(r)) + rest[n:]
 }
 
 func (b *builder) useEnum(form *Form, seen map[string]bool, e *enumInfo, p *runtime.Property) {

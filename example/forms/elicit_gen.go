@@ -117,25 +117,25 @@ var sep1034DefaultsSchema = &runtime.Schema{
 		{
 			Name:        "name",
 			Kind:        runtime.KindString,
-			Description: "Name is the user's name.",
+			Description: "The user's name.",
 			Default:     "John Doe",
 		},
 		{
 			Name:        "age",
 			Kind:        runtime.KindInteger,
-			Description: "Age is the user's age.",
+			Description: "The user's age.",
 			Default:     int64(30),
 		},
 		{
 			Name:        "score",
 			Kind:        runtime.KindNumber,
-			Description: "Score is the user's score.",
+			Description: "The user's score.",
 			Default:     95.5,
 		},
 		{
 			Name:        "status",
 			Kind:        runtime.KindEnum,
-			Description: "Status is the account status.",
+			Description: "The account status.",
 			Options: []runtime.Option{
 				{Value: "active"},
 				{Value: "inactive"},
@@ -146,7 +146,7 @@ var sep1034DefaultsSchema = &runtime.Schema{
 		{
 			Name:        "verified",
 			Kind:        runtime.KindBoolean,
-			Description: "Verified says whether the user is verified.",
+			Description: "Says whether the user is verified.",
 			Default:     true,
 		},
 	},
@@ -267,7 +267,7 @@ var sep1330EnumsSchema = &runtime.Schema{
 		{
 			Name:        "untitledSingle",
 			Kind:        runtime.KindEnum,
-			Description: "UntitledSingle is an untitled single-select.",
+			Description: "An untitled single-select.",
 			Options: []runtime.Option{
 				{Value: "option1"},
 				{Value: "option2"},
@@ -277,7 +277,7 @@ var sep1330EnumsSchema = &runtime.Schema{
 		{
 			Name:        "titledSingle",
 			Kind:        runtime.KindEnum,
-			Description: "TitledSingle is a titled single-select.",
+			Description: "A titled single-select.",
 			Options: []runtime.Option{
 				{Value: "value1", Title: "First Option"},
 				{Value: "value2", Title: "Second Option"},
@@ -288,7 +288,7 @@ var sep1330EnumsSchema = &runtime.Schema{
 		{
 			Name:        "legacyEnum",
 			Kind:        runtime.KindEnum,
-			Description: "LegacyEnum is a legacy titled single-select.",
+			Description: "A legacy titled single-select.",
 			Options: []runtime.Option{
 				{Value: "opt1", Title: "Option One"},
 				{Value: "opt2", Title: "Option Two"},
@@ -299,7 +299,7 @@ var sep1330EnumsSchema = &runtime.Schema{
 		{
 			Name:        "untitledMulti",
 			Kind:        runtime.KindMulti,
-			Description: "UntitledMulti is an untitled multi-select.",
+			Description: "An untitled multi-select.",
 			Options: []runtime.Option{
 				{Value: "option1"},
 				{Value: "option2"},
@@ -311,7 +311,7 @@ var sep1330EnumsSchema = &runtime.Schema{
 		{
 			Name:        "titledMulti",
 			Kind:        runtime.KindMulti,
-			Description: "TitledMulti is a titled multi-select.",
+			Description: "A titled multi-select.",
 			Options: []runtime.Option{
 				{Value: "value1", Title: "First Choice"},
 				{Value: "value2", Title: "Second Choice"},
@@ -447,7 +447,7 @@ var userNameSchema = &runtime.Schema{
 		{
 			Name:        "name",
 			Kind:        runtime.KindString,
-			Description: "Name is the caller's name.",
+			Description: "The caller's name.",
 			Required:    true,
 		},
 	},
@@ -535,7 +535,7 @@ var confirmSchema = &runtime.Schema{
 		{
 			Name:        "ok",
 			Kind:        runtime.KindBoolean,
-			Description: "OK confirms.",
+			Description: "Confirms.",
 			Required:    true,
 		},
 	},
@@ -622,7 +622,7 @@ var step1Schema = &runtime.Schema{
 		{
 			Name:        "name",
 			Kind:        runtime.KindString,
-			Description: "Name is the caller's name.",
+			Description: "The caller's name.",
 			Required:    true,
 		},
 	},
@@ -710,7 +710,7 @@ var step2Schema = &runtime.Schema{
 		{
 			Name:        "color",
 			Kind:        runtime.KindString,
-			Description: "Color is the caller's favourite colour.",
+			Description: "The caller's favourite colour.",
 			Required:    true,
 		},
 	},
@@ -798,7 +798,7 @@ var promptContextSchema = &runtime.Schema{
 		{
 			Name:        "context",
 			Kind:        runtime.KindString,
-			Description: "Context is the context the prompt uses.",
+			Description: "The context the prompt uses.",
 			Required:    true,
 		},
 	},
@@ -887,7 +887,7 @@ var deploySchema = &runtime.Schema{
 			Name:        "branch",
 			Kind:        runtime.KindString,
 			Title:       "Branch",
-			Description: "Branch is the git branch to deploy.",
+			Description: "The git branch to deploy.",
 			Required:    true,
 			MinLength:   runtime.Ptr(1),
 			MaxLength:   runtime.Ptr(100),
@@ -897,7 +897,7 @@ var deploySchema = &runtime.Schema{
 			Name:        "environment",
 			Kind:        runtime.KindEnum,
 			Title:       "Environment",
-			Description: "Environment is where the branch goes.",
+			Description: "Where the branch goes.",
 			Required:    true,
 			Options: []runtime.Option{
 				{Value: "staging", Title: "Staging"},
@@ -909,7 +909,7 @@ var deploySchema = &runtime.Schema{
 			Name:        "confirmed",
 			Kind:        runtime.KindBoolean,
 			Title:       "I confirm this deploy",
-			Description: "Confirmed acknowledges that the deploy reaches live traffic.",
+			Description: "Acknowledges that the deploy reaches live traffic.",
 			Required:    true,
 		},
 	},
@@ -1008,14 +1008,14 @@ var rebookSchema = &runtime.Schema{
 			Name:        "try_another_date",
 			Kind:        runtime.KindBoolean,
 			Title:       "Try another date?",
-			Description: "TryAnotherDate looks for a table on another date.",
+			Description: "Looks for a table on another date.",
 			Required:    true,
 		},
 		{
 			Name:        "preferred_date",
 			Kind:        runtime.KindString,
 			Title:       "Preferred date",
-			Description: "PreferredDate is the date to try instead.",
+			Description: "The date to try instead.",
 			Format:      "date",
 		},
 	},
@@ -1107,7 +1107,7 @@ var krPickSchema = &runtime.Schema{
 			Name:        "kr",
 			Kind:        runtime.KindEnum,
 			Title:       "Key result",
-			Description: "KR is the key result to show.",
+			Description: "The key result to show.",
 			Required:    true,
 			Dynamic:     true,
 		},
@@ -1197,14 +1197,14 @@ var campaignApprovalSchema = &runtime.Schema{
 			Name:        "approved",
 			Kind:        runtime.KindBoolean,
 			Title:       "Approve sending",
-			Description: "Approved sends the campaign.",
+			Description: "Sends the campaign.",
 			Required:    true,
 		},
 		{
 			Name:        "send_window",
 			Kind:        runtime.KindEnum,
 			Title:       "Send window",
-			Description: "Window is when to send it.",
+			Description: "When to send it.",
 			Options: []runtime.Option{
 				{Value: "now", Title: "Now"},
 				{Value: "tonight", Title: "Tonight at 20:00"},
