@@ -270,6 +270,7 @@ type URLRequiredError struct {
 	Requests []*Request
 }
 
+// Error implements error.
 func (e *URLRequiredError) Error() string {
 	return fmt.Sprintf("elicit: %d URL-mode elicitation(s) required", len(e.Requests))
 }
@@ -310,13 +311,21 @@ const (
 
 // Reply is the decision of Exchange.Reply.
 type Reply struct {
-	Kind     ReplyKind
+	// Kind says what to send.
+	Kind ReplyKind
+	// Requests are the inputRequests, by key (ReplyInputRequired), or the
+	// URL-mode requests of a -32042 error (ReplyURLRequired).
 	Requests []*InputRequiredError
-	State    string
-	Message  string
-	Data     map[string]any
-	Text     string
-	Err      error
+	// State is the fresh sealed requestState (ReplyInputRequired).
+	State string
+	// Message is the JSON-RPC error message.
+	Message string
+	// Data is the JSON-RPC error data (ReplyMissingCapability).
+	Data map[string]any
+	// Text is the tool error text (ReplyToolError).
+	Text string
+	// Err is the handler's error, or a sealing failure (ReplyResult).
+	Err error
 }
 
 // Reply decides what the adapter sends once the handler returned

@@ -70,6 +70,7 @@ var (
 
 type stateError struct{ msg string }
 
+// Error implements error.
 func (e *stateError) Error() string { return "elicit: request state " + e.msg }
 
 // Is reports whether target is ErrInvalidState.
@@ -241,9 +242,12 @@ type State struct {
 // DefaultStateTTL; a nil Now means time.Now. A Sealer is safe for
 // concurrent use.
 type Sealer struct {
+	// Keys seal (the current key) and open (every key) states.
 	Keys *KeyRing
-	TTL  time.Duration
-	Now  func() time.Time
+	// TTL is how long a sealed state stays valid.
+	TTL time.Duration
+	// Now is the clock; tests set it.
+	Now func() time.Time
 }
 
 type statePayload struct {

@@ -116,10 +116,11 @@ func AskUserText(err error) string {
 		sb.WriteString(ue.Schema.Name)
 		sb.WriteString(")")
 	}
-	sb.WriteString(", then call the tool again with their answers:\n")
+	sb.WriteString("; do not fill any in yourself:\n")
 	for i := range ue.Schema.Properties {
 		describeProperty(&sb, &ue.Schema.Properties[i])
 	}
+	sb.WriteString("If this tool takes these fields as arguments, call it again with the user's answers; otherwise tell the user that this action needs a client that supports MCP elicitation.\n")
 	return sb.String()
 }
 

@@ -42,7 +42,7 @@ const stateTTL = 5 * time.Minute
 // clock is a settable clock for the server's state expiry.
 type clock struct{ off atomic.Int64 }
 
-func (c *clock) Now() time.Time           { return time.Now().Add(time.Duration(c.off.Load())) }
+func (c *clock) Now() time.Time          { return time.Now().Add(time.Duration(c.off.Load())) }
 func (c *clock) Advance(d time.Duration) { c.off.Add(int64(d)) }
 
 // question is an elicitation as a client received it, SDK-neutral.
@@ -71,6 +71,18 @@ type server struct {
 }
 
 type body func(ctx context.Context, ask runtime.Asker) (string, error)
+
+// completeKey holds, in a handler's context, a func that sends
+// notifications/elicitation/complete through the SDK adapter.
+type completeKey struct{}
+
+func complete(ctx context.Context, flowID string) error {
+	f, _ := ctx.Value(completeKey{}).(func(string) error)
+	if f == nil {
+		return errors.New("no completion hook")
+	}
+	return f(flowID)
+}
 
 func describeDeploy(v testforms.Deploy) string {
 	return fmt.Sprintf("deployed %s to %s x%d confirm=%t", v.Branch, v.Env, v.Replicas, v.Confirm)
@@ -141,6 +153,22 @@ func (s *server) bodies() map[string]body {
 			}
 			return fmt.Sprintf("url %s flow=%s", out.Action, out.FlowID), nil
 		},
+		"connect_done": func(ctx context.Context, ask runtime.Asker) (string, error) {
+			out, err := runtime.AskURLFlow(ctx, ask, connectMsg, func(id string) string {
+				return runtime.PageURL("https://acme.example/connect", "flow", id)
+			})
+			if err != nil || out.Action != runtime.ActionAccept {
+				return fmt.Sprint(out.Action), err
+			}
+			// The out-of-band step finished (here: at once).
+			if err := complete(ctx, out.FlowID); err != nil {
+				return "", err
+			}
+			return "completed flow=" + out.FlowID, nil
+		},
+		"connect_required": func(ctx context.Context, ask runtime.Asker) (string, error) {
+			return "", runtime.RequireURL("Link your Acme account", "https://acme.example/link?flow=f-1", "f-1")
+		},
 		"slow": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			text, err := deploy(ctx, ask)
 			if !errors.Is(err, runtime.ErrInputRequired) {
@@ -164,6 +192,11 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *serv
 		t.Fatal(err)
 	}
 	s := &server{sdk: sdk, keys: keys, policy: policy, askErrs: make(chan error, 4)}
+	if tt, ok := t.(*testing.T); ok {
+		// Registered before any connection, so it runs after all of
+		// their cleanups.
+		t.Cleanup(func() { checkNoLeaks(tt) })
+	}
 	switch sdk {
 	case goSDK:
 		s.gs = mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
@@ -172,6 +205,7 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *serv
 			s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
 				gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 					s.runs.Add(1)
+					ctx = context.WithValue(ctx, completeKey{}, func(id string) error { return gosdk.Complete(ctx, req.Session, id) })
 					text, err := b(ctx, ask)
 					if err != nil {
 						return nil, err
@@ -186,6 +220,9 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *serv
 			s.ms.AddTool(mgmcp.NewTool(name),
 				mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
 					s.runs.Add(1)
+					ctx = context.WithValue(ctx, completeKey{}, func(id string) error {
+						return mcpgo.Complete(ctx, mgserver.ServerFromContext(ctx), mgserver.ClientSessionFromContext(ctx), id)
+					})
 					text, err := b(ctx, ask)
 					if err != nil {
 						return nil, err
@@ -390,6 +427,11 @@ type clientOpts struct {
 	version string   // "" for the SDK default (2026-07-28)
 	answer  answerer // nil: no elicitation capability
 	url     bool     // also declare URL mode
+	// inProcess joins an mcp-go client to an mcp-go server with mcp-go's
+	// in-process transport (no JSON on the legacy elicitation path, no
+	// tap) instead of pipes. mcp-go's stdio server is a process-wide
+	// singleton, so only one stdio connection may exist at a time.
+	inProcess bool
 }
 
 // conn is a connected client, SDK-neutral.
@@ -503,8 +545,7 @@ func (h mgHandler) Elicit(ctx context.Context, req mgmcp.ElicitationRequest) (*m
 	return res, nil
 }
 
-// connect joins a client of clientSDK to s and registers cleanup,
-// including a check that no runtime goroutine outlives the test.
+// connect joins a client of clientSDK to s and registers its cleanup.
 func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -516,7 +557,6 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 			cleanups[i]()
 		}
 		cancel()
-		checkNoLeaks(t)
 	})
 
 	// Transport: go-sdk on both sides uses the in-memory transport; any
@@ -525,7 +565,12 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 		gClientTransport mcp.Transport
 		mClientTransport mgtransport.Interface
 	)
-	if s.sdk == goSDK && clientSDK == goSDK {
+	switch {
+	case o.inProcess:
+		if s.sdk != mcpGo || clientSDK != mcpGo {
+			t.Fatal("inProcess needs mcp-go on both sides")
+		}
+	case s.sdk == goSDK && clientSDK == goSDK:
 		ct, st := mcp.NewInMemoryTransports()
 		ss, err := s.gs.Connect(ctx, st, nil)
 		if err != nil {
@@ -533,7 +578,7 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 		}
 		cleanups = append(cleanups, func() { ss.Close() })
 		gClientTransport = &tapTransport{Transport: ct, tap: tp}
-	} else {
+	default:
 		p := newPipes(tp)
 		cleanups = append(cleanups, p.Close)
 		switch s.sdk {
@@ -604,7 +649,15 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 		if o.version != "" {
 			copts = append(copts, mgclient.WithProtocolVersion(o.version))
 		}
-		cl := mgclient.NewClient(mClientTransport, copts...)
+		var cl *mgclient.Client
+		if o.inProcess {
+			var err error
+			if cl, err = mgclient.NewInProcessClientWithOptions(s.ms, copts...); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			cl = mgclient.NewClient(mClientTransport, copts...)
+		}
 		if err := cl.Start(ctx); err != nil {
 			t.Fatal(err)
 		}

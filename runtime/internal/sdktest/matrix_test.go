@@ -2,6 +2,8 @@ package sdktest
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -293,10 +295,7 @@ var matrix = []matrixCase{
 		modernOnly(t, version)
 		s := newServer(t, sdk, runtime.UnavailableAuto)
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: scripted})
-		c.tap.setMutate(func(p map[string]any) {
-			st := p["requestState"].(string)
-			p["requestState"] = "x" + st[1:] // edit the payload
-		})
+		c.tap.setMutate(func(p map[string]any) { p["requestState"] = forgeAnswer(t, p["requestState"].(string)) })
 		res, err := c.call(callCtx(t), "deploy", nil)
 		checkStateRejected(t, sdk, s, res, err, "tampered")
 	}},
@@ -445,6 +444,64 @@ var matrix = []matrixCase{
 			t.Errorf("elicitationId %q, want the flow id %q", q.ElicitationID, flow)
 		}
 	}},
+	{"url_complete", func(t *testing.T, sdk, version string) {
+		if version == runtime.Version20250618 {
+			t.Skip("2025-06-18 has no URL mode (covered by url_mode)")
+		}
+		s := newServer(t, sdk, runtime.UnavailableAuto)
+		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: scripted, url: true})
+		res, err := c.call(callCtx(t), "connect_done", nil)
+		flow, ok := strings.CutPrefix(res.Text, "completed flow=")
+		if err != nil || !ok || flow == "" {
+			t.Fatalf("call = %+v, %v", res, err)
+		}
+		if runtime.Modern(version) {
+			if n := len(c.tap.requests(false, "notifications/elicitation/complete")); n != 0 {
+				t.Errorf("2026-07-28: %d completion notifications sent; the method no longer exists", n)
+			}
+			return
+		}
+		select {
+		case id := <-c.notes:
+			if id != flow {
+				t.Errorf("completion for %q, want %q", id, flow)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatal("no notifications/elicitation/complete")
+		}
+	}},
+	{"url_required", func(t *testing.T, sdk, version string) {
+		if runtime.Modern(version) {
+			t.Skip("2026-07-28 removed -32042 (reserved); a handler asks with AskURLFlow, which becomes input_required (url_mode)")
+		}
+		s := newServer(t, sdk, runtime.UnavailableAuto)
+		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: scripted, url: true})
+		res, err := c.call(callCtx(t), "connect_required", nil)
+		if version == runtime.Version20250618 {
+			if err != nil || !res.IsError || !strings.Contains(res.Text, "URL mode needs protocol version 2025-11-25") {
+				t.Fatalf("call = %+v, %v; want an unavailable tool error", res, err)
+			}
+			return
+		}
+		if errCode(err) != -32042 {
+			t.Fatalf("call = %+v, %v; want -32042", res, err)
+		}
+		var raw map[string]any
+		for _, m := range c.tap.messages(false) {
+			if e, ok := m["error"].(map[string]any); ok {
+				raw = e
+			}
+		}
+		data, _ := raw["data"].(map[string]any)
+		els, _ := data["elicitations"].([]any)
+		var el map[string]any
+		if len(els) == 1 {
+			el, _ = els[0].(map[string]any)
+		}
+		if el["mode"] != "url" || el["elicitationId"] != "f-1" || el["url"] != "https://acme.example/link?flow=f-1" {
+			t.Errorf("-32042 data = %v", raw["data"])
+		}
+	}},
 	{"url_no_capability", func(t *testing.T, sdk, version string) {
 		s := newServer(t, sdk, runtime.UnavailableAuto)
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: scripted}) // form only
@@ -461,6 +518,25 @@ var matrix = []matrixCase{
 			t.Fatalf("call = %+v, %v; want a tool error", res, err)
 		}
 	}},
+}
+
+// forgeAnswer rewrites a sealed state's payload, keeping its MAC, so that
+// it claims the user already accepted Deploy with 9 replicas.
+func forgeAnswer(t *testing.T, state string) string {
+	payload, rest, ok := strings.Cut(state, ".")
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	if !ok || err != nil {
+		t.Errorf("requestState %q is not payload.kid.mac", state)
+		return state
+	}
+	var p map[string]any
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Errorf("payload: %v", err)
+		return state
+	}
+	p["a"] = map[string]any{"Deploy": map[string]any{"action": "accept", "content": map[string]any{"replicas": 9}}}
+	raw, _ = json.Marshal(p)
+	return base64.RawURLEncoding.EncodeToString(raw) + "." + rest
 }
 
 func checkStateRejected(t *testing.T, sdk string, s *server, res callResult, err error, what string) {

@@ -1,0 +1,330 @@
+// Package gosdk serves elicitgen forms over the official Go MCP SDK
+// (github.com/modelcontextprotocol/go-sdk, v1.8 or later), on every
+// protocol era, from one handler body.
+//
+// Wrap a tool handler with Handle (or HandleFor for typed tools) and ask
+// generated forms with the runtime.Asker it receives:
+//
+//   - on a 2025-06-18 or 2025-11-25 connection, AskT sends
+//     elicitation/create and waits for the answer;
+//   - on a 2026-07-28 request, AskT finds the answer in the request's
+//     inputResponses or sealed requestState, or else reports "input
+//     required"; the wrapper then answers the call with resultType
+//     input_required, and the client's retry runs the handler again,
+//     which now gets its answer.
+//
+// Earlier answers of a multi-step tool ride in requestState, sealed with
+// Config.Keys (HMAC-SHA256, expiry, bound to the tool, its arguments and
+// the token's user). A tampered, expired or foreign state is answered
+// with JSON-RPC -32602 before the handler runs. Handlers must therefore
+// be safe to run again up to their last ask: do side effects after
+// asking.
+//
+// A stateless deployment (any instance may get the retry) needs nothing
+// but the same key ring on every instance.
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config configures the tool wrappers. One Config serves many tools; it
+// must not change once in use.
+type Config struct {
+	// Keys seal the requestState of 2026-07-28 requests. Required. Every
+	// instance of a stateless deployment needs the same ring.
+	Keys *runtime.KeyRing
+	// StateTTL bounds how long a sealed state stays valid; zero means
+	// runtime.DefaultStateTTL.
+	StateTTL time.Duration
+	// Unavailable chooses what a handler failure matching
+	// runtime.ErrUnavailable becomes. The default (UnavailableAuto) is
+	// JSON-RPC -32021 with requiredCapabilities on 2026-07-28 requests and
+	// a tool error telling the model what to ask on older ones.
+	Unavailable runtime.UnavailablePolicy
+	// Principal names the authenticated user the state is bound to. Nil
+	// means the bearer token's user (req.Extra.TokenInfo.UserID).
+	Principal func(ctx context.Context, req *mcp.CallToolRequest) string
+	// Now is the clock of state expiry; nil means time.Now.
+	Now func() time.Time
+}
+
+func (c *Config) sealer() *runtime.Sealer {
+	return &runtime.Sealer{Keys: c.Keys, TTL: c.StateTTL, Now: c.Now}
+}
+
+func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
+	if c.Principal != nil {
+		return c.Principal(ctx, req)
+	}
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		return req.Extra.TokenInfo.UserID
+	}
+	return ""
+}
+
+// Handler is a tool handler that can ask the user through ask.
+type Handler func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error)
+
+// HandlerFor is a typed tool handler (see mcp.AddTool) that can ask the
+// user through ask.
+type HandlerFor[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in In, ask runtime.Asker) (*mcp.CallToolResult, Out, error)
+
+func mustConfig(cfg *Config) {
+	if cfg == nil || cfg.Keys == nil {
+		panic("gosdk: Config.Keys is required (runtime.ParseKeyRing, runtime.NewRandomKeyRing)")
+	}
+}
+
+// Handle wraps h as an mcp.ToolHandler for (*mcp.Server).AddTool. It
+// panics if cfg has no key ring.
+func Handle(cfg *Config, h Handler) mcp.ToolHandler {
+	mustConfig(cfg)
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		a, err := NewAsker(ctx, cfg, req)
+		if err != nil {
+			return nil, wireError(err)
+		}
+		res, err := h(ctx, req, a)
+		return a.Finish(res, err)
+	}
+}
+
+// HandleFor wraps h as an mcp.ToolHandlerFor for mcp.AddTool. It panics
+// if cfg has no key ring.
+func HandleFor[In, Out any](cfg *Config, h HandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	mustConfig(cfg)
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		var zero Out
+		a, err := NewAsker(ctx, cfg, req)
+		if err != nil {
+			return nil, zero, wireError(err)
+		}
+		res, out, err := h(ctx, req, in, a)
+		res, err = a.Finish(res, err)
+		if err != nil || res.InputRequests != nil {
+			return res, zero, err
+		}
+		return res, out, nil
+	}
+}
+
+// Asker asks forms for one tool call. It implements runtime.Asker (and
+// runtime.FlowIDer); Finish turns the handler's result into the
+// era-correct reply. Handle does both for you.
+type Asker struct {
+	*runtime.Exchange
+	cfg *Config
+	req *mcp.CallToolRequest
+}
+
+// NewAsker returns the asker for the tool call req. On a 2026-07-28
+// request it opens the echoed requestState; a tampered, expired or
+// foreign state fails with an error matching runtime.ErrInvalidState,
+// which a raw tool handler may return as is (it carries JSON-RPC code
+// -32602).
+func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Asker, error) {
+	if cfg == nil {
+		return nil, errors.New("gosdk: nil Config")
+	}
+	version := req.ProtocolVersion()
+	call := &runtime.Call{
+		Tool:      req.Params.Name,
+		Args:      req.Params.Arguments,
+		Principal: cfg.principal(ctx, req),
+		Version:   version,
+		Caps:      clientCaps(req, version),
+	}
+	if runtime.Modern(version) {
+		call.State = req.Params.RequestState
+		call.Responses, call.Malformed = inputResponses(req.Params.InputResponses)
+	} else {
+		call.Push = &pusher{ss: req.Session, version: version}
+	}
+	x, err := runtime.NewExchange(cfg.sealer(), call)
+	if err != nil {
+		return nil, &stateError{err: err}
+	}
+	return &Asker{Exchange: x, cfg: cfg, req: req}, nil
+}
+
+// Finish returns what the tool call must answer, given what the handler
+// returned: the handler's own result, an input_required result (with
+// inputRequests and fresh sealed requestState), or a JSON-RPC error
+// (-32602 for an invalid answer, -32021 for a missing capability, -32042
+// for required URL steps on 2025-11-25), or a tool error telling the
+// model what to ask the user; see runtime.Exchange.Reply.
+func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+	r := a.Reply(err, a.cfg.Unavailable)
+	switch r.Kind {
+	case runtime.ReplyInputRequired:
+		out := &mcp.CallToolResult{InputRequests: make(mcp.InputRequestMap, len(r.Requests)), RequestState: r.State}
+		for _, p := range r.Requests {
+			params, err := elicitParams(p.Request, runtime.Version20260728)
+			if err != nil {
+				return nil, err
+			}
+			params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
+			out.InputRequests[p.Key] = params
+		}
+		return out, nil
+	case runtime.ReplyInvalidParams:
+		return nil, &jsonrpc.Error{Code: runtime.CodeInvalidParams, Message: r.Message}
+	case runtime.ReplyMissingCapability:
+		data, _ := json.Marshal(r.Data)
+		return nil, &jsonrpc.Error{Code: runtime.CodeMissingRequiredClientCapability, Message: r.Message, Data: data}
+	case runtime.ReplyToolError:
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}}, nil
+	case runtime.ReplyURLRequired:
+		params := make([]*mcp.ElicitParams, len(r.Requests))
+		for i, p := range r.Requests {
+			params[i], _ = elicitParams(p.Request, a.Version())
+		}
+		return nil, mcp.URLElicitationRequiredError(params)
+	}
+	if r.Err != nil {
+		return nil, r.Err
+	}
+	if res == nil {
+		res = &mcp.CallToolResult{}
+	}
+	return res, nil
+}
+
+// Complete tells the client of a 2025-11-25 session that the URL-mode
+// flow flowID (runtime.URLOutcome.FlowID) has finished
+// (notifications/elicitation/complete). Keep req.Session to call it after
+// the tool returned. On a 2026-07-28 session it does nothing: the client
+// learns the outcome when it retries.
+func Complete(ctx context.Context, ss *mcp.ServerSession, flowID string) error {
+	if ss == nil {
+		return errors.New("gosdk: Complete: nil session")
+	}
+	if p := ss.InitializeParams(); p == nil || p.ProtocolVersion < runtime.Version20251125 || runtime.Modern(p.ProtocolVersion) {
+		return nil
+	}
+	return ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: flowID})
+}
+
+// clientCaps reads the elicitation modes the client declared for req:
+// from _meta on 2026-07-28 requests, from initialize otherwise.
+func clientCaps(req *mcp.CallToolRequest, version string) runtime.ClientCaps {
+	if runtime.Modern(version) {
+		var raw any
+		if req.Params != nil && req.Params.Meta != nil {
+			raw = req.Params.Meta[runtime.MetaKeyClientCapabilities]
+		}
+		caps, _ := runtime.ParseClientCaps(version, raw)
+		return caps
+	}
+	c := req.ClientCapabilities()
+	if c == nil || c.Elicitation == nil || !runtime.CanElicit(version) {
+		return runtime.ClientCaps{}
+	}
+	if version != "" && version < runtime.Version20251125 {
+		return runtime.ClientCaps{Form: true}
+	}
+	caps := runtime.ClientCaps{Form: c.Elicitation.Form != nil, URL: c.Elicitation.URL != nil}
+	if !caps.Form && !caps.URL {
+		caps.Form = true
+	}
+	return caps
+}
+
+// inputResponses converts the elicitation answers of a retry.
+func inputResponses(m mcp.InputResponseMap) (map[string]*runtime.Response, map[string]string) {
+	if len(m) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]*runtime.Response, len(m))
+	var bad map[string]string
+	for k, v := range m {
+		r, ok := v.(*mcp.ElicitResult)
+		if !ok || r == nil {
+			if bad == nil {
+				bad = map[string]string{}
+			}
+			bad[k] = fmt.Sprintf("not an elicitation result (%T)", v)
+			continue
+		}
+		out[k] = &runtime.Response{Action: runtime.Action(r.Action), Content: r.Content}
+	}
+	return out, bad
+}
+
+// elicitParams encodes req for a client speaking version.
+func elicitParams(req *runtime.Request, version string) (*mcp.ElicitParams, error) {
+	p := &mcp.ElicitParams{Message: req.Message}
+	if req.Mode == runtime.ModeURL {
+		p.Mode, p.URL, p.ElicitationID = "url", req.URL, req.ElicitationID
+		return p, nil
+	}
+	b, err := req.Schema.AppendJSON(nil, runtime.SchemaVersion(version))
+	if err != nil {
+		return nil, err
+	}
+	p.Mode, p.RequestedSchema = "form", json.RawMessage(b)
+	return p, nil
+}
+
+// pusher sends elicitation/create on a 2025-era session.
+type pusher struct {
+	ss      *mcp.ServerSession
+	version string
+}
+
+// Ask sends req as elicitation/create and returns the client's answer.
+func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	if p.ss == nil {
+		return nil, &runtime.UnavailableError{Reason: "no session to send elicitation/create on", Mode: req.Mode, Schema: req.Schema, Message: req.Message}
+	}
+	params, err := elicitParams(req, p.version)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.ss.Elicit(ctx, params)
+	if err != nil {
+		msg := err.Error()
+		switch {
+		case strings.Contains(msg, "client does not support"), strings.Contains(msg, "cannot be sent while serving"):
+			return nil, &runtime.UnavailableError{Reason: msg, Mode: req.Mode, Schema: req.Schema, Message: req.Message}
+		case strings.Contains(msg, "does not match requested schema"):
+			return nil, fmt.Errorf("%w: %s", runtime.ErrInvalidContent, msg)
+		}
+		return nil, err
+	}
+	if res == nil {
+		return nil, fmt.Errorf("%w: empty elicitation result", runtime.ErrInvalidAction)
+	}
+	return &runtime.Response{Action: runtime.Action(res.Action), Content: res.Content}, nil
+}
+
+// stateError is a requestState failure: it matches runtime.ErrInvalidState
+// and carries JSON-RPC code -32602 for the SDK.
+type stateError struct{ err error }
+
+// Error implements error.
+func (e *stateError) Error() string { return runtime.InvalidStateMessage(e.err) }
+
+// Unwrap returns the runtime error and the JSON-RPC error.
+func (e *stateError) Unwrap() []error {
+	return []error{e.err, &jsonrpc.Error{Code: runtime.CodeInvalidParams, Message: e.Error()}}
+}
+
+// wireError returns err as the *jsonrpc.Error go-sdk sends verbatim.
+func wireError(err error) error {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return &jsonrpc.Error{Code: we.Code, Message: err.Error(), Data: we.Data}
+	}
+	return err
+}

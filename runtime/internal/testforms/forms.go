@@ -1,0 +1,46 @@
+package testforms
+
+// Env is a deployment environment.
+type Env string
+
+// Environments.
+const (
+	EnvStaging Env = "staging" // Staging
+	EnvProd    Env = "prod"    // Production
+)
+
+// Deploy asks where and how to deploy.
+type Deploy struct {
+	// Branch is the git branch to deploy.
+	Branch string `json:"branch,omitempty" elicit:"default=main,minLength=1"`
+	// Env is the target environment.
+	Env Env `json:"env,omitempty" elicit:"title=Environment,default=staging"`
+	// Replicas is how many instances to run.
+	Replicas int `json:"replicas" elicit:"min=1,max=10"`
+	// Confirm acknowledges that the deploy is live traffic.
+	Confirm bool `json:"confirm,omitempty" elicit:"default=false"`
+}
+
+// Approve is the second step of a deploy: a final go/no-go.
+type Approve struct {
+	// Approve says go.
+	Approve bool `json:"approve"`
+	// Note is left in the audit log.
+	Note *string `json:"note" elicit:"maxLength=200"`
+}
+
+// Channel is a notification channel.
+type Channel string
+
+// Channels.
+const (
+	ChannelEmail Channel = "email" // E-mail
+	ChannelSlack Channel = "slack" // Slack
+)
+
+// Notify picks notification channels (a multi-select form, which a
+// 2025-06-18 client cannot be asked).
+type Notify struct {
+	// Channels to notify.
+	Channels []Channel `json:"channels" elicit:"minItems=1"`
+}

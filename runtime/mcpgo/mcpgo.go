@@ -1,0 +1,345 @@
+// Package mcpgo serves elicitgen forms over mcp-go
+// (github.com/mark3labs/mcp-go, v1.2 or later), on every protocol era,
+// from one handler body.
+//
+// Wrap a tool handler with Handle and ask generated forms with the
+// runtime.Asker it receives:
+//
+//   - on a 2025-06-18 or 2025-11-25 session, AskT sends
+//     elicitation/create (server.MCPServer.RequestElicitation) and waits;
+//   - on a 2026-07-28 request, AskT finds the answer in the request's
+//     inputResponses or sealed requestState, or else reports "input
+//     required"; the wrapper then answers the call with resultType
+//     input_required, and the client's retry runs the handler again,
+//     which now gets its answer.
+//
+// Earlier answers of a multi-step tool ride in requestState, sealed with
+// Config.Keys (HMAC-SHA256, expiry, bound to the tool, its arguments and
+// Config.Principal). A tampered, expired or foreign state is rejected
+// before the handler runs. Handlers must be safe to run again up to their
+// last ask: do side effects after asking.
+//
+// mcp-go v1.2.1 limits: a tool handler's error always reaches the client
+// as JSON-RPC -32603 (only its -32042 URL error is special-cased), so an
+// invalid requestState or answer is a JSON-RPC error with code -32603 and
+// a message starting "invalid requestState:" / "elicit: invalid", not
+// -32602; and -32021 with requiredCapabilities cannot be sent, so
+// runtime.UnavailableAuto and UnavailableMissingCapability become the tool
+// error that tells the model what to ask.
+//
+// A stateless deployment (any instance may get the retry) needs nothing
+// but the same key ring on every instance.
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Config configures the tool wrappers. One Config serves many tools; it
+// must not change once in use.
+type Config struct {
+	// Keys seal the requestState of 2026-07-28 requests. Required. Every
+	// instance of a stateless deployment needs the same ring.
+	Keys *runtime.KeyRing
+	// StateTTL bounds how long a sealed state stays valid; zero means
+	// runtime.DefaultStateTTL.
+	StateTTL time.Duration
+	// Unavailable chooses what a handler failure matching
+	// runtime.ErrUnavailable becomes. mcp-go cannot send -32021, so the
+	// default is the tool error telling the model what to ask;
+	// UnavailablePassThrough returns the handler's error.
+	Unavailable runtime.UnavailablePolicy
+	// Principal names the authenticated user the state is bound to
+	// (mcp-go has no notion of one: take it from your auth middleware's
+	// context). Nil means none.
+	Principal func(ctx context.Context, req mcp.CallToolRequest) string
+	// Now is the clock of state expiry; nil means time.Now.
+	Now func() time.Time
+}
+
+func (c *Config) sealer() *runtime.Sealer {
+	return &runtime.Sealer{Keys: c.Keys, TTL: c.StateTTL, Now: c.Now}
+}
+
+// Handler is a tool handler that can ask the user through ask.
+type Handler func(ctx context.Context, req mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error)
+
+// Handle wraps h as a server.ToolHandlerFunc for
+// (*server.MCPServer).AddTool. It panics if cfg has no key ring.
+func Handle(cfg *Config, h Handler) server.ToolHandlerFunc {
+	if cfg == nil || cfg.Keys == nil {
+		panic("mcpgo: Config.Keys is required (runtime.ParseKeyRing, runtime.NewRandomKeyRing)")
+	}
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		a, err := NewAsker(ctx, cfg, req)
+		if err != nil {
+			return nil, err
+		}
+		res, err := h(ctx, req, a)
+		return a.Finish(res, err)
+	}
+}
+
+// Asker asks forms for one tool call. It implements runtime.Asker (and
+// runtime.FlowIDer); Finish turns the handler's result into the
+// era-correct reply. Handle does both for you.
+type Asker struct {
+	*runtime.Exchange
+	cfg *Config
+}
+
+// NewAsker returns the asker for the tool call req, handled with ctx. On
+// a 2026-07-28 request it opens the echoed requestState; a tampered,
+// expired or foreign state fails with an error matching
+// runtime.ErrInvalidState.
+func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker, error) {
+	if cfg == nil {
+		return nil, errors.New("mcpgo: nil Config")
+	}
+	version := server.RequestProtocolVersion(ctx)
+	modern := runtime.Modern(version)
+	call := &runtime.Call{
+		Tool:    req.Params.Name,
+		Args:    rawArguments(req),
+		Version: version,
+		Caps:    clientCaps(ctx, req, version, modern),
+	}
+	if cfg.Principal != nil {
+		call.Principal = cfg.Principal(ctx, req)
+	}
+	if modern {
+		call.State = req.Params.RequestState
+		call.Responses, call.Malformed = inputResponses(req.Params.InputResponses)
+	} else {
+		call.Push = &pusher{srv: server.ServerFromContext(ctx), version: version}
+	}
+	x, err := runtime.NewExchange(cfg.sealer(), call)
+	if err != nil {
+		return nil, fmt.Errorf("invalid requestState: %w", err)
+	}
+	return &Asker{Exchange: x, cfg: cfg}, nil
+}
+
+// Finish returns what the tool call must answer, given what the handler
+// returned: the handler's own result, an input_required result (with
+// inputRequests and fresh sealed requestState), a -32042 URL error on
+// 2025-11-25, an error, or a tool error telling the model what to ask the
+// user; see runtime.Exchange.Reply.
+func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+	policy := a.cfg.Unavailable
+	if policy == runtime.UnavailableAuto || policy == runtime.UnavailableMissingCapability {
+		policy = runtime.UnavailableToolError // mcp-go cannot send -32021 with data
+	}
+	r := a.Reply(err, policy)
+	switch r.Kind {
+	case runtime.ReplyInputRequired:
+		b := server.NewInputRequestBuilder(r.State)
+		for _, p := range r.Requests {
+			params, err := elicitParams(p.Request, runtime.Version20260728)
+			if err != nil {
+				return nil, err
+			}
+			params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
+			b.Elicit(p.Key, params)
+		}
+		return b.ToolResult(), nil
+	case runtime.ReplyInvalidParams, runtime.ReplyMissingCapability:
+		return nil, r.Err
+	case runtime.ReplyToolError:
+		return mcp.NewToolResultError(r.Text), nil
+	case runtime.ReplyURLRequired:
+		e := mcp.URLElicitationRequiredError{Elicitations: make([]mcp.ElicitationParams, len(r.Requests))}
+		for i, p := range r.Requests {
+			e.Elicitations[i], _ = elicitParams(p.Request, a.Version())
+		}
+		return nil, e
+	}
+	if r.Err != nil {
+		return nil, r.Err
+	}
+	if res == nil {
+		res = &mcp.CallToolResult{}
+	}
+	return res, nil
+}
+
+// Complete tells the client of a 2025-11-25 session that the URL-mode
+// flow flowID (runtime.URLOutcome.FlowID) has finished
+// (notifications/elicitation/complete). Keep
+// server.ClientSessionFromContext(ctx) to call it after the tool
+// returned. It does nothing when ctx is a 2026-07-28 request's or the
+// session speaks 2026-07-28 or 2025-06-18.
+func Complete(ctx context.Context, srv *server.MCPServer, session server.ClientSession, flowID string) error {
+	if srv == nil || session == nil {
+		return errors.New("mcpgo: Complete: nil server or session")
+	}
+	if server.IsModernRequest(ctx) {
+		return nil
+	}
+	if v, ok := session.(server.SessionWithProtocolVersion); ok {
+		if pv := v.ProtocolVersion(); pv < runtime.Version20251125 || runtime.Modern(pv) {
+			return nil
+		}
+	}
+	return srv.SendElicitationComplete(ctx, session, flowID)
+}
+
+func rawArguments(req mcp.CallToolRequest) []byte {
+	if raw := req.Params.RawArguments; len(raw) > 0 {
+		return raw
+	}
+	if req.Params.Arguments == nil {
+		return nil
+	}
+	b, _ := json.Marshal(req.Params.Arguments)
+	return b
+}
+
+// clientCaps reads the elicitation modes the client declared: from
+// _meta on 2026-07-28 requests, from initialize otherwise.
+func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string, modern bool) runtime.ClientCaps {
+	if modern {
+		var raw any
+		if m := req.Params.Meta; m != nil {
+			raw = m.AdditionalFields[runtime.MetaKeyClientCapabilities]
+		}
+		if raw == nil {
+			if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
+				raw = info.ClientCapabilities
+			}
+		}
+		caps, _ := runtime.ParseClientCaps(version, raw)
+		return caps
+	}
+	s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo)
+	if !ok || !runtime.CanElicit(version) {
+		return runtime.ClientCaps{}
+	}
+	e := s.GetClientCapabilities().Elicitation
+	if e == nil {
+		return runtime.ClientCaps{}
+	}
+	if version != "" && version < runtime.Version20251125 {
+		return runtime.ClientCaps{Form: true}
+	}
+	caps := runtime.ClientCaps{Form: e.Form != nil, URL: e.URL != nil}
+	if !caps.Form && !caps.URL {
+		caps.Form = true
+	}
+	return caps
+}
+
+// inputResponses converts the elicitation answers of a retry.
+func inputResponses(m mcp.InputResponses) (map[string]*runtime.Response, map[string]string) {
+	if len(m) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]*runtime.Response, len(m))
+	var bad map[string]string
+	fail := func(k, reason string) {
+		if bad == nil {
+			bad = map[string]string{}
+		}
+		bad[k] = reason
+	}
+	for k := range m {
+		r := server.ElicitationResponse(m, k)
+		if r == nil {
+			fail(k, "not an elicitation result")
+			continue
+		}
+		content, err := contentMap(r.Content)
+		if err != nil {
+			fail(k, err.Error())
+			continue
+		}
+		out[k] = &runtime.Response{Action: runtime.Action(r.Action), Content: content}
+	}
+	return out, bad
+}
+
+// contentMap normalizes mcp-go's Content (any: a map after JSON, the
+// client's own Go value in-process) to a JSON object.
+func contentMap(c any) (map[string]any, error) {
+	switch c := c.(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return c, nil
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("content does not encode: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, errors.New("content must be a JSON object")
+	}
+	return m, nil
+}
+
+// elicitParams encodes req for a client speaking version.
+func elicitParams(req *runtime.Request, version string) (mcp.ElicitationParams, error) {
+	p := mcp.ElicitationParams{Message: req.Message}
+	if req.Mode == runtime.ModeURL {
+		p.Mode, p.URL, p.ElicitationID = mcp.ElicitationModeURL, req.URL, req.ElicitationID
+		return p, nil
+	}
+	sv := runtime.SchemaVersion(version)
+	b, err := req.Schema.AppendJSON(nil, sv)
+	if err != nil {
+		return p, err
+	}
+	p.RequestedSchema = json.RawMessage(b)
+	if sv != runtime.Version20250618 { // 2025-06-18 has no mode
+		p.Mode = mcp.ElicitationModeForm
+	}
+	return p, nil
+}
+
+// pusher sends elicitation/create on a 2025-era session.
+type pusher struct {
+	srv     *server.MCPServer
+	version string
+}
+
+// Ask sends req as elicitation/create and returns the client's answer.
+func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	if p.srv == nil {
+		return nil, &runtime.UnavailableError{Reason: "no mcp-go server in the context", Mode: req.Mode, Schema: req.Schema, Message: req.Message}
+	}
+	params, err := elicitParams(req, p.version)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.srv.RequestElicitation(ctx, mcp.ElicitationRequest{
+		Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
+		Params:  params,
+	})
+	if err != nil {
+		if errors.Is(err, server.ErrServerInitiatedRequestUnsupported) || errors.Is(err, server.ErrElicitationNotSupported) || errors.Is(err, server.ErrNoActiveSession) {
+			return nil, &runtime.UnavailableError{Reason: err.Error(), Mode: req.Mode, Schema: req.Schema, Message: req.Message}
+		}
+		return nil, err
+	}
+	if res == nil {
+		return nil, fmt.Errorf("%w: empty elicitation result", runtime.ErrInvalidAction)
+	}
+	content, err := contentMap(res.Content)
+	if err != nil {
+		name := ""
+		if req.Schema != nil {
+			name = req.Schema.Name
+		}
+		return nil, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: err.Error()}}}
+	}
+	return &runtime.Response{Action: runtime.Action(res.Action), Content: content}, nil
+}

@@ -1,0 +1,266 @@
+package runtime_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitgen/elicitgen/runtime"
+)
+
+func stateKey(id string, b byte) runtime.Key {
+	return runtime.Key{ID: id, Secret: bytes.Repeat([]byte{b}, runtime.MinKeySize)}
+}
+
+func stateRing(t testing.TB, keys ...runtime.Key) *runtime.KeyRing {
+	t.Helper()
+	r, err := runtime.NewKeyRing(keys...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+type fakeClock struct{ now time.Time }
+
+func (c *fakeClock) Now() time.Time { return c.now }
+
+func stateAnswers() *runtime.State {
+	return &runtime.State{
+		Answers: map[string]*runtime.Response{
+			"Deploy":  {Action: runtime.ActionAccept, Content: map[string]any{"branch": "main", "replicas": 3.0, "tags": []any{"a", "b"}}},
+			"Approve": {Action: runtime.ActionDecline},
+		},
+		Flows: map[string]string{"url": "f00d"},
+	}
+}
+
+func TestSealOpenRoundTrip(t *testing.T) {
+	clk := &fakeClock{time.Unix(1_800_000_000, 0)}
+	s := &runtime.Sealer{Keys: stateRing(t, stateKey("k1", 1)), TTL: time.Minute, Now: clk.Now}
+	b := runtime.BindCall("deploy", []byte(`{"project":"alpha","n":1}`), "alice")
+	st, err := s.Seal(b, stateAnswers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts := strings.Split(st, "."); len(parts) != 3 || parts[1] != "k1" {
+		t.Fatalf("state %q is not payload.kid.mac", st)
+	}
+	// Same call, arguments re-encoded in another key order and spacing.
+	b2 := runtime.BindCall("deploy", []byte(` { "n": 1, "project": "alpha" } `), "alice")
+	got, err := s.Open(b2, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := stateAnswers()
+	gj, _ := json.Marshal(got)
+	wj, _ := json.Marshal(want)
+	if !bytes.Equal(gj, wj) {
+		t.Errorf("opened %s, want %s", gj, wj)
+	}
+	clk.now = clk.now.Add(time.Minute) // still valid at the expiry second
+	if _, err := s.Open(b, st); err != nil {
+		t.Errorf("at expiry: %v", err)
+	}
+}
+
+func TestOpenRejects(t *testing.T) {
+	clk := &fakeClock{time.Unix(1_800_000_000, 0)}
+	ring := stateRing(t, stateKey("k1", 1))
+	s := &runtime.Sealer{Keys: ring, TTL: time.Minute, Now: clk.Now}
+	b := runtime.BindCall("deploy", []byte(`{"project":"alpha"}`), "alice")
+	st, err := s.Seal(b, stateAnswers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, rest, _ := strings.Cut(st, ".")
+	raw, _ := base64.RawURLEncoding.DecodeString(payload)
+	forged := strings.Replace(string(raw), `"decline"`, `"accept"`, 1)
+	other := &runtime.Sealer{Keys: stateRing(t, stateKey("k1", 2)), TTL: time.Minute, Now: clk.Now}
+	otherState, _ := other.Seal(b, stateAnswers())
+
+	cases := []struct {
+		name    string
+		sealer  *runtime.Sealer
+		binding runtime.Binding
+		state   string
+		want    error
+	}{
+		{"empty", s, b, "", runtime.ErrStateTampered},
+		{"garbage", s, b, "not-a-state", runtime.ErrStateTampered},
+		{"forged payload", s, b, base64.RawURLEncoding.EncodeToString([]byte(forged)) + "." + rest, runtime.ErrStateTampered},
+		{"flipped mac", s, b, st[:len(st)-2] + flip(st[len(st)-2]) + st[len(st)-1:], runtime.ErrStateTampered},
+		{"extra part", s, b, st + ".x", runtime.ErrStateTampered},
+		{"unknown key id", s, b, strings.Replace(st, ".k1.", ".k9.", 1), runtime.ErrStateTampered},
+		{"other server's key", s, b, otherState, runtime.ErrStateTampered},
+		{"too long", s, b, strings.Repeat("a", runtime.MaxStateSize+1), runtime.ErrStateTampered},
+		{"other tool", s, runtime.BindCall("delete", []byte(`{"project":"alpha"}`), "alice"), st, runtime.ErrStateForeign},
+		{"other args", s, runtime.BindCall("deploy", []byte(`{"project":"prod"}`), "alice"), st, runtime.ErrStateForeign},
+		{"other principal", s, runtime.BindCall("deploy", []byte(`{"project":"alpha"}`), "mallory"), st, runtime.ErrStateForeign},
+		{"no principal", s, runtime.BindCall("deploy", []byte(`{"project":"alpha"}`), ""), st, runtime.ErrStateForeign},
+		{"expired", &runtime.Sealer{Keys: ring, TTL: time.Minute, Now: func() time.Time { return clk.now.Add(61 * time.Second) }}, b, st, runtime.ErrStateExpired},
+		{"no key ring", &runtime.Sealer{}, b, st, runtime.ErrStateTampered},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.sealer.Open(tc.binding, tc.state)
+			if got != nil || !errors.Is(err, tc.want) || !errors.Is(err, runtime.ErrInvalidState) {
+				t.Fatalf("Open = %v, %v; want %v (and ErrInvalidState)", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func flip(c byte) string {
+	if c == 'A' {
+		return "B"
+	}
+	return "A"
+}
+
+func TestKeyRotation(t *testing.T) {
+	oldRing := stateRing(t, stateKey("old", 1))
+	newRing := stateRing(t, stateKey("new", 2), stateKey("old", 1))
+	b := runtime.BindCall("t", nil, "")
+	st, err := (&runtime.Sealer{Keys: oldRing}).Seal(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rotated := &runtime.Sealer{Keys: newRing}
+	if _, err := rotated.Open(b, st); err != nil {
+		t.Fatalf("old state after rotation: %v", err)
+	}
+	st2, _ := rotated.Seal(b, nil)
+	if !strings.Contains(st2, ".new.") {
+		t.Errorf("rotated ring seals with %q, want the new key", st2)
+	}
+	if _, err := (&runtime.Sealer{Keys: oldRing}).Open(b, st2); !errors.Is(err, runtime.ErrStateTampered) {
+		t.Errorf("old ring opened a new-key state: %v", err)
+	}
+}
+
+func TestNewKeyRingRejects(t *testing.T) {
+	for name, keys := range map[string][]runtime.Key{
+		"none":      nil,
+		"short":     {{ID: "k", Secret: make([]byte, runtime.MinKeySize-1)}},
+		"empty id":  {{ID: "", Secret: make([]byte, 32)}},
+		"bad id":    {{ID: "k.1", Secret: make([]byte, 32)}},
+		"long id":   {{ID: strings.Repeat("k", 33), Secret: make([]byte, 32)}},
+		"duplicate": {stateKey("k", 1), stateKey("k", 2)},
+	} {
+		if _, err := runtime.NewKeyRing(keys...); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestParseKeyRing(t *testing.T) {
+	secret := bytes.Repeat([]byte{0xfb}, 32)
+	spec := fmt.Sprintf(" k2:%s , k1:%s ", base64.URLEncoding.EncodeToString(secret), base64.StdEncoding.EncodeToString(secret))
+	r, err := runtime.ParseKeyRing(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.CurrentID() != "k2" {
+		t.Errorf("current = %q, want k2", r.CurrentID())
+	}
+	for _, bad := range []string{"", "k1", "k1:!!!", "k1:" + base64.StdEncoding.EncodeToString([]byte("short"))} {
+		if _, err := runtime.ParseKeyRing(bad); err == nil {
+			t.Errorf("ParseKeyRing(%q) accepted", bad)
+		} else if strings.Contains(err.Error(), "c2hvcnQ") {
+			t.Errorf("error leaks the secret: %v", err)
+		}
+	}
+	if r := runtime.NewRandomKeyRing(); r.CurrentID() == "" {
+		t.Error("random ring has no key")
+	}
+}
+
+func TestDigestArgs(t *testing.T) {
+	same := [][]byte{nil, []byte("null"), []byte("{}"), []byte(" { } ")}
+	for _, a := range same[1:] {
+		if runtime.DigestArgs(a) != runtime.DigestArgs(same[0]) {
+			t.Errorf("DigestArgs(%q) differs from absent arguments", a)
+		}
+	}
+	if runtime.DigestArgs([]byte(`{"a":1,"b":[1,2]}`)) != runtime.DigestArgs([]byte(`{"b":[1,2],"a":1}`)) {
+		t.Error("key order changes the digest")
+	}
+	for _, pair := range [][2]string{{`{"a":1}`, `{"a":2}`}, {`{"a":1}`, `{"a":1.0}`}, {`{"a":[1,2]}`, `{"a":[2,1]}`}, {`{"n":12345678901234567890}`, `{"n":12345678901234567891}`}} {
+		if runtime.DigestArgs([]byte(pair[0])) == runtime.DigestArgs([]byte(pair[1])) {
+			t.Errorf("%s and %s share a digest", pair[0], pair[1])
+		}
+	}
+}
+
+// FuzzOpenState checks that Open never panics, never accepts input that
+// was not sealed for the binding, and that no single-byte change to a
+// valid state opens.
+func FuzzOpenState(f *testing.F) {
+	s := &runtime.Sealer{Keys: stateRing(f, stateKey("k1", 1), stateKey("k0", 3)), TTL: time.Hour}
+	b := runtime.BindCall("deploy", []byte(`{"p":1}`), "alice")
+	valid, err := s.Seal(b, stateAnswers())
+	if err != nil {
+		f.Fatal(err)
+	}
+	empty, _ := s.Seal(b, nil)
+	for _, seed := range []string{valid, empty, "", ".", "..", "a.k1.b", valid + "=", strings.ToUpper(valid)} {
+		f.Add(seed, 0, byte(0))
+	}
+	f.Add(valid, 3, byte(1))
+	f.Add(valid, len(valid)-1, byte(0x20))
+	f.Fuzz(func(t *testing.T, state string, pos int, xor byte) {
+		if pos < 0 {
+			pos = -pos
+		}
+		if xor != 0 && len(state) > 0 {
+			bs := []byte(state)
+			bs[pos%len(bs)] ^= xor
+			state = string(bs)
+		}
+		st, err := s.Open(b, state)
+		if err != nil {
+			if !errors.Is(err, runtime.ErrInvalidState) || st != nil {
+				t.Fatalf("Open(%q) = %v, %v", state, st, err)
+			}
+			return
+		}
+		if state != valid && state != empty {
+			t.Fatalf("Open accepted a state that was never sealed: %q", state)
+		}
+	})
+}
+
+func BenchmarkSealOpen10Answers(b *testing.B) {
+	s := &runtime.Sealer{Keys: stateRing(b, stateKey("k1", 1))}
+	bind := runtime.BindCall("deploy", []byte(`{"project":"alpha"}`), "alice")
+	st := &runtime.State{Answers: map[string]*runtime.Response{}}
+	for i := range 10 {
+		st.Answers[fmt.Sprintf("Form%d", i)] = &runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{
+			"branch": "main", "env": "prod", "replicas": 3.0, "confirm": true, "note": "ship it",
+		}}
+	}
+	sealed, _ := s.Seal(bind, st)
+	b.ReportMetric(float64(len(sealed)), "state-bytes")
+	b.Run("seal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.Seal(bind, st); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("open", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.Open(bind, sealed); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
