@@ -91,9 +91,11 @@ func messages(t *testing.T, dir string) (diags, complaints []string) {
 	return slices.Compact(diags), rec.errs
 }
 
+// freshForms has a generate directive, spliced in so that go generate
+// does not take this file's own line for one.
 const freshForms = `package fresh
 
-//go:generate go tool elicitgen
+` + "//go:" + `generate go tool elicitgen
 
 // Env is where to deploy.
 type Env string
