@@ -2,11 +2,14 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/format"
+	goruntime "runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -29,17 +32,57 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	f.Const().Id("_").Op("=").Qual(RuntimePath, "SupportPackageIsVersion1")
 	guarded := map[string]bool{}
 	for _, form := range pkg.Forms {
+		f.Comment(chunkMark)
 		emitForm(f, form, guarded)
 	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, generatorBug("rendering %s: %v", pkg.PkgPath, err)
 	}
-	src, err := format.Source(buf.Bytes())
+	src, err := formatChunks(buf.Bytes())
 	if err != nil {
-		return nil, generatorBug("generated code does not format: %v\n%s", err, numbered(buf.Bytes()))
+		return nil, err
 	}
 	return groupImports(src), nil
+}
+
+// chunkMark separates the declarations of one form from the next in the
+// unformatted output, so that formatting can run per form, in parallel.
+const chunkMark = "elicitgen:chunk"
+
+// formatChunks gofmts src one chunk at a time, on every CPU, and joins the
+// chunks with one blank line: the same bytes as formatting the whole file,
+// since gofmt aligns nothing across top-level declarations.
+func formatChunks(src []byte) ([]byte, error) {
+	chunks := bytes.Split(src, []byte("\n// "+chunkMark+"\n"))
+	out := make([][]byte, len(chunks))
+	errs := make([]error, len(chunks))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(goruntime.GOMAXPROCS(0), len(chunks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], errs[i] = format.Source(chunks[i])
+				if errs[i] != nil {
+					errs[i] = generatorBug("generated code does not format: %v\n%s", errs[i], numbered(chunks[i]))
+				}
+			}
+		}()
+	}
+	for i := range chunks {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i] = bytes.TrimSpace(out[i])
+	}
+	return append(bytes.Join(out, []byte("\n\n")), '\n'), nil
 }
 
 // groupImports splits jennifer's single import block into the standard
