@@ -2,7 +2,8 @@
 // plain Go structs tagged for elicitgen, with the code elicitgen generated
 // for them: typed AskT / AcceptT / DeclineT / CancelT functions
 // (elicit_gen.go) and the byte-stable requestedSchema of each form
-// (elicit_gen.json).
+// (elicit_gen.json). FORMS.md is the reviewer's catalog of every question,
+// written by elicitgen docs.
 //
 // forms.go has the forms of the example's tools; conformance.go has the
 // fixture forms of the official MCP conformance suites, whose property
@@ -10,9 +11,8 @@
 //
 // Regenerate after changing a form, from the repository root:
 //
-//	go run ./cmd/elicitgen ./example/...
-//
-// or with go generate in this directory.
+//	go generate ./example/forms
 package forms
 
 //go:generate go run github.com/elicitgen/elicitgen/cmd/elicitgen
+//go:generate go run github.com/elicitgen/elicitgen/cmd/elicitgen docs -o FORMS.md
