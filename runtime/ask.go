@@ -44,8 +44,25 @@ type AskOption func(*askConfig)
 
 type askConfig struct {
 	timeout  time.Duration
+	key      string
+	keySet   bool
 	options  []fieldValue
 	defaults []fieldValue
+}
+
+// newAskConfig applies opts and checks what can be checked without a
+// schema (the key).
+func newAskConfig(opts []AskOption) (askConfig, error) {
+	var cfg askConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.keySet {
+		if err := checkKey(cfg.key); err != nil {
+			return cfg, fmt.Errorf("WithKey: %w", err)
+		}
+	}
+	return cfg, nil
 }
 
 type fieldValue struct {
@@ -58,6 +75,39 @@ type fieldValue struct {
 // matching ErrTimeout. Zero means no bound beyond ctx.
 func WithTimeout(d time.Duration) AskOption {
 	return func(c *askConfig) { c.timeout = d }
+}
+
+// WithKey sets the key that names this question in a 2026-07-28
+// inputRequests map (and in the sealed requestState), instead of the
+// default: the form's Go type name, or "url" for a URL-mode question. A
+// second ask with the same key in one call is keyed key#2, a third
+// key#3, and so on. A key is 1 to MaxKeyLen characters of
+// [A-Za-z0-9_.:-]; a bad one fails the ask, before anything is sent,
+// with an error matching ErrInvalidKey. Push-era (2025) questions carry
+// no key, so there the option changes nothing.
+//
+// Changing a question's key between releases drops the answers of calls
+// in flight, as renaming the form would.
+func WithKey(key string) AskOption {
+	return func(c *askConfig) { c.key, c.keySet = key, true }
+}
+
+// MaxKeyLen is the maximum length of a key given to WithKey.
+const MaxKeyLen = 64
+
+// checkKey returns an error matching ErrInvalidKey unless key may name a
+// question in inputRequests.
+func checkKey(key string) error {
+	if key == "" || len(key) > MaxKeyLen {
+		return fmt.Errorf("%w %q: want 1 to %d characters", ErrInvalidKey, key, MaxKeyLen)
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.:-", c) >= 0) {
+			return fmt.Errorf("%w %q: character %q is not one of [A-Za-z0-9_.:-]", ErrInvalidKey, key, c)
+		}
+	}
+	return nil
 }
 
 // WithOptions supplies the choices of a field tagged `options`: only these
@@ -79,18 +129,18 @@ func WithDefault(field string, value any) AskOption {
 // an Asker failure is returned wrapped.
 func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts ...AskOption) (Outcome[T], error) {
 	var none Outcome[T]
+	cfg, err := newAskConfig(opts)
+	if err != nil {
+		return none, fmt.Errorf("ask %s: %w", f.Schema.Name, err)
+	}
 	if a == nil {
 		return none, &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: f.Schema, Message: message}
-	}
-	var cfg askConfig
-	for _, o := range opts {
-		o(&cfg)
 	}
 	s, err := prepareSchema(f.Schema, &cfg)
 	if err != nil {
 		return none, err
 	}
-	req := &Request{Mode: ModeForm, Message: message, Schema: s}
+	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
 		return none, fmt.Errorf("ask %s: %w", s.Name, err)
@@ -266,14 +316,14 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	if err := CheckURL(rawURL); err != nil {
 		return "", err
 	}
+	cfg, err := newAskConfig(opts)
+	if err != nil {
+		return "", fmt.Errorf("ask url: %w", err)
+	}
 	if a == nil {
 		return "", &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
 	}
-	var cfg askConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
-	req := &Request{Mode: ModeURL, Message: message, URL: rawURL, ElicitationID: NewElicitationID()}
+	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: NewElicitationID()}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
 		return "", fmt.Errorf("ask url: %w", err)

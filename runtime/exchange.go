@@ -49,9 +49,10 @@ type Call struct {
 // otherwise records the question and returns *InputRequiredError, which
 // the adapter turns into an input_required result (see Reply).
 //
-// inputRequests keys are the form name (Schema.Name) for a form, "url"
-// for a URL-mode request, with "#2", "#3"... for the second and later
-// asks of the same key in one invocation: stable and readable.
+// inputRequests keys are Request.Key (set with WithKey) or by default
+// the form name (Schema.Name) for a form and "url" for a URL-mode
+// request, with "#2", "#3"... for the second and later asks of the same
+// key in one invocation: stable and readable.
 //
 // An Exchange is safe for concurrent use by the handler's goroutines.
 type Exchange struct {
@@ -101,11 +102,14 @@ func (x *Exchange) Version() string { return x.call.Version }
 // Caps returns the elicitation modes the client declared for the call.
 func (x *Exchange) Caps() ClientCaps { return x.call.Caps }
 
+// baseKey returns the inputRequests key of req before numbering.
 func baseKey(req *Request) string {
-	if req.Mode == ModeURL {
+	switch {
+	case req.Key != "":
+		return req.Key
+	case req.Mode == ModeURL:
 		return "url"
-	}
-	if req.Schema != nil && req.Schema.Name != "" {
+	case req.Schema != nil && req.Schema.Name != "":
 		return req.Schema.Name
 	}
 	return "form"
@@ -119,12 +123,14 @@ func numberedKey(base string, n int) string {
 }
 
 // NextFlowID returns the flow id the next URL-mode ask of this invocation
-// will carry: the one sealed in requestState when an earlier round asked
-// it, else a fresh random id. See AskURLFlow.
-func (x *Exchange) NextFlowID() string {
+// with key (Request.Key; empty for the default "url") will carry: the one
+// sealed in requestState when an earlier round asked it, else a fresh
+// random id. See AskURLFlow.
+func (x *Exchange) NextFlowID(key string) string {
+	base := baseKey(&Request{Mode: ModeURL, Key: key})
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	key := numberedKey("url", x.counts["url"]+1)
+	key = numberedKey(base, x.counts[base]+1)
 	if id := x.state.Flows[key]; id != "" {
 		return id
 	}
@@ -142,6 +148,11 @@ func (x *Exchange) Ask(ctx context.Context, req *Request) (*Response, error) {
 	}
 	if req == nil || (req.Mode == ModeForm && req.Schema == nil) {
 		return nil, errors.New("elicit: ask: form request without schema")
+	}
+	if req.Key != "" {
+		if err := checkKey(req.Key); err != nil {
+			return nil, err
+		}
 	}
 	x.mu.Lock()
 	base := baseKey(req)
@@ -347,8 +358,9 @@ func (x *Exchange) Reply(handlerErr error, policy UnavailablePolicy) Reply {
 		case x.modern && x.call.Caps.URL:
 			x.mu.Lock()
 			for _, r := range ure.Requests {
-				x.counts["url"]++
-				_ = x.addPending(numberedKey("url", x.counts["url"]), r)
+				base := baseKey(r)
+				x.counts[base]++
+				_ = x.addPending(numberedKey(base, x.counts[base]), r)
 			}
 			x.mu.Unlock()
 		case !x.modern && x.call.Version >= Version20251125 && x.call.Caps.URL:

@@ -131,6 +131,69 @@ func TestExchangeKeys(t *testing.T) {
 	}
 }
 
+// WithKey names a question in inputRequests; a repeated key is numbered
+// and the answer is found under it on the retry.
+func TestExchangeWithKey(t *testing.T) {
+	ctx := context.Background()
+	s := exSealer(t)
+	deploy, _ := testforms.AcceptDeploy(testforms.Deploy{Branch: "b", Env: testforms.EnvProd, Replicas: 2})
+	handler := func(x *runtime.Exchange) (string, error) {
+		var err error
+		var envs []string
+		for range 2 {
+			out, aerr := testforms.AskDeploy(ctx, x, "deploy?", runtime.WithKey("deploy.target"))
+			err = errors.Join(err, aerr)
+			envs = append(envs, string(out.Value.Env))
+		}
+		_, aerr := runtime.AskURL(ctx, x, "open", "https://example.com/a", runtime.WithKey("link"))
+		return strings.Join(envs, ","), errors.Join(err, aerr)
+	}
+	x := modernExchange(t, s, round{})
+	_, err := handler(x)
+	st := mustInputRequired(t, x, err, "deploy.target", "deploy.target#2", "link")
+
+	x = modernExchange(t, s, round{state: st, responses: map[string]*runtime.Response{
+		"deploy.target": deploy, "deploy.target#2": deploy, "link": {Action: runtime.ActionAccept},
+	}})
+	if got, err := handler(x); err != nil || got != "prod,prod" {
+		t.Fatalf("retry = %q, %v", got, err)
+	}
+
+	// A keyed URL flow keeps its flow id under its own key.
+	x = modernExchange(t, s, round{})
+	_, err = runtime.AskURLFlow(ctx, x, "connect", func(id string) string { return "https://example.com/c?flow=" + id }, runtime.WithKey("connect"))
+	mustInputRequired(t, x, err, "connect")
+}
+
+// A bad key fails the ask before anything is sent.
+func TestWithKeyInvalid(t *testing.T) {
+	ctx := context.Background()
+	page := func(string) string { return "https://example.com/" }
+	for _, key := range []string{"", "user name", "Deploy#2", "ключ", strings.Repeat("k", runtime.MaxKeyLen+1)} {
+		a := elicittest.New(elicittest.Decline(), elicittest.Decline(), elicittest.Decline())
+		_, err1 := testforms.AskDeploy(ctx, a, "deploy?", runtime.WithKey(key))
+		_, err2 := runtime.AskURL(ctx, a, "open", "https://example.com/", runtime.WithKey(key))
+		_, err3 := runtime.AskURLFlow(ctx, a, "open", page, runtime.WithKey(key))
+		for _, err := range []error{err1, err2, err3} {
+			if !errors.Is(err, runtime.ErrInvalidKey) {
+				t.Errorf("WithKey(%q): %v, want ErrInvalidKey", key, err)
+			}
+		}
+		if n := len(a.Requests()); n != 0 {
+			t.Errorf("WithKey(%q): %d requests sent", key, n)
+		}
+	}
+	if _, err := testforms.AskDeploy(ctx, elicittest.New(elicittest.Decline()), "?", runtime.WithKey(strings.Repeat("k", runtime.MaxKeyLen))); err != nil {
+		t.Errorf("a %d-character key: %v", runtime.MaxKeyLen, err)
+	}
+	// The Exchange checks the key of a request made by hand, too.
+	x := modernExchange(t, exSealer(t), round{})
+	_, err := x.Ask(ctx, &runtime.Request{Mode: runtime.ModeForm, Key: "a b", Schema: testforms.DeploySchema()})
+	if !errors.Is(err, runtime.ErrInvalidKey) || len(x.Pending()) != 0 {
+		t.Errorf("Exchange.Ask with key %q: %v, %d pending", "a b", err, len(x.Pending()))
+	}
+}
+
 func TestExchangeMalformedAndInvalid(t *testing.T) {
 	ctx := context.Background()
 	x := modernExchange(t, exSealer(t), round{malformed: map[string]string{"Deploy": "content must be a JSON object"}})

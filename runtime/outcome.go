@@ -39,6 +39,11 @@ const (
 type Request struct {
 	// Mode is ModeForm or ModeURL.
 	Mode Mode
+	// Key names the request in a 2026-07-28 inputRequests map, before
+	// numbering (see Exchange): the key given with WithKey, or empty for
+	// the default, the form name (Schema.Name) for a form and "url" for
+	// a URL-mode request.
+	Key string
 	// Message is the text shown to the user.
 	Message string
 	// Schema is the form to render (form mode only). Adapters encode it
@@ -49,22 +54,6 @@ type Request struct {
 	// ElicitationID correlates a URL-mode request with its completion
 	// (2025-11-25 only).
 	ElicitationID string
-}
-
-// Key returns a stable, readable key for the request, used by adapters to
-// name the request in a 2026-07-28 inputRequests map: the form name for a
-// form request, "url" plus the elicitation id for a URL request.
-func (r *Request) Key() string {
-	if r.Mode == ModeURL {
-		if r.ElicitationID != "" {
-			return "url:" + r.ElicitationID
-		}
-		return "url"
-	}
-	if r.Schema != nil && r.Schema.Name != "" {
-		return r.Schema.Name
-	}
-	return "form"
 }
 
 // Response is a client's answer, as an Asker returns it.
@@ -129,6 +118,9 @@ var (
 	// ErrMissingOptions means a form with ask-time options was asked
 	// without supplying them.
 	ErrMissingOptions = errors.New("elicit: options not supplied")
+	// ErrInvalidKey means a question's inputRequests key (WithKey) is
+	// empty, too long or has characters outside [A-Za-z0-9_.:-].
+	ErrInvalidKey = errors.New("elicit: invalid inputRequests key")
 )
 
 // UnavailableError says why a client cannot be asked, and what the tool

@@ -20,8 +20,10 @@ type URLOutcome struct {
 // FlowIDer is implemented by Askers that keep the flow id of a URL-mode
 // request stable across the rounds of one call (*Exchange does).
 type FlowIDer interface {
-	// NextFlowID returns the id the next URL-mode ask will carry.
-	NextFlowID() string
+	// NextFlowID returns the id the next URL-mode ask with key (the
+	// request's Key, set with WithKey; empty for the default "url") will
+	// carry.
+	NextFlowID(key string) string
 }
 
 // AskURLFlow asks the user to open the page that page builds from a flow
@@ -31,12 +33,16 @@ type FlowIDer interface {
 // call, so the page and the tool can correlate the flow. The URL must
 // pass CheckURL.
 func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID string) string, opts ...AskOption) (URLOutcome, error) {
+	cfg, err := newAskConfig(opts)
+	if err != nil {
+		return URLOutcome{}, fmt.Errorf("ask url: %w", err)
+	}
 	if a == nil {
 		return URLOutcome{}, &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
 	}
 	var id string
 	if f, ok := a.(FlowIDer); ok {
-		id = f.NextFlowID()
+		id = f.NextFlowID(cfg.key)
 	} else {
 		id = NewElicitationID()
 	}
@@ -44,11 +50,7 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 	if err := CheckURL(rawURL); err != nil {
 		return URLOutcome{}, err
 	}
-	var cfg askConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
-	req := &Request{Mode: ModeURL, Message: message, URL: rawURL, ElicitationID: id}
+	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: id}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
 		return URLOutcome{}, fmt.Errorf("ask url: %w", err)

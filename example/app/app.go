@@ -18,7 +18,6 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"net/http"
 
@@ -180,20 +179,4 @@ func outcome(a runtime.Action) string {
 		return OutcomeDeclined
 	}
 	return OutcomeCancelled
-}
-
-// keyed returns an Asker that asks through a but names form requests key
-// in a 2026-07-28 inputRequests map. The adapter names a form's request
-// after the form's Go type (runtime.Request.Key: the schema name); the
-// conformance suites require other keys (user_name, confirm, step1...).
-func keyed(a runtime.Asker, key string) runtime.Asker {
-	return runtime.AskerFunc(func(ctx context.Context, r *runtime.Request) (*runtime.Response, error) {
-		if r.Schema != nil {
-			c := *r
-			c.Schema = r.Schema.Clone()
-			c.Schema.Name = key
-			r = &c
-		}
-		return a.Ask(ctx, r)
-	})
 }

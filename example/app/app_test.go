@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/app"
+	"github.com/elicitgen/elicitgen/internal/wiretest"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
@@ -88,7 +88,7 @@ func connect(t *testing.T, o clientOpts) (*client, *app.Store) {
 		c.cs.Close()
 		ss.Close()
 		cancel()
-		checkNoLeaks(t)
+		wiretest.CheckNoLeaks(t, "github.com/elicitgen/elicitgen/")
 	})
 	return c, store
 }
@@ -566,29 +566,3 @@ func TestHTTPEndpoints(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
-// checkNoLeaks fails if a goroutine running example or runtime code is
-// still alive after the test's cleanup.
-func checkNoLeaks(t *testing.T) {
-	t.Helper()
-	var leaked []string
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		leaked = leaked[:0]
-		buf := make([]byte, 1<<20)
-		buf = buf[:goruntime.Stack(buf, true)]
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			if strings.Contains(g, "github.com/elicitgen/elicitgen/") &&
-				!strings.Contains(g, "testing.tRunner") && !strings.Contains(g, "[running]") {
-				leaked = append(leaked, g)
-			}
-		}
-		if len(leaked) == 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if len(leaked) > 0 {
-		t.Errorf("%d goroutine(s) leaked:\n%s", len(leaked), strings.Join(leaked, "\n\n"))
-	}
-}

@@ -13,6 +13,8 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
+//lint:file-ignore SA1019 the 2026-07-28 scenarios still send sampling and roots requests, deprecated by SEP-2577 but within its deprecation window
+
 // Conformance fixtures: the tools and the prompt that the official MCP
 // conformance suites call, each asking a generated form of package forms.
 //
@@ -86,7 +88,7 @@ func (a *App) addConformance(s *mcp.Server) {
 	// 0.2.0-alpha.12, 2026-07-28: multi round-trip fixtures.
 	add(FixtureIRRElicitation, "Conformance (SEP-2322): asks the caller's name (key user_name).",
 		func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
-			out, err := forms.AskUserName(ctx, keyed(ask, keyUserName), "What is your name?")
+			out, err := forms.AskUserName(ctx, ask, "What is your name?", runtime.WithKey(keyUserName))
 			if err != nil {
 				return nil, err
 			}
@@ -96,7 +98,7 @@ func (a *App) addConformance(s *mcp.Server) {
 			return &mcp.CallToolResult{Content: text("No name given: " + string(out.Action))}, nil
 		})
 	confirm := func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
-		out, err := forms.AskConfirm(ctx, keyed(ask, keyConfirm), "Please confirm")
+		out, err := forms.AskConfirm(ctx, ask, "Please confirm", runtime.WithKey(keyConfirm))
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +114,7 @@ func (a *App) addConformance(s *mcp.Server) {
 	add(FixtureIRRTampered, "Conformance (SEP-2322): rejects a tampered requestState with -32602.", confirm)
 	add(FixtureIRRMultiRound, "Conformance (SEP-2322): two rounds (step1: name, step2: color), each with fresh sealed state.",
 		func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
-			one, err := forms.AskStep1(ctx, keyed(ask, keyStep1), "Step 1: What is your name?")
+			one, err := forms.AskStep1(ctx, ask, "Step 1: What is your name?", runtime.WithKey(keyStep1))
 			if err != nil {
 				return nil, err
 			}
@@ -120,7 +122,7 @@ func (a *App) addConformance(s *mcp.Server) {
 			if !ok {
 				return &mcp.CallToolResult{Content: text("Stopped at step 1: " + string(one.Action))}, nil
 			}
-			two, err := forms.AskStep2(ctx, keyed(ask, keyStep2), "Step 2: What is your favorite color?")
+			two, err := forms.AskStep2(ctx, ask, "Step 2: What is your favorite color?", runtime.WithKey(keyStep2))
 			if err != nil {
 				return nil, err
 			}
@@ -134,7 +136,7 @@ func (a *App) addConformance(s *mcp.Server) {
 		a.multipleInputs)
 	add(FixtureIRRCapabilities, "Conformance (SEP-2322): asks only what the client declared it can answer.", capabilities)
 	s.AddPrompt(&mcp.Prompt{Name: FixtureIRRPrompt, Description: "Conformance (SEP-2322): a prompt that first asks for context (key user_context)."},
-		handlePrompt(a.cfg, contextPrompt))
+		gosdk.HandlePrompt(a.cfg, contextPrompt))
 }
 
 // completed is the text result of a push-era fixture: the action and the
@@ -195,7 +197,7 @@ func (a *App) multipleInputs(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	if err != nil {
 		return nil, err // tampered or expired state: -32602
 	}
-	out, err := forms.AskUserName(ctx, keyed(ask, keyUserName), "What is your name?")
+	out, err := forms.AskUserName(ctx, ask, "What is your name?", runtime.WithKey(keyUserName))
 	greeting, hasGreeting := samplingText(req.Params.InputResponses, keyGreeting)
 	roots, hasRoots := rootsCount(req.Params.InputResponses, keyRoots)
 	var res *mcp.CallToolResult
@@ -243,7 +245,7 @@ func capabilities(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Ask
 	if n, ok := rootsCount(req.Params.InputResponses, keyRoots); ok {
 		return &mcp.CallToolResult{Content: text(fmt.Sprintf("%d root(s) visible", n))}, nil
 	}
-	out, err := forms.AskUserName(ctx, keyed(ask, keyUserName), "What is your name?")
+	out, err := forms.AskUserName(ctx, ask, "What is your name?", runtime.WithKey(keyUserName))
 	if err == nil {
 		v, _ := out.Accepted()
 		return &mcp.CallToolResult{Content: text(fmt.Sprintf("Hello, %s! (%s)", v.Name, out.Action))}, nil
@@ -263,20 +265,4 @@ func capabilities(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Ask
 		return nil, err
 	}
 	return &mcp.CallToolResult{InputRequests: alt}, nil
-}
-
-// contextPrompt is the prompt of the non-tool-request scenario.
-func contextPrompt(ctx context.Context, _ *mcp.GetPromptRequest, ask runtime.Asker) (*mcp.GetPromptResult, error) {
-	out, err := forms.AskPromptContext(ctx, keyed(ask, keyUserContext), "What context should the prompt use?")
-	if err != nil {
-		return nil, err
-	}
-	c := "(none: " + string(out.Action) + ")"
-	if v, ok := out.Accepted(); ok {
-		c = v.Context
-	}
-	return &mcp.GetPromptResult{
-		Description: "A prompt with elicited context",
-		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Context: " + c}}},
-	}, nil
 }

@@ -113,19 +113,13 @@ func (s *Store) Branch(service string) (string, bool) {
 
 // Deploy records a deployment and returns it.
 func (s *Store) Deploy(service, branch, env string) Deployment {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := Deployment{ID: fmt.Sprintf("dep-%d", len(s.deploys)+1), Service: service, Branch: branch, Environment: env}
-	s.deploys = append(s.deploys, d)
-	return d
+	return add(s, &s.deploys, "dep", func(id string) Deployment {
+		return Deployment{ID: id, Service: service, Branch: branch, Environment: env}
+	})
 }
 
 // Deployments returns the deployments made so far.
-func (s *Store) Deployments() []Deployment {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.deploys)
-}
+func (s *Store) Deployments() []Deployment { return list(s, &s.deploys) }
 
 // FullyBooked reports whether date has no table left.
 func (s *Store) FullyBooked(date string) bool {
@@ -152,19 +146,13 @@ func (s *Store) NextFree(date string) string {
 
 // Book records a booking and returns it.
 func (s *Store) Book(date string, partySize int) Booking {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b := Booking{ID: fmt.Sprintf("bk-%d", len(s.bookings)+1), Date: date, PartySize: partySize}
-	s.bookings = append(s.bookings, b)
-	return b
+	return add(s, &s.bookings, "bk", func(id string) Booking {
+		return Booking{ID: id, Date: date, PartySize: partySize}
+	})
 }
 
 // Bookings returns the bookings made so far.
-func (s *Store) Bookings() []Booking {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.bookings)
-}
+func (s *Store) Bookings() []Booking { return list(s, &s.bookings) }
 
 // KRs returns the key results of org (nil for an unknown org).
 func (s *Store) KRs(org string) []KR {
@@ -179,16 +167,27 @@ func (s *Store) KRs(org string) []KR {
 
 // Schedule records a campaign to send and returns it.
 func (s *Store) Schedule(name string, recipients int, window string) Campaign {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := Campaign{ID: fmt.Sprintf("cmp-%d", len(s.campaigns)+1), Name: name, Recipients: recipients, Window: window}
-	s.campaigns = append(s.campaigns, c)
-	return c
+	return add(s, &s.campaigns, "cmp", func(id string) Campaign {
+		return Campaign{ID: id, Name: name, Recipients: recipients, Window: window}
+	})
 }
 
 // Campaigns returns the campaigns scheduled so far.
-func (s *Store) Campaigns() []Campaign {
+func (s *Store) Campaigns() []Campaign { return list(s, &s.campaigns) }
+
+// add appends the record that build makes from the next id of *records
+// ("prefix-1", "prefix-2"...) and returns it, under s.mu.
+func add[T any](s *Store, records *[]T, prefix string, build func(id string) T) T {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.campaigns)
+	r := build(fmt.Sprintf("%s-%d", prefix, len(*records)+1))
+	*records = append(*records, r)
+	return r
+}
+
+// list returns a copy of *records, under s.mu.
+func list[T any](s *Store, records *[]T) []T {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(*records)
 }

@@ -97,36 +97,23 @@ type ConnectResult struct {
 var providerRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 func (a *App) addTools(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
-		Name:         ToolDeploy,
-		Title:        "Deploy a service",
-		Description:  "Deploys a service after the user picks the branch (pre-filled with the service's current branch) and environment and confirms.",
-		OutputSchema: outputSchema[DeployResult](),
-	}, gosdk.HandleFor(a.cfg, a.deploy))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:         ToolBook,
-		Title:        "Book a table",
-		Description:  fmt.Sprintf("Books a table. When the date is fully booked, asks the user whether to try another date, up to %d times.", MaxRebooks),
-		OutputSchema: outputSchema[BookResult](),
-	}, gosdk.HandleFor(a.cfg, a.book))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:         ToolKR,
-		Title:        "Key result dashboard",
-		Description:  "Asks the user which of the organisation's key results to open and returns its records.",
-		OutputSchema: outputSchema[KRResult](),
-	}, gosdk.HandleFor(a.cfg, a.kr))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:         ToolCampaign,
-		Title:        "Send a campaign",
-		Description:  "Sends an e-mail campaign once the user approves it and picks a send window.",
-		OutputSchema: outputSchema[CampaignResult](),
-	}, gosdk.HandleFor(a.cfg, a.campaign))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:         ToolConnect,
-		Title:        "Connect an account",
-		Description:  "Asks the user to connect an account on the provider's page (URL-mode elicitation: credentials never pass through the client).",
-		OutputSchema: outputSchema[ConnectResult](),
-	}, gosdk.HandleFor(a.cfg, a.connect))
+	addTool(a, s, ToolDeploy, "Deploy a service",
+		"Deploys a service after the user picks the branch (pre-filled with the service's current branch) and environment and confirms.", a.deploy)
+	addTool(a, s, ToolBook, "Book a table",
+		fmt.Sprintf("Books a table. When the date is fully booked, asks the user whether to try another date, up to %d times.", MaxRebooks), a.book)
+	addTool(a, s, ToolKR, "Key result dashboard",
+		"Asks the user which of the organisation's key results to open and returns its records.", a.kr)
+	addTool(a, s, ToolCampaign, "Send a campaign",
+		"Sends an e-mail campaign once the user approves it and picks a send window.", a.campaign)
+	addTool(a, s, ToolConnect, "Connect an account",
+		"Asks the user to connect an account on the provider's page (URL-mode elicitation: credentials never pass through the client).", a.connect)
+}
+
+// addTool adds the typed tool name to s, wrapped by the go-sdk adapter,
+// with the output schema of Out (whose outcome is one of Outcomes).
+func addTool[In, Out any](a *App, s *mcp.Server, name, title, description string, h gosdk.HandlerFor[In, Out]) {
+	t := &mcp.Tool{Name: name, Title: title, Description: description, OutputSchema: outputSchema[Out]()}
+	mcp.AddTool(s, t, gosdk.HandleFor(a.cfg, h))
 }
 
 // deploy asks which branch and environment, pre-filling the service's

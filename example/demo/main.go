@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/app"
+	"github.com/elicitgen/elicitgen/internal/wiretest"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
@@ -161,7 +162,7 @@ func runStep(ctx context.Context, w io.Writer, server *mcp.Server, st step) erro
 		return err
 	}
 	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "demo-client", Version: "v0"}, opts).Connect(ctx, &tapTransport{Transport: ct, tap: tp}, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "demo-client", Version: "v0"}, opts).Connect(ctx, &wiretest.Transport{Transport: ct, Read: tp.received, Write: tp.sent}, nil)
 	if err != nil {
 		return err
 	}
@@ -212,12 +213,13 @@ func (t *tap) schema(message string) json.RawMessage {
 	return t.schemas[message]
 }
 
-func (t *tap) sent(m jsonrpc.Message) {
+func (t *tap) sent(m jsonrpc.Message) jsonrpc.Message {
 	if r, ok := m.(*jsonrpc.Request); ok && r.Method == "tools/call" {
 		t.mu.Lock()
 		t.n++
 		t.mu.Unlock()
 	}
+	return m
 }
 
 func (t *tap) received(m jsonrpc.Message) {
@@ -243,35 +245,4 @@ func (t *tap) received(m jsonrpc.Message) {
 			t.schemas[ir.Params.Message] = ir.Params.RequestedSchema
 		}
 	}
-}
-
-type tapTransport struct {
-	mcp.Transport
-	tap *tap
-}
-
-func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.Transport.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &tapConn{Connection: c, tap: t.tap}, nil
-}
-
-type tapConn struct {
-	mcp.Connection
-	tap *tap
-}
-
-func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	m, err := c.Connection.Read(ctx)
-	if err == nil {
-		c.tap.received(m)
-	}
-	return m, err
-}
-
-func (c *tapConn) Write(ctx context.Context, m jsonrpc.Message) error {
-	c.tap.sent(m)
-	return c.Connection.Write(ctx, m)
 }

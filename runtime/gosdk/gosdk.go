@@ -2,8 +2,9 @@
 // (github.com/modelcontextprotocol/go-sdk, v1.8 or later), on every
 // protocol era, from one handler body.
 //
-// Wrap a tool handler with Handle (or HandleFor for typed tools) and ask
-// generated forms with the runtime.Asker it receives:
+// Wrap a tool handler with Handle (or HandleFor for typed tools, or
+// HandlePrompt for a prompt) and ask generated forms with the
+// runtime.Asker it receives:
 //
 //   - on a 2025-06-18 or 2025-11-25 connection, AskT sends
 //     elicitation/create and waits for the answer;
@@ -51,9 +52,15 @@ type Config struct {
 	// JSON-RPC -32021 with requiredCapabilities on 2026-07-28 requests and
 	// a tool error telling the model what to ask on older ones.
 	Unavailable runtime.UnavailablePolicy
-	// Principal names the authenticated user the state is bound to. Nil
-	// means the bearer token's user (req.Extra.TokenInfo.UserID).
+	// Principal names the authenticated user the state of a tool call is
+	// bound to. Nil means the bearer token's user
+	// (req.Extra.TokenInfo.UserID).
 	Principal func(ctx context.Context, req *mcp.CallToolRequest) string
+	// PromptPrincipal is Principal for prompts (HandlePrompt). Nil means
+	// the bearer token's user; HandlePrompt panics when Principal is set
+	// and PromptPrincipal is not, so that a custom principal is never
+	// silently dropped.
+	PromptPrincipal func(ctx context.Context, req *mcp.GetPromptRequest) string
 	// Now is the clock of state expiry; nil means time.Now.
 	Now func() time.Time
 }
@@ -66,8 +73,13 @@ func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string
 	if c.Principal != nil {
 		return c.Principal(ctx, req)
 	}
-	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		return req.Extra.TokenInfo.UserID
+	return tokenUser(req.Extra)
+}
+
+// tokenUser returns the bearer token's user, or "".
+func tokenUser(extra *mcp.RequestExtra) string {
+	if extra != nil && extra.TokenInfo != nil {
+		return extra.TokenInfo.UserID
 	}
 	return ""
 }
@@ -124,7 +136,6 @@ func HandleFor[In, Out any](cfg *Config, h HandlerFor[In, Out]) mcp.ToolHandlerF
 type Asker struct {
 	*runtime.Exchange
 	cfg *Config
-	req *mcp.CallToolRequest
 }
 
 // NewAsker returns the asker for the tool call req. On a 2026-07-28
@@ -136,25 +147,32 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 	if cfg == nil {
 		return nil, errors.New("gosdk: nil Config")
 	}
-	version := req.ProtocolVersion()
-	call := &runtime.Call{
-		Tool:      req.Params.Name,
-		Args:      req.Params.Arguments,
-		Principal: cfg.principal(ctx, req),
-		Version:   version,
-		Caps:      clientCaps(req, version),
+	p := req.Params
+	x, err := newExchange(cfg, req, &runtime.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req)}, p.RequestState, p.InputResponses)
+	if err != nil {
+		return nil, err
 	}
-	if runtime.Modern(version) {
-		call.State = req.Params.RequestState
-		call.Responses, call.Malformed = inputResponses(req.Params.InputResponses)
+	return &Asker{Exchange: x, cfg: cfg}, nil
+}
+
+// newExchange completes call (whose Tool, Args and Principal bind the
+// sealed state) from req, a tools/call or prompts/get request with the
+// echoed requestState and inputResponses, and starts its exchange. A
+// state that fails to open is a *codedError with -32602.
+func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *runtime.Call, state string, responses mcp.InputResponseMap) (*runtime.Exchange, error) {
+	call.Version = req.ProtocolVersion()
+	call.Caps = clientCaps(req, call.Version)
+	if runtime.Modern(call.Version) {
+		call.State = state
+		call.Responses, call.Malformed = inputResponses(responses)
 	} else {
-		call.Push = &pusher{ss: req.Session, version: version}
+		call.Push = &pusher{ss: req.Session, version: call.Version}
 	}
 	x, err := runtime.NewExchange(cfg.sealer(), call)
 	if err != nil {
-		return nil, &stateError{err: err}
+		return nil, &codedError{err: err, code: runtime.CodeInvalidParams, msg: runtime.InvalidStateMessage(err)}
 	}
-	return &Asker{Exchange: x, cfg: cfg, req: req}, nil
+	return x, nil
 }
 
 // Finish returns what the tool call must answer, given what the handler
@@ -167,37 +185,57 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 	r := a.Reply(err, a.cfg.Unavailable)
 	switch r.Kind {
 	case runtime.ReplyInputRequired:
-		out := &mcp.CallToolResult{InputRequests: make(mcp.InputRequestMap, len(r.Requests)), RequestState: r.State}
-		for _, p := range r.Requests {
-			params, err := elicitParams(p.Request, runtime.Version20260728)
-			if err != nil {
-				return nil, err
-			}
-			params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
-			out.InputRequests[p.Key] = params
+		in, err := inputRequests(r.Requests)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
-	case runtime.ReplyInvalidParams:
-		return nil, &jsonrpc.Error{Code: runtime.CodeInvalidParams, Message: r.Message}
-	case runtime.ReplyMissingCapability:
-		data, _ := json.Marshal(r.Data)
-		return nil, &jsonrpc.Error{Code: runtime.CodeMissingRequiredClientCapability, Message: r.Message, Data: data}
+		return &mcp.CallToolResult{InputRequests: in, RequestState: r.State}, nil
 	case runtime.ReplyToolError:
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}}, nil
+	case runtime.ReplyResult:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		if res == nil {
+			res = &mcp.CallToolResult{}
+		}
+		return res, nil
+	}
+	return nil, replyError(r, a.Version())
+}
+
+// inputRequests encodes the questions of an input_required result.
+func inputRequests(reqs []*runtime.InputRequiredError) (mcp.InputRequestMap, error) {
+	out := make(mcp.InputRequestMap, len(reqs))
+	for _, p := range reqs {
+		params, err := elicitParams(p.Request, runtime.Version20260728)
+		if err != nil {
+			return nil, err
+		}
+		params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
+		out[p.Key] = params
+	}
+	return out, nil
+}
+
+// replyError returns the JSON-RPC error of a reply that is one:
+// ReplyInvalidParams, ReplyMissingCapability or ReplyURLRequired (for a
+// client speaking version); otherwise r.Err.
+func replyError(r runtime.Reply, version string) error {
+	switch r.Kind {
+	case runtime.ReplyInvalidParams:
+		return &jsonrpc.Error{Code: runtime.CodeInvalidParams, Message: r.Message}
+	case runtime.ReplyMissingCapability:
+		data, _ := json.Marshal(r.Data)
+		return &jsonrpc.Error{Code: runtime.CodeMissingRequiredClientCapability, Message: r.Message, Data: data}
 	case runtime.ReplyURLRequired:
 		params := make([]*mcp.ElicitParams, len(r.Requests))
 		for i, p := range r.Requests {
-			params[i], _ = elicitParams(p.Request, a.Version())
+			params[i], _ = elicitParams(p.Request, version)
 		}
-		return nil, mcp.URLElicitationRequiredError(params)
+		return mcp.URLElicitationRequiredError(params)
 	}
-	if r.Err != nil {
-		return nil, r.Err
-	}
-	if res == nil {
-		res = &mcp.CallToolResult{}
-	}
-	return res, nil
+	return r.Err
 }
 
 // Complete tells the client of a 2025-11-25 session that the URL-mode
@@ -217,11 +255,11 @@ func Complete(ctx context.Context, ss *mcp.ServerSession, flowID string) error {
 
 // clientCaps reads the elicitation modes the client declared for req:
 // from _meta on 2026-07-28 requests, from initialize otherwise.
-func clientCaps(req *mcp.CallToolRequest, version string) runtime.ClientCaps {
+func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) runtime.ClientCaps {
 	if runtime.Modern(version) {
 		var raw any
-		if req.Params != nil && req.Params.Meta != nil {
-			raw = req.Params.Meta[runtime.MetaKeyClientCapabilities]
+		if m := req.Params.GetMeta(); m != nil {
+			raw = m[runtime.MetaKeyClientCapabilities]
 		}
 		caps, _ := runtime.ParseClientCaps(version, raw)
 		return caps
@@ -308,16 +346,21 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	return &runtime.Response{Action: runtime.Action(res.Action), Content: res.Content}, nil
 }
 
-// stateError is a requestState failure: it matches runtime.ErrInvalidState
-// and carries JSON-RPC code -32602 for the SDK.
-type stateError struct{ err error }
+// codedError is a runtime error (a requestState failure, a client that
+// cannot be asked) that carries a JSON-RPC code and message for the SDK:
+// errors.Is still matches the runtime error.
+type codedError struct {
+	err  error
+	code int64
+	msg  string
+}
 
 // Error implements error.
-func (e *stateError) Error() string { return runtime.InvalidStateMessage(e.err) }
+func (e *codedError) Error() string { return e.msg }
 
 // Unwrap returns the runtime error and the JSON-RPC error.
-func (e *stateError) Unwrap() []error {
-	return []error{e.err, &jsonrpc.Error{Code: runtime.CodeInvalidParams, Message: e.Error()}}
+func (e *codedError) Unwrap() []error {
+	return []error{e.err, &jsonrpc.Error{Code: e.code, Message: e.msg}}
 }
 
 // wireError returns err as the *jsonrpc.Error go-sdk sends verbatim.

@@ -10,7 +10,6 @@ import (
 	"io"
 	"log"
 	"log/slog"
-	goruntime "runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/elicitgen/elicitgen/internal/wiretest"
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
@@ -192,11 +192,9 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *serv
 		t.Fatal(err)
 	}
 	s := &server{sdk: sdk, keys: keys, policy: policy, askErrs: make(chan error, 4)}
-	if tt, ok := t.(*testing.T); ok {
-		// Registered before any connection, so it runs after all of
-		// their cleanups.
-		t.Cleanup(func() { checkNoLeaks(tt) })
-	}
+	// Registered before any connection, so it runs after all of their
+	// cleanups.
+	t.Cleanup(func() { wiretest.CheckNoLeaks(t, "github.com/elicitgen/elicitgen/runtime") })
 	switch sdk {
 	case goSDK:
 		s.gs = mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
@@ -332,45 +330,29 @@ func (t *tap) toolResults() []map[string]any {
 	return out
 }
 
-// tapTransport records and rewrites a go-sdk connection's messages.
-type tapTransport struct {
-	mcp.Transport
-	tap *tap
-}
-
-func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.Transport.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &tapConn{Connection: c, tap: t.tap}, nil
-}
-
-type tapConn struct {
-	mcp.Connection
-	tap *tap
-}
-
-func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	m, err := c.Connection.Read(ctx)
-	if err == nil {
-		if b, err := jsonrpc.EncodeMessage(m); err == nil {
-			c.tap.record(false, b)
-		}
-	}
-	return m, err
-}
-
-func (c *tapConn) Write(ctx context.Context, m jsonrpc.Message) error {
-	if b, err := jsonrpc.EncodeMessage(m); err == nil {
-		if nb := c.tap.rewrite(b); !bytes.Equal(nb, b) {
-			if nm, err := jsonrpc.DecodeMessage(nb); err == nil {
-				m, b = nm, nb
+// transport records and rewrites the messages of a go-sdk connection.
+func (t *tap) transport(inner mcp.Transport) mcp.Transport {
+	return &wiretest.Transport{
+		Transport: inner,
+		Read: func(m jsonrpc.Message) {
+			if b, err := jsonrpc.EncodeMessage(m); err == nil {
+				t.record(false, b)
 			}
-		}
-		c.tap.record(true, b)
+		},
+		Write: func(m jsonrpc.Message) jsonrpc.Message {
+			b, err := jsonrpc.EncodeMessage(m)
+			if err != nil {
+				return m
+			}
+			if nb := t.rewrite(b); !bytes.Equal(nb, b) {
+				if nm, err := jsonrpc.DecodeMessage(nb); err == nil {
+					m, b = nm, nb
+				}
+			}
+			t.record(true, b)
+			return m
+		},
 	}
-	return c.Connection.Write(ctx, m)
 }
 
 // pipes joins a client and a server over newline-delimited JSON, through
@@ -577,7 +559,7 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 			t.Fatal(err)
 		}
 		cleanups = append(cleanups, func() { ss.Close() })
-		gClientTransport = &tapTransport{Transport: ct, tap: tp}
+		gClientTransport = tp.transport(ct)
 	default:
 		p := newPipes(tp)
 		cleanups = append(cleanups, p.Close)
@@ -600,7 +582,7 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 			cleanups = append(cleanups, func() { cancel(); p.Close(); wg.Wait() })
 		}
 		if clientSDK == goSDK {
-			gClientTransport = &tapTransport{Transport: &mcp.IOTransport{Reader: p.clientIn, Writer: p.clientOut}, tap: tp}
+			gClientTransport = tp.transport(&mcp.IOTransport{Reader: p.clientIn, Writer: p.clientOut})
 		} else {
 			tr := mgtransport.NewIO(p.clientIn, p.clientOut, io.NopCloser(strings.NewReader("")))
 			mgtransport.WithCommandLogger(slog.New(slog.DiscardHandler))(tr) // closing the pipes is not an error here
@@ -684,30 +666,4 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 		t.Fatalf("negotiated %q, want %q", c.version, want)
 	}
 	return c
-}
-
-// checkNoLeaks fails if a goroutine running elicitgen code (other than
-// the test goroutines) is still alive after the test's cleanup.
-func checkNoLeaks(t *testing.T) {
-	t.Helper()
-	var leaked []string
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		leaked = leaked[:0]
-		buf := make([]byte, 1<<20)
-		buf = buf[:goruntime.Stack(buf, true)]
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			if strings.Contains(g, "github.com/elicitgen/elicitgen/runtime") &&
-				!strings.Contains(g, "testing.tRunner") && !strings.Contains(g, "[running]") {
-				leaked = append(leaked, g)
-			}
-		}
-		if len(leaked) == 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if len(leaked) > 0 {
-		t.Errorf("%d goroutine(s) running elicitgen code leaked:\n%s", len(leaked), strings.Join(leaked, "\n\n"))
-	}
 }
