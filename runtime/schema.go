@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Protocol versions that change how a requestedSchema is written.
@@ -269,9 +270,19 @@ func appendKey(b []byte, k string) []byte {
 	return append(b, '"', ':')
 }
 
+// appendString appends s as a JSON string, byte for byte as json.Marshal
+// writes it (HTML characters escaped), without allocating for the common
+// case of plain text.
 func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // strings always marshal
-	return append(b, q...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= utf8.RuneSelf {
+			q, _ := json.Marshal(s) // strings always marshal
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 func appendInt(b []byte, k string, v *int) []byte {
