@@ -71,12 +71,36 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 			pkg.Forms = append(pkg.Forms, f)
 		}
 	}
+	b.checkNames(pkg)
 	for _, n := range only {
 		if !found[n] {
 			b.sink.errorf(token.Position{}, "type %s not found in package %s", n, src.Types.Path())
 		}
 	}
 	return pkg, b.sink.list.Sort()
+}
+
+// checkNames reports generated names that the package already declares
+// outside elicitgen's own output, or that two forms would both declare.
+func (b *builder) checkNames(pkg *Package) {
+	taken := map[string]string{}
+	for _, f := range pkg.Forms {
+		for _, name := range NamesOf(f.Name).list() {
+			if other, ok := taken[name]; ok {
+				b.sink.errorf(f.Pos, "form %s would declare %s, which form %s declares too: rename one of the types", f.Name, name, other)
+				break
+			}
+			taken[name] = f.Name
+			obj := b.src.Types.Scope().Lookup(name)
+			if obj == nil {
+				continue
+			}
+			if pos := b.pos(obj.Pos()); !isGenerated(pos.Filename) {
+				b.sink.errorf(f.Pos, "form %s needs the name %s, which is already declared at %s:%d: rename it or the type", f.Name, name, filepath.Base(pos.Filename), pos.Line)
+				break
+			}
+		}
+	}
 }
 
 // isForm reports whether a struct declaration is a form: a field with an

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -139,39 +137,16 @@ func numbered(src []byte) string {
 	return sb.String()
 }
 
-// lower returns name with its first letter lowered: Deploy -> deploy.
-func lower(name string) string {
-	r, n := utf8.DecodeRuneInString(name)
-	if unicode.IsUpper(r) {
-		// Lower a leading acronym too: URLForm -> urlForm.
-		i := n
-		for i < len(name) {
-			r2, n2 := utf8.DecodeRuneInString(name[i:])
-			if !unicode.IsUpper(r2) {
-				break
-			}
-			if i+n2 < len(name) {
-				if r3, _ := utf8.DecodeRuneInString(name[i+n2:]); unicode.IsLower(r3) {
-					break
-				}
-			}
-			i += n2
-		}
-		return strings.ToLower(name[:i]) + name[i:]
-	}
-	return name
-}
-
 func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
 
 // emitForm emits everything generated for one form T:
 //
-//	var tSchema = &runtime.Schema{...}
-//	var tForm = &runtime.Form[T]{...}
+//	var elicitSchemaT = &runtime.Schema{...}
+//	var elicitFormT = &runtime.Form[T]{...}
 //	func TSchema() *runtime.Schema
 //	func (v T) Validate() error
-//	func decodeT(s *runtime.Schema, content map[string]any) (T, error)
-//	func encodeT(v *T) map[string]any
+//	func elicitDecodeT(s *runtime.Schema, content map[string]any) (T, error)
+//	func elicitEncodeT(v *T) map[string]any
 //	func AskT(ctx, asker, message, opts...) (runtime.Outcome[T], error)
 //	func AcceptT(v T) (*runtime.Response, error); DeclineT(); CancelT()
 //	compile-time guards
@@ -194,14 +169,15 @@ func multi(items ...jen.Code) *jen.Statement {
 
 func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
 
-// emitSchemaVar emits `var tSchema = &runtime.Schema{Name: "T", Properties: ...}`.
+// emitSchemaVar emits `var elicitSchemaT = &runtime.Schema{Name: "T", Properties: ...}`.
 func emitSchemaVar(f *jen.File, form *Form) {
 	props := make([]jen.Code, len(form.Fields))
 	for i, fld := range form.Fields {
 		props[i] = propertyLit(&fld.Prop)
 	}
-	f.Commentf("%sSchema is the requestedSchema of %s.", lower(form.Name), form.Name)
-	f.Var().Id(lower(form.Name) + "Schema").Op("=").Op("&").Add(rt("Schema")).Add(multi(
+	n := NamesOf(form.Name)
+	f.Commentf("%s is the requestedSchema of %s.", n.SchemaVar, form.Name)
+	f.Var().Id(n.SchemaVar).Op("=").Op("&").Add(rt("Schema")).Add(multi(
 		kv("Name", jen.Lit(form.Name)),
 		kv("Properties", jen.Index().Add(rt("Property")).Add(multi(props...))),
 	))
@@ -292,15 +268,15 @@ func defaultLit(v any) jen.Code {
 	}
 }
 
-// emitFormVar emits `var tForm = &runtime.Form[T]{...}`, the value Ask and
+// emitFormVar emits `var elicitFormT = &runtime.Form[T]{...}`, the value Ask and
 // Accept work from.
 func emitFormVar(f *jen.File, form *Form) {
-	n := lower(form.Name)
-	f.Commentf("%sForm ties %s to its schema and codec.", n, form.Name)
-	f.Var().Id(n + "Form").Op("=").Op("&").Add(rt("Form")).Types(jen.Id(form.Name)).Add(multi(
-		kv("Schema", jen.Id(n+"Schema")),
-		kv("Decode", jen.Id("decode"+form.Name)),
-		kv("Encode", jen.Id("encode"+form.Name)),
+	n := NamesOf(form.Name)
+	f.Commentf("%s ties %s to its schema and codec.", n.FormVar, form.Name)
+	f.Var().Id(n.FormVar).Op("=").Op("&").Add(rt("Form")).Types(jen.Id(form.Name)).Add(multi(
+		kv("Schema", jen.Id(n.SchemaVar)),
+		kv("Decode", jen.Id(n.Decode)),
+		kv("Encode", jen.Id(n.Encode)),
 		kv("Validate", jen.Func().Params(jen.Id("v").Op("*").Id(form.Name)).Error().Block(
 			jen.Return(jen.Id("v").Dot("Validate").Call()),
 		)),
@@ -309,10 +285,11 @@ func emitFormVar(f *jen.File, form *Form) {
 
 // emitSchemaFunc emits `func TSchema() *runtime.Schema`.
 func emitSchemaFunc(f *jen.File, form *Form) {
-	f.Commentf("%sSchema returns a copy of the requestedSchema of %s, for", form.Name, form.Name)
+	n := NamesOf(form.Name)
+	f.Commentf("%s returns a copy of the requestedSchema of %s, for", n.SchemaFunc, form.Name)
 	f.Comment("callers that build requests themselves.")
-	f.Func().Id(form.Name + "Schema").Params().Op("*").Add(rt("Schema")).Block(
-		jen.Return(jen.Id(lower(form.Name) + "Schema").Dot("Clone").Call()),
+	f.Func().Id(n.SchemaFunc).Params().Op("*").Add(rt("Schema")).Block(
+		jen.Return(jen.Id(n.SchemaVar).Dot("Clone").Call()),
 	)
 }
 
@@ -326,7 +303,7 @@ func access(v string, fld *Field) *jen.Statement {
 }
 
 func propRef(form *Form, i int) *jen.Statement {
-	return jen.Op("&").Id(lower(form.Name) + "Schema").Dot("Properties").Index(jen.Lit(i))
+	return jen.Op("&").Id(NamesOf(form.Name).SchemaVar).Dot("Properties").Index(jen.Lit(i))
 }
 
 // emitValidate emits `func (v T) Validate() error`, one runtime check per
@@ -377,10 +354,11 @@ var decodeFunc = map[GoKind]string{
 	GoFloat: "DecodeFloat", GoTime: "DecodeTime", GoMulti: "DecodeMulti",
 }
 
-// emitDecode emits `func decodeT(s *runtime.Schema, content map[string]any) (T, error)`.
+// emitDecode emits `func elicitDecodeT(s *runtime.Schema, content map[string]any) (T, error)`.
 func emitDecode(f *jen.File, form *Form) {
-	f.Commentf("decode%s decodes and validates a client's accepted content against s.", form.Name)
-	f.Func().Id("decode"+form.Name).Params(
+	n := NamesOf(form.Name)
+	f.Commentf("%s decodes and validates a client's accepted content against s.", n.Decode)
+	f.Func().Id(n.Decode).Params(
 		jen.Id("s").Op("*").Add(rt("Schema")), jen.Id("content").Map(jen.String()).Any(),
 	).Params(jen.Id(form.Name), jen.Error()).BlockFunc(func(g *jen.Group) {
 		g.Var().Id("v").Id(form.Name)
@@ -399,11 +377,12 @@ func emitDecode(f *jen.File, form *Form) {
 	})
 }
 
-// emitEncode emits `func encodeT(v *T) map[string]any`, content as a client
+// emitEncode emits `func elicitEncodeT(v *T) map[string]any`, content as a client
 // sends it.
 func emitEncode(f *jen.File, form *Form) {
-	f.Commentf("encode%s writes v as the content of an accept.", form.Name)
-	f.Func().Id("encode" + form.Name).Params(jen.Id("v").Op("*").Id(form.Name)).Map(jen.String()).Any().BlockFunc(func(g *jen.Group) {
+	n := NamesOf(form.Name)
+	f.Commentf("%s writes v as the content of an accept.", n.Encode)
+	f.Func().Id(n.Encode).Params(jen.Id("v").Op("*").Id(form.Name)).Map(jen.String()).Any().BlockFunc(func(g *jen.Group) {
 		g.Id("m").Op(":=").Make(jen.Map(jen.String()).Any(), jen.Lit(len(form.Fields)))
 		for _, fld := range form.Fields {
 			val := jen.Code(access("v", fld))
@@ -444,36 +423,36 @@ func emitEncode(f *jen.File, form *Form) {
 
 // emitAsk emits AskT.
 func emitAsk(f *jen.File, form *Form) {
-	t := form.Name
-	f.Commentf("Ask%s asks the user to fill in a %s form, with message as the", t, t)
+	t, n := form.Name, NamesOf(form.Name)
+	f.Commentf("%s asks the user to fill in a %s form, with message as the", n.Ask, t)
 	f.Comment("question. It returns the accepted value only when the client's answer")
 	f.Comment("decoded and validated; a decline or cancel is an Outcome without a value,")
 	f.Comment("and a client that cannot be asked is an error matching")
 	f.Comment("runtime.ErrUnavailable, never an accept.")
-	f.Func().Id("Ask"+t).Params(
+	f.Func().Id(n.Ask).Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("asker").Add(rt("Asker")),
 		jen.Id("message").String(),
 		jen.Id("opts").Op("...").Add(rt("AskOption")),
 	).Params(rt("Outcome").Types(jen.Id(t)), jen.Error()).Block(
-		jen.Return(rt("Ask").Call(jen.Id("ctx"), jen.Id("asker"), jen.Id(lower(t)+"Form"), jen.Id("message"), jen.Id("opts").Op("..."))),
+		jen.Return(rt("Ask").Call(jen.Id("ctx"), jen.Id("asker"), jen.Id(n.FormVar), jen.Id("message"), jen.Id("opts").Op("..."))),
 	)
 }
 
 // emitAnswers emits AcceptT, DeclineT and CancelT: client-side answers.
 func emitAnswers(f *jen.File, form *Form) {
-	t := form.Name
-	f.Commentf("Accept%s is the client-side answer that submits v. It refuses a v", t)
+	t, n := form.Name, NamesOf(form.Name)
+	f.Commentf("%s is the client-side answer that submits v. It refuses a v", n.Accept)
 	f.Comment("that does not validate.")
-	f.Func().Id("Accept"+t).Params(jen.Id("v").Id(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Block(
-		jen.Return(jen.Id(lower(t) + "Form").Dot("Accept").Call(jen.Id("v"))),
+	f.Func().Id(n.Accept).Params(jen.Id("v").Id(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Block(
+		jen.Return(jen.Id(n.FormVar).Dot("Accept").Call(jen.Id("v"))),
 	)
-	f.Commentf("Decline%s is the client-side answer that declines a %s form.", t, t)
-	f.Func().Id("Decline" + t).Params().Op("*").Add(rt("Response")).Block(
+	f.Commentf("%s is the client-side answer that declines a %s form.", n.Decline, t)
+	f.Func().Id(n.Decline).Params().Op("*").Add(rt("Response")).Block(
 		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionDecline")))),
 	)
-	f.Commentf("Cancel%s is the client-side answer that dismisses a %s form.", t, t)
-	f.Func().Id("Cancel" + t).Params().Op("*").Add(rt("Response")).Block(
+	f.Commentf("%s is the client-side answer that dismisses a %s form.", n.Cancel, t)
+	f.Func().Id(n.Cancel).Params().Op("*").Add(rt("Response")).Block(
 		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionCancel")))),
 	)
 }

@@ -12,8 +12,8 @@ import (
 // The generated code needs a runtime at least as new as this elicitgen.
 const _ = runtime.SupportPackageIsVersion1
 
-// testElicitationSchema is the requestedSchema of TestElicitation.
-var testElicitationSchema = &runtime.Schema{
+// elicitSchemaTestElicitation is the requestedSchema of TestElicitation.
+var elicitSchemaTestElicitation = &runtime.Schema{
 	Name: "TestElicitation",
 	Properties: []runtime.Property{
 		{
@@ -31,11 +31,11 @@ var testElicitationSchema = &runtime.Schema{
 	},
 }
 
-// testElicitationForm ties TestElicitation to its schema and codec.
-var testElicitationForm = &runtime.Form[TestElicitation]{
-	Schema: testElicitationSchema,
-	Decode: decodeTestElicitation,
-	Encode: encodeTestElicitation,
+// elicitFormTestElicitation ties TestElicitation to its schema and codec.
+var elicitFormTestElicitation = &runtime.Form[TestElicitation]{
+	Schema: elicitSchemaTestElicitation,
+	Decode: elicitDecodeTestElicitation,
+	Encode: elicitEncodeTestElicitation,
 	Validate: func(v *TestElicitation) error {
 		return v.Validate()
 	},
@@ -44,7 +44,7 @@ var testElicitationForm = &runtime.Form[TestElicitation]{
 // TestElicitationSchema returns a copy of the requestedSchema of TestElicitation, for
 // callers that build requests themselves.
 func TestElicitationSchema() *runtime.Schema {
-	return testElicitationSchema.Clone()
+	return elicitSchemaTestElicitation.Clone()
 }
 
 // Validate checks v against every rule of the TestElicitation schema: bounds,
@@ -52,13 +52,13 @@ func TestElicitationSchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v TestElicitation) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &testElicitationSchema.Properties[0], string(v.Username))
-	runtime.CheckString(&errs, &testElicitationSchema.Properties[1], string(v.Email))
+	runtime.CheckString(&errs, &elicitSchemaTestElicitation.Properties[0], string(v.Username))
+	runtime.CheckString(&errs, &elicitSchemaTestElicitation.Properties[1], string(v.Email))
 	return errs.Err("TestElicitation")
 }
 
-// decodeTestElicitation decodes and validates a client's accepted content against s.
-func decodeTestElicitation(s *runtime.Schema, content map[string]any) (TestElicitation, error) {
+// elicitDecodeTestElicitation decodes and validates a client's accepted content against s.
+func elicitDecodeTestElicitation(s *runtime.Schema, content map[string]any) (TestElicitation, error) {
 	var v TestElicitation
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeString(&d, 0, &v.Username)
@@ -69,8 +69,8 @@ func decodeTestElicitation(s *runtime.Schema, content map[string]any) (TestElici
 	return v, nil
 }
 
-// encodeTestElicitation writes v as the content of an accept.
-func encodeTestElicitation(v *TestElicitation) map[string]any {
+// elicitEncodeTestElicitation writes v as the content of an accept.
+func elicitEncodeTestElicitation(v *TestElicitation) map[string]any {
 	m := make(map[string]any, 2)
 	m["username"] = string(v.Username)
 	m["email"] = string(v.Email)
@@ -83,13 +83,13 @@ func encodeTestElicitation(v *TestElicitation) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[TestElicitation], error) {
-	return runtime.Ask(ctx, asker, testElicitationForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormTestElicitation, message, opts...)
 }
 
 // AcceptTestElicitation is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptTestElicitation(v TestElicitation) (*runtime.Response, error) {
-	return testElicitationForm.Accept(v)
+	return elicitFormTestElicitation.Accept(v)
 }
 
 // DeclineTestElicitation is the client-side answer that declines a TestElicitation form.
@@ -110,8 +110,8 @@ type _TestElicitation_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _TestElicitation_changed_since_elicitgen_ran_run_go_generate = TestElicitation{}
 
-// sep1034DefaultsSchema is the requestedSchema of SEP1034Defaults.
-var sep1034DefaultsSchema = &runtime.Schema{
+// elicitSchemaSEP1034Defaults is the requestedSchema of SEP1034Defaults.
+var elicitSchemaSEP1034Defaults = &runtime.Schema{
 	Name: "SEP1034Defaults",
 	Properties: []runtime.Property{
 		{
@@ -152,11 +152,11 @@ var sep1034DefaultsSchema = &runtime.Schema{
 	},
 }
 
-// sep1034DefaultsForm ties SEP1034Defaults to its schema and codec.
-var sep1034DefaultsForm = &runtime.Form[SEP1034Defaults]{
-	Schema: sep1034DefaultsSchema,
-	Decode: decodeSEP1034Defaults,
-	Encode: encodeSEP1034Defaults,
+// elicitFormSEP1034Defaults ties SEP1034Defaults to its schema and codec.
+var elicitFormSEP1034Defaults = &runtime.Form[SEP1034Defaults]{
+	Schema: elicitSchemaSEP1034Defaults,
+	Decode: elicitDecodeSEP1034Defaults,
+	Encode: elicitEncodeSEP1034Defaults,
 	Validate: func(v *SEP1034Defaults) error {
 		return v.Validate()
 	},
@@ -165,7 +165,7 @@ var sep1034DefaultsForm = &runtime.Form[SEP1034Defaults]{
 // SEP1034DefaultsSchema returns a copy of the requestedSchema of SEP1034Defaults, for
 // callers that build requests themselves.
 func SEP1034DefaultsSchema() *runtime.Schema {
-	return sep1034DefaultsSchema.Clone()
+	return elicitSchemaSEP1034Defaults.Clone()
 }
 
 // Validate checks v against every rule of the SEP1034Defaults schema: bounds,
@@ -174,22 +174,22 @@ func SEP1034DefaultsSchema() *runtime.Schema {
 func (v SEP1034Defaults) Validate() error {
 	var errs runtime.Errors
 	if v.Name != nil {
-		runtime.CheckString(&errs, &sep1034DefaultsSchema.Properties[0], string(*v.Name))
+		runtime.CheckString(&errs, &elicitSchemaSEP1034Defaults.Properties[0], string(*v.Name))
 	}
 	if v.Age != nil {
-		runtime.CheckInt(&errs, &sep1034DefaultsSchema.Properties[1], *v.Age)
+		runtime.CheckInt(&errs, &elicitSchemaSEP1034Defaults.Properties[1], *v.Age)
 	}
 	if v.Score != nil {
-		runtime.CheckFloat(&errs, &sep1034DefaultsSchema.Properties[2], *v.Score)
+		runtime.CheckFloat(&errs, &elicitSchemaSEP1034Defaults.Properties[2], *v.Score)
 	}
 	if v.Status != nil {
-		runtime.CheckString(&errs, &sep1034DefaultsSchema.Properties[3], string(*v.Status))
+		runtime.CheckString(&errs, &elicitSchemaSEP1034Defaults.Properties[3], string(*v.Status))
 	}
 	return errs.Err("SEP1034Defaults")
 }
 
-// decodeSEP1034Defaults decodes and validates a client's accepted content against s.
-func decodeSEP1034Defaults(s *runtime.Schema, content map[string]any) (SEP1034Defaults, error) {
+// elicitDecodeSEP1034Defaults decodes and validates a client's accepted content against s.
+func elicitDecodeSEP1034Defaults(s *runtime.Schema, content map[string]any) (SEP1034Defaults, error) {
 	var v SEP1034Defaults
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeStringPtr(&d, 0, &v.Name)
@@ -203,8 +203,8 @@ func decodeSEP1034Defaults(s *runtime.Schema, content map[string]any) (SEP1034De
 	return v, nil
 }
 
-// encodeSEP1034Defaults writes v as the content of an accept.
-func encodeSEP1034Defaults(v *SEP1034Defaults) map[string]any {
+// elicitEncodeSEP1034Defaults writes v as the content of an accept.
+func elicitEncodeSEP1034Defaults(v *SEP1034Defaults) map[string]any {
 	m := make(map[string]any, 5)
 	if v.Name != nil {
 		m["name"] = string(*v.Name)
@@ -230,13 +230,13 @@ func encodeSEP1034Defaults(v *SEP1034Defaults) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[SEP1034Defaults], error) {
-	return runtime.Ask(ctx, asker, sep1034DefaultsForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormSEP1034Defaults, message, opts...)
 }
 
 // AcceptSEP1034Defaults is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptSEP1034Defaults(v SEP1034Defaults) (*runtime.Response, error) {
-	return sep1034DefaultsForm.Accept(v)
+	return elicitFormSEP1034Defaults.Accept(v)
 }
 
 // DeclineSEP1034Defaults is the client-side answer that declines a SEP1034Defaults form.
@@ -260,8 +260,8 @@ type _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = SEP1034Defaults{}
 
-// sep1330EnumsSchema is the requestedSchema of SEP1330Enums.
-var sep1330EnumsSchema = &runtime.Schema{
+// elicitSchemaSEP1330Enums is the requestedSchema of SEP1330Enums.
+var elicitSchemaSEP1330Enums = &runtime.Schema{
 	Name: "SEP1330Enums",
 	Properties: []runtime.Property{
 		{
@@ -324,11 +324,11 @@ var sep1330EnumsSchema = &runtime.Schema{
 	},
 }
 
-// sep1330EnumsForm ties SEP1330Enums to its schema and codec.
-var sep1330EnumsForm = &runtime.Form[SEP1330Enums]{
-	Schema: sep1330EnumsSchema,
-	Decode: decodeSEP1330Enums,
-	Encode: encodeSEP1330Enums,
+// elicitFormSEP1330Enums ties SEP1330Enums to its schema and codec.
+var elicitFormSEP1330Enums = &runtime.Form[SEP1330Enums]{
+	Schema: elicitSchemaSEP1330Enums,
+	Decode: elicitDecodeSEP1330Enums,
+	Encode: elicitEncodeSEP1330Enums,
 	Validate: func(v *SEP1330Enums) error {
 		return v.Validate()
 	},
@@ -337,7 +337,7 @@ var sep1330EnumsForm = &runtime.Form[SEP1330Enums]{
 // SEP1330EnumsSchema returns a copy of the requestedSchema of SEP1330Enums, for
 // callers that build requests themselves.
 func SEP1330EnumsSchema() *runtime.Schema {
-	return sep1330EnumsSchema.Clone()
+	return elicitSchemaSEP1330Enums.Clone()
 }
 
 // Validate checks v against every rule of the SEP1330Enums schema: bounds,
@@ -346,21 +346,21 @@ func SEP1330EnumsSchema() *runtime.Schema {
 func (v SEP1330Enums) Validate() error {
 	var errs runtime.Errors
 	if v.UntitledSingle != nil {
-		runtime.CheckString(&errs, &sep1330EnumsSchema.Properties[0], string(*v.UntitledSingle))
+		runtime.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[0], string(*v.UntitledSingle))
 	}
 	if v.TitledSingle != nil {
-		runtime.CheckString(&errs, &sep1330EnumsSchema.Properties[1], string(*v.TitledSingle))
+		runtime.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[1], string(*v.TitledSingle))
 	}
 	if v.LegacyEnum != nil {
-		runtime.CheckString(&errs, &sep1330EnumsSchema.Properties[2], string(*v.LegacyEnum))
+		runtime.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[2], string(*v.LegacyEnum))
 	}
-	runtime.CheckMulti(&errs, &sep1330EnumsSchema.Properties[3], v.UntitledMulti)
-	runtime.CheckMulti(&errs, &sep1330EnumsSchema.Properties[4], v.TitledMulti)
+	runtime.CheckMulti(&errs, &elicitSchemaSEP1330Enums.Properties[3], v.UntitledMulti)
+	runtime.CheckMulti(&errs, &elicitSchemaSEP1330Enums.Properties[4], v.TitledMulti)
 	return errs.Err("SEP1330Enums")
 }
 
-// decodeSEP1330Enums decodes and validates a client's accepted content against s.
-func decodeSEP1330Enums(s *runtime.Schema, content map[string]any) (SEP1330Enums, error) {
+// elicitDecodeSEP1330Enums decodes and validates a client's accepted content against s.
+func elicitDecodeSEP1330Enums(s *runtime.Schema, content map[string]any) (SEP1330Enums, error) {
 	var v SEP1330Enums
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeStringPtr(&d, 0, &v.UntitledSingle)
@@ -374,8 +374,8 @@ func decodeSEP1330Enums(s *runtime.Schema, content map[string]any) (SEP1330Enums
 	return v, nil
 }
 
-// encodeSEP1330Enums writes v as the content of an accept.
-func encodeSEP1330Enums(v *SEP1330Enums) map[string]any {
+// elicitEncodeSEP1330Enums writes v as the content of an accept.
+func elicitEncodeSEP1330Enums(v *SEP1330Enums) map[string]any {
 	m := make(map[string]any, 5)
 	if v.UntitledSingle != nil {
 		m["untitledSingle"] = string(*v.UntitledSingle)
@@ -401,13 +401,13 @@ func encodeSEP1330Enums(v *SEP1330Enums) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[SEP1330Enums], error) {
-	return runtime.Ask(ctx, asker, sep1330EnumsForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormSEP1330Enums, message, opts...)
 }
 
 // AcceptSEP1330Enums is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptSEP1330Enums(v SEP1330Enums) (*runtime.Response, error) {
-	return sep1330EnumsForm.Accept(v)
+	return elicitFormSEP1330Enums.Accept(v)
 }
 
 // DeclineSEP1330Enums is the client-side answer that declines a SEP1330Enums form.
@@ -440,8 +440,8 @@ var _ = [...]LegacyOption{LegacyOption1, LegacyOption2, LegacyOption3}
 // If this does not compile, the options of TitledChoice changed: run go generate.
 var _ = [...]TitledChoice{TitledChoice1, TitledChoice2, TitledChoice3}
 
-// userNameSchema is the requestedSchema of UserName.
-var userNameSchema = &runtime.Schema{
+// elicitSchemaUserName is the requestedSchema of UserName.
+var elicitSchemaUserName = &runtime.Schema{
 	Name: "UserName",
 	Properties: []runtime.Property{
 		{
@@ -453,11 +453,11 @@ var userNameSchema = &runtime.Schema{
 	},
 }
 
-// userNameForm ties UserName to its schema and codec.
-var userNameForm = &runtime.Form[UserName]{
-	Schema: userNameSchema,
-	Decode: decodeUserName,
-	Encode: encodeUserName,
+// elicitFormUserName ties UserName to its schema and codec.
+var elicitFormUserName = &runtime.Form[UserName]{
+	Schema: elicitSchemaUserName,
+	Decode: elicitDecodeUserName,
+	Encode: elicitEncodeUserName,
 	Validate: func(v *UserName) error {
 		return v.Validate()
 	},
@@ -466,7 +466,7 @@ var userNameForm = &runtime.Form[UserName]{
 // UserNameSchema returns a copy of the requestedSchema of UserName, for
 // callers that build requests themselves.
 func UserNameSchema() *runtime.Schema {
-	return userNameSchema.Clone()
+	return elicitSchemaUserName.Clone()
 }
 
 // Validate checks v against every rule of the UserName schema: bounds,
@@ -474,12 +474,12 @@ func UserNameSchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v UserName) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &userNameSchema.Properties[0], string(v.Name))
+	runtime.CheckString(&errs, &elicitSchemaUserName.Properties[0], string(v.Name))
 	return errs.Err("UserName")
 }
 
-// decodeUserName decodes and validates a client's accepted content against s.
-func decodeUserName(s *runtime.Schema, content map[string]any) (UserName, error) {
+// elicitDecodeUserName decodes and validates a client's accepted content against s.
+func elicitDecodeUserName(s *runtime.Schema, content map[string]any) (UserName, error) {
 	var v UserName
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeString(&d, 0, &v.Name)
@@ -489,8 +489,8 @@ func decodeUserName(s *runtime.Schema, content map[string]any) (UserName, error)
 	return v, nil
 }
 
-// encodeUserName writes v as the content of an accept.
-func encodeUserName(v *UserName) map[string]any {
+// elicitEncodeUserName writes v as the content of an accept.
+func elicitEncodeUserName(v *UserName) map[string]any {
 	m := make(map[string]any, 1)
 	m["name"] = string(v.Name)
 	return m
@@ -502,13 +502,13 @@ func encodeUserName(v *UserName) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[UserName], error) {
-	return runtime.Ask(ctx, asker, userNameForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormUserName, message, opts...)
 }
 
 // AcceptUserName is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptUserName(v UserName) (*runtime.Response, error) {
-	return userNameForm.Accept(v)
+	return elicitFormUserName.Accept(v)
 }
 
 // DeclineUserName is the client-side answer that declines a UserName form.
@@ -528,8 +528,8 @@ type _UserName_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _UserName_changed_since_elicitgen_ran_run_go_generate = UserName{}
 
-// confirmSchema is the requestedSchema of Confirm.
-var confirmSchema = &runtime.Schema{
+// elicitSchemaConfirm is the requestedSchema of Confirm.
+var elicitSchemaConfirm = &runtime.Schema{
 	Name: "Confirm",
 	Properties: []runtime.Property{
 		{
@@ -541,11 +541,11 @@ var confirmSchema = &runtime.Schema{
 	},
 }
 
-// confirmForm ties Confirm to its schema and codec.
-var confirmForm = &runtime.Form[Confirm]{
-	Schema: confirmSchema,
-	Decode: decodeConfirm,
-	Encode: encodeConfirm,
+// elicitFormConfirm ties Confirm to its schema and codec.
+var elicitFormConfirm = &runtime.Form[Confirm]{
+	Schema: elicitSchemaConfirm,
+	Decode: elicitDecodeConfirm,
+	Encode: elicitEncodeConfirm,
 	Validate: func(v *Confirm) error {
 		return v.Validate()
 	},
@@ -554,7 +554,7 @@ var confirmForm = &runtime.Form[Confirm]{
 // ConfirmSchema returns a copy of the requestedSchema of Confirm, for
 // callers that build requests themselves.
 func ConfirmSchema() *runtime.Schema {
-	return confirmSchema.Clone()
+	return elicitSchemaConfirm.Clone()
 }
 
 // Validate checks v against every rule of the Confirm schema: bounds,
@@ -565,8 +565,8 @@ func (v Confirm) Validate() error {
 	return errs.Err("Confirm")
 }
 
-// decodeConfirm decodes and validates a client's accepted content against s.
-func decodeConfirm(s *runtime.Schema, content map[string]any) (Confirm, error) {
+// elicitDecodeConfirm decodes and validates a client's accepted content against s.
+func elicitDecodeConfirm(s *runtime.Schema, content map[string]any) (Confirm, error) {
 	var v Confirm
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeBool(&d, 0, &v.OK)
@@ -576,8 +576,8 @@ func decodeConfirm(s *runtime.Schema, content map[string]any) (Confirm, error) {
 	return v, nil
 }
 
-// encodeConfirm writes v as the content of an accept.
-func encodeConfirm(v *Confirm) map[string]any {
+// elicitEncodeConfirm writes v as the content of an accept.
+func elicitEncodeConfirm(v *Confirm) map[string]any {
 	m := make(map[string]any, 1)
 	m["ok"] = bool(v.OK)
 	return m
@@ -589,13 +589,13 @@ func encodeConfirm(v *Confirm) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Confirm], error) {
-	return runtime.Ask(ctx, asker, confirmForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormConfirm, message, opts...)
 }
 
 // AcceptConfirm is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptConfirm(v Confirm) (*runtime.Response, error) {
-	return confirmForm.Accept(v)
+	return elicitFormConfirm.Accept(v)
 }
 
 // DeclineConfirm is the client-side answer that declines a Confirm form.
@@ -615,8 +615,8 @@ type _Confirm_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Confirm_changed_since_elicitgen_ran_run_go_generate = Confirm{}
 
-// step1Schema is the requestedSchema of Step1.
-var step1Schema = &runtime.Schema{
+// elicitSchemaStep1 is the requestedSchema of Step1.
+var elicitSchemaStep1 = &runtime.Schema{
 	Name: "Step1",
 	Properties: []runtime.Property{
 		{
@@ -628,11 +628,11 @@ var step1Schema = &runtime.Schema{
 	},
 }
 
-// step1Form ties Step1 to its schema and codec.
-var step1Form = &runtime.Form[Step1]{
-	Schema: step1Schema,
-	Decode: decodeStep1,
-	Encode: encodeStep1,
+// elicitFormStep1 ties Step1 to its schema and codec.
+var elicitFormStep1 = &runtime.Form[Step1]{
+	Schema: elicitSchemaStep1,
+	Decode: elicitDecodeStep1,
+	Encode: elicitEncodeStep1,
 	Validate: func(v *Step1) error {
 		return v.Validate()
 	},
@@ -641,7 +641,7 @@ var step1Form = &runtime.Form[Step1]{
 // Step1Schema returns a copy of the requestedSchema of Step1, for
 // callers that build requests themselves.
 func Step1Schema() *runtime.Schema {
-	return step1Schema.Clone()
+	return elicitSchemaStep1.Clone()
 }
 
 // Validate checks v against every rule of the Step1 schema: bounds,
@@ -649,12 +649,12 @@ func Step1Schema() *runtime.Schema {
 // naming each field that is wrong.
 func (v Step1) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &step1Schema.Properties[0], string(v.Name))
+	runtime.CheckString(&errs, &elicitSchemaStep1.Properties[0], string(v.Name))
 	return errs.Err("Step1")
 }
 
-// decodeStep1 decodes and validates a client's accepted content against s.
-func decodeStep1(s *runtime.Schema, content map[string]any) (Step1, error) {
+// elicitDecodeStep1 decodes and validates a client's accepted content against s.
+func elicitDecodeStep1(s *runtime.Schema, content map[string]any) (Step1, error) {
 	var v Step1
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeString(&d, 0, &v.Name)
@@ -664,8 +664,8 @@ func decodeStep1(s *runtime.Schema, content map[string]any) (Step1, error) {
 	return v, nil
 }
 
-// encodeStep1 writes v as the content of an accept.
-func encodeStep1(v *Step1) map[string]any {
+// elicitEncodeStep1 writes v as the content of an accept.
+func elicitEncodeStep1(v *Step1) map[string]any {
 	m := make(map[string]any, 1)
 	m["name"] = string(v.Name)
 	return m
@@ -677,13 +677,13 @@ func encodeStep1(v *Step1) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Step1], error) {
-	return runtime.Ask(ctx, asker, step1Form, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormStep1, message, opts...)
 }
 
 // AcceptStep1 is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptStep1(v Step1) (*runtime.Response, error) {
-	return step1Form.Accept(v)
+	return elicitFormStep1.Accept(v)
 }
 
 // DeclineStep1 is the client-side answer that declines a Step1 form.
@@ -703,8 +703,8 @@ type _Step1_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Step1_changed_since_elicitgen_ran_run_go_generate = Step1{}
 
-// step2Schema is the requestedSchema of Step2.
-var step2Schema = &runtime.Schema{
+// elicitSchemaStep2 is the requestedSchema of Step2.
+var elicitSchemaStep2 = &runtime.Schema{
 	Name: "Step2",
 	Properties: []runtime.Property{
 		{
@@ -716,11 +716,11 @@ var step2Schema = &runtime.Schema{
 	},
 }
 
-// step2Form ties Step2 to its schema and codec.
-var step2Form = &runtime.Form[Step2]{
-	Schema: step2Schema,
-	Decode: decodeStep2,
-	Encode: encodeStep2,
+// elicitFormStep2 ties Step2 to its schema and codec.
+var elicitFormStep2 = &runtime.Form[Step2]{
+	Schema: elicitSchemaStep2,
+	Decode: elicitDecodeStep2,
+	Encode: elicitEncodeStep2,
 	Validate: func(v *Step2) error {
 		return v.Validate()
 	},
@@ -729,7 +729,7 @@ var step2Form = &runtime.Form[Step2]{
 // Step2Schema returns a copy of the requestedSchema of Step2, for
 // callers that build requests themselves.
 func Step2Schema() *runtime.Schema {
-	return step2Schema.Clone()
+	return elicitSchemaStep2.Clone()
 }
 
 // Validate checks v against every rule of the Step2 schema: bounds,
@@ -737,12 +737,12 @@ func Step2Schema() *runtime.Schema {
 // naming each field that is wrong.
 func (v Step2) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &step2Schema.Properties[0], string(v.Color))
+	runtime.CheckString(&errs, &elicitSchemaStep2.Properties[0], string(v.Color))
 	return errs.Err("Step2")
 }
 
-// decodeStep2 decodes and validates a client's accepted content against s.
-func decodeStep2(s *runtime.Schema, content map[string]any) (Step2, error) {
+// elicitDecodeStep2 decodes and validates a client's accepted content against s.
+func elicitDecodeStep2(s *runtime.Schema, content map[string]any) (Step2, error) {
 	var v Step2
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeString(&d, 0, &v.Color)
@@ -752,8 +752,8 @@ func decodeStep2(s *runtime.Schema, content map[string]any) (Step2, error) {
 	return v, nil
 }
 
-// encodeStep2 writes v as the content of an accept.
-func encodeStep2(v *Step2) map[string]any {
+// elicitEncodeStep2 writes v as the content of an accept.
+func elicitEncodeStep2(v *Step2) map[string]any {
 	m := make(map[string]any, 1)
 	m["color"] = string(v.Color)
 	return m
@@ -765,13 +765,13 @@ func encodeStep2(v *Step2) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Step2], error) {
-	return runtime.Ask(ctx, asker, step2Form, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormStep2, message, opts...)
 }
 
 // AcceptStep2 is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptStep2(v Step2) (*runtime.Response, error) {
-	return step2Form.Accept(v)
+	return elicitFormStep2.Accept(v)
 }
 
 // DeclineStep2 is the client-side answer that declines a Step2 form.
@@ -791,8 +791,8 @@ type _Step2_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Step2_changed_since_elicitgen_ran_run_go_generate = Step2{}
 
-// promptContextSchema is the requestedSchema of PromptContext.
-var promptContextSchema = &runtime.Schema{
+// elicitSchemaPromptContext is the requestedSchema of PromptContext.
+var elicitSchemaPromptContext = &runtime.Schema{
 	Name: "PromptContext",
 	Properties: []runtime.Property{
 		{
@@ -804,11 +804,11 @@ var promptContextSchema = &runtime.Schema{
 	},
 }
 
-// promptContextForm ties PromptContext to its schema and codec.
-var promptContextForm = &runtime.Form[PromptContext]{
-	Schema: promptContextSchema,
-	Decode: decodePromptContext,
-	Encode: encodePromptContext,
+// elicitFormPromptContext ties PromptContext to its schema and codec.
+var elicitFormPromptContext = &runtime.Form[PromptContext]{
+	Schema: elicitSchemaPromptContext,
+	Decode: elicitDecodePromptContext,
+	Encode: elicitEncodePromptContext,
 	Validate: func(v *PromptContext) error {
 		return v.Validate()
 	},
@@ -817,7 +817,7 @@ var promptContextForm = &runtime.Form[PromptContext]{
 // PromptContextSchema returns a copy of the requestedSchema of PromptContext, for
 // callers that build requests themselves.
 func PromptContextSchema() *runtime.Schema {
-	return promptContextSchema.Clone()
+	return elicitSchemaPromptContext.Clone()
 }
 
 // Validate checks v against every rule of the PromptContext schema: bounds,
@@ -825,12 +825,12 @@ func PromptContextSchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v PromptContext) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &promptContextSchema.Properties[0], string(v.Context))
+	runtime.CheckString(&errs, &elicitSchemaPromptContext.Properties[0], string(v.Context))
 	return errs.Err("PromptContext")
 }
 
-// decodePromptContext decodes and validates a client's accepted content against s.
-func decodePromptContext(s *runtime.Schema, content map[string]any) (PromptContext, error) {
+// elicitDecodePromptContext decodes and validates a client's accepted content against s.
+func elicitDecodePromptContext(s *runtime.Schema, content map[string]any) (PromptContext, error) {
 	var v PromptContext
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeString(&d, 0, &v.Context)
@@ -840,8 +840,8 @@ func decodePromptContext(s *runtime.Schema, content map[string]any) (PromptConte
 	return v, nil
 }
 
-// encodePromptContext writes v as the content of an accept.
-func encodePromptContext(v *PromptContext) map[string]any {
+// elicitEncodePromptContext writes v as the content of an accept.
+func elicitEncodePromptContext(v *PromptContext) map[string]any {
 	m := make(map[string]any, 1)
 	m["context"] = string(v.Context)
 	return m
@@ -853,13 +853,13 @@ func encodePromptContext(v *PromptContext) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[PromptContext], error) {
-	return runtime.Ask(ctx, asker, promptContextForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormPromptContext, message, opts...)
 }
 
 // AcceptPromptContext is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptPromptContext(v PromptContext) (*runtime.Response, error) {
-	return promptContextForm.Accept(v)
+	return elicitFormPromptContext.Accept(v)
 }
 
 // DeclinePromptContext is the client-side answer that declines a PromptContext form.
@@ -879,8 +879,8 @@ type _PromptContext_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _PromptContext_changed_since_elicitgen_ran_run_go_generate = PromptContext{}
 
-// deploySchema is the requestedSchema of Deploy.
-var deploySchema = &runtime.Schema{
+// elicitSchemaDeploy is the requestedSchema of Deploy.
+var elicitSchemaDeploy = &runtime.Schema{
 	Name: "Deploy",
 	Properties: []runtime.Property{
 		{
@@ -915,11 +915,11 @@ var deploySchema = &runtime.Schema{
 	},
 }
 
-// deployForm ties Deploy to its schema and codec.
-var deployForm = &runtime.Form[Deploy]{
-	Schema: deploySchema,
-	Decode: decodeDeploy,
-	Encode: encodeDeploy,
+// elicitFormDeploy ties Deploy to its schema and codec.
+var elicitFormDeploy = &runtime.Form[Deploy]{
+	Schema: elicitSchemaDeploy,
+	Decode: elicitDecodeDeploy,
+	Encode: elicitEncodeDeploy,
 	Validate: func(v *Deploy) error {
 		return v.Validate()
 	},
@@ -928,7 +928,7 @@ var deployForm = &runtime.Form[Deploy]{
 // DeploySchema returns a copy of the requestedSchema of Deploy, for
 // callers that build requests themselves.
 func DeploySchema() *runtime.Schema {
-	return deploySchema.Clone()
+	return elicitSchemaDeploy.Clone()
 }
 
 // Validate checks v against every rule of the Deploy schema: bounds,
@@ -936,13 +936,13 @@ func DeploySchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v Deploy) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &deploySchema.Properties[0], string(v.Branch))
-	runtime.CheckString(&errs, &deploySchema.Properties[1], string(v.Environment))
+	runtime.CheckString(&errs, &elicitSchemaDeploy.Properties[0], string(v.Branch))
+	runtime.CheckString(&errs, &elicitSchemaDeploy.Properties[1], string(v.Environment))
 	return errs.Err("Deploy")
 }
 
-// decodeDeploy decodes and validates a client's accepted content against s.
-func decodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
+// elicitDecodeDeploy decodes and validates a client's accepted content against s.
+func elicitDecodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
 	var v Deploy
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeString(&d, 0, &v.Branch)
@@ -954,8 +954,8 @@ func decodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
 	return v, nil
 }
 
-// encodeDeploy writes v as the content of an accept.
-func encodeDeploy(v *Deploy) map[string]any {
+// elicitEncodeDeploy writes v as the content of an accept.
+func elicitEncodeDeploy(v *Deploy) map[string]any {
 	m := make(map[string]any, 3)
 	m["branch"] = string(v.Branch)
 	m["environment"] = string(v.Environment)
@@ -969,13 +969,13 @@ func encodeDeploy(v *Deploy) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Deploy], error) {
-	return runtime.Ask(ctx, asker, deployForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormDeploy, message, opts...)
 }
 
 // AcceptDeploy is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptDeploy(v Deploy) (*runtime.Response, error) {
-	return deployForm.Accept(v)
+	return elicitFormDeploy.Accept(v)
 }
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
@@ -1000,8 +1000,8 @@ var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 // If this does not compile, the options of Environment changed: run go generate.
 var _ = [...]Environment{EnvironmentStaging, EnvironmentProduction}
 
-// rebookSchema is the requestedSchema of Rebook.
-var rebookSchema = &runtime.Schema{
+// elicitSchemaRebook is the requestedSchema of Rebook.
+var elicitSchemaRebook = &runtime.Schema{
 	Name: "Rebook",
 	Properties: []runtime.Property{
 		{
@@ -1021,11 +1021,11 @@ var rebookSchema = &runtime.Schema{
 	},
 }
 
-// rebookForm ties Rebook to its schema and codec.
-var rebookForm = &runtime.Form[Rebook]{
-	Schema: rebookSchema,
-	Decode: decodeRebook,
-	Encode: encodeRebook,
+// elicitFormRebook ties Rebook to its schema and codec.
+var elicitFormRebook = &runtime.Form[Rebook]{
+	Schema: elicitSchemaRebook,
+	Decode: elicitDecodeRebook,
+	Encode: elicitEncodeRebook,
 	Validate: func(v *Rebook) error {
 		return v.Validate()
 	},
@@ -1034,7 +1034,7 @@ var rebookForm = &runtime.Form[Rebook]{
 // RebookSchema returns a copy of the requestedSchema of Rebook, for
 // callers that build requests themselves.
 func RebookSchema() *runtime.Schema {
-	return rebookSchema.Clone()
+	return elicitSchemaRebook.Clone()
 }
 
 // Validate checks v against every rule of the Rebook schema: bounds,
@@ -1042,12 +1042,12 @@ func RebookSchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v Rebook) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &rebookSchema.Properties[1], string(v.PreferredDate))
+	runtime.CheckString(&errs, &elicitSchemaRebook.Properties[1], string(v.PreferredDate))
 	return errs.Err("Rebook")
 }
 
-// decodeRebook decodes and validates a client's accepted content against s.
-func decodeRebook(s *runtime.Schema, content map[string]any) (Rebook, error) {
+// elicitDecodeRebook decodes and validates a client's accepted content against s.
+func elicitDecodeRebook(s *runtime.Schema, content map[string]any) (Rebook, error) {
 	var v Rebook
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeBool(&d, 0, &v.TryAnotherDate)
@@ -1058,8 +1058,8 @@ func decodeRebook(s *runtime.Schema, content map[string]any) (Rebook, error) {
 	return v, nil
 }
 
-// encodeRebook writes v as the content of an accept.
-func encodeRebook(v *Rebook) map[string]any {
+// elicitEncodeRebook writes v as the content of an accept.
+func elicitEncodeRebook(v *Rebook) map[string]any {
 	m := make(map[string]any, 2)
 	m["try_another_date"] = bool(v.TryAnotherDate)
 	m["preferred_date"] = string(v.PreferredDate)
@@ -1072,13 +1072,13 @@ func encodeRebook(v *Rebook) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Rebook], error) {
-	return runtime.Ask(ctx, asker, rebookForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormRebook, message, opts...)
 }
 
 // AcceptRebook is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptRebook(v Rebook) (*runtime.Response, error) {
-	return rebookForm.Accept(v)
+	return elicitFormRebook.Accept(v)
 }
 
 // DeclineRebook is the client-side answer that declines a Rebook form.
@@ -1099,8 +1099,8 @@ type _Rebook_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Rebook_changed_since_elicitgen_ran_run_go_generate = Rebook{}
 
-// krPickSchema is the requestedSchema of KRPick.
-var krPickSchema = &runtime.Schema{
+// elicitSchemaKRPick is the requestedSchema of KRPick.
+var elicitSchemaKRPick = &runtime.Schema{
 	Name: "KRPick",
 	Properties: []runtime.Property{
 		{
@@ -1114,11 +1114,11 @@ var krPickSchema = &runtime.Schema{
 	},
 }
 
-// krPickForm ties KRPick to its schema and codec.
-var krPickForm = &runtime.Form[KRPick]{
-	Schema: krPickSchema,
-	Decode: decodeKRPick,
-	Encode: encodeKRPick,
+// elicitFormKRPick ties KRPick to its schema and codec.
+var elicitFormKRPick = &runtime.Form[KRPick]{
+	Schema: elicitSchemaKRPick,
+	Decode: elicitDecodeKRPick,
+	Encode: elicitEncodeKRPick,
 	Validate: func(v *KRPick) error {
 		return v.Validate()
 	},
@@ -1127,7 +1127,7 @@ var krPickForm = &runtime.Form[KRPick]{
 // KRPickSchema returns a copy of the requestedSchema of KRPick, for
 // callers that build requests themselves.
 func KRPickSchema() *runtime.Schema {
-	return krPickSchema.Clone()
+	return elicitSchemaKRPick.Clone()
 }
 
 // Validate checks v against every rule of the KRPick schema: bounds,
@@ -1135,12 +1135,12 @@ func KRPickSchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v KRPick) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &krPickSchema.Properties[0], string(v.KR))
+	runtime.CheckString(&errs, &elicitSchemaKRPick.Properties[0], string(v.KR))
 	return errs.Err("KRPick")
 }
 
-// decodeKRPick decodes and validates a client's accepted content against s.
-func decodeKRPick(s *runtime.Schema, content map[string]any) (KRPick, error) {
+// elicitDecodeKRPick decodes and validates a client's accepted content against s.
+func elicitDecodeKRPick(s *runtime.Schema, content map[string]any) (KRPick, error) {
 	var v KRPick
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeString(&d, 0, &v.KR)
@@ -1150,8 +1150,8 @@ func decodeKRPick(s *runtime.Schema, content map[string]any) (KRPick, error) {
 	return v, nil
 }
 
-// encodeKRPick writes v as the content of an accept.
-func encodeKRPick(v *KRPick) map[string]any {
+// elicitEncodeKRPick writes v as the content of an accept.
+func elicitEncodeKRPick(v *KRPick) map[string]any {
 	m := make(map[string]any, 1)
 	m["kr"] = string(v.KR)
 	return m
@@ -1163,13 +1163,13 @@ func encodeKRPick(v *KRPick) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskKRPick(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[KRPick], error) {
-	return runtime.Ask(ctx, asker, krPickForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormKRPick, message, opts...)
 }
 
 // AcceptKRPick is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptKRPick(v KRPick) (*runtime.Response, error) {
-	return krPickForm.Accept(v)
+	return elicitFormKRPick.Accept(v)
 }
 
 // DeclineKRPick is the client-side answer that declines a KRPick form.
@@ -1189,8 +1189,8 @@ type _KRPick_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _KRPick_changed_since_elicitgen_ran_run_go_generate = KRPick{}
 
-// campaignApprovalSchema is the requestedSchema of CampaignApproval.
-var campaignApprovalSchema = &runtime.Schema{
+// elicitSchemaCampaignApproval is the requestedSchema of CampaignApproval.
+var elicitSchemaCampaignApproval = &runtime.Schema{
 	Name: "CampaignApproval",
 	Properties: []runtime.Property{
 		{
@@ -1216,11 +1216,11 @@ var campaignApprovalSchema = &runtime.Schema{
 	},
 }
 
-// campaignApprovalForm ties CampaignApproval to its schema and codec.
-var campaignApprovalForm = &runtime.Form[CampaignApproval]{
-	Schema: campaignApprovalSchema,
-	Decode: decodeCampaignApproval,
-	Encode: encodeCampaignApproval,
+// elicitFormCampaignApproval ties CampaignApproval to its schema and codec.
+var elicitFormCampaignApproval = &runtime.Form[CampaignApproval]{
+	Schema: elicitSchemaCampaignApproval,
+	Decode: elicitDecodeCampaignApproval,
+	Encode: elicitEncodeCampaignApproval,
 	Validate: func(v *CampaignApproval) error {
 		return v.Validate()
 	},
@@ -1229,7 +1229,7 @@ var campaignApprovalForm = &runtime.Form[CampaignApproval]{
 // CampaignApprovalSchema returns a copy of the requestedSchema of CampaignApproval, for
 // callers that build requests themselves.
 func CampaignApprovalSchema() *runtime.Schema {
-	return campaignApprovalSchema.Clone()
+	return elicitSchemaCampaignApproval.Clone()
 }
 
 // Validate checks v against every rule of the CampaignApproval schema: bounds,
@@ -1237,12 +1237,12 @@ func CampaignApprovalSchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v CampaignApproval) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &campaignApprovalSchema.Properties[1], string(v.Window))
+	runtime.CheckString(&errs, &elicitSchemaCampaignApproval.Properties[1], string(v.Window))
 	return errs.Err("CampaignApproval")
 }
 
-// decodeCampaignApproval decodes and validates a client's accepted content against s.
-func decodeCampaignApproval(s *runtime.Schema, content map[string]any) (CampaignApproval, error) {
+// elicitDecodeCampaignApproval decodes and validates a client's accepted content against s.
+func elicitDecodeCampaignApproval(s *runtime.Schema, content map[string]any) (CampaignApproval, error) {
 	var v CampaignApproval
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeBool(&d, 0, &v.Approved)
@@ -1253,8 +1253,8 @@ func decodeCampaignApproval(s *runtime.Schema, content map[string]any) (Campaign
 	return v, nil
 }
 
-// encodeCampaignApproval writes v as the content of an accept.
-func encodeCampaignApproval(v *CampaignApproval) map[string]any {
+// elicitEncodeCampaignApproval writes v as the content of an accept.
+func elicitEncodeCampaignApproval(v *CampaignApproval) map[string]any {
 	m := make(map[string]any, 2)
 	m["approved"] = bool(v.Approved)
 	m["send_window"] = string(v.Window)
@@ -1267,13 +1267,13 @@ func encodeCampaignApproval(v *CampaignApproval) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[CampaignApproval], error) {
-	return runtime.Ask(ctx, asker, campaignApprovalForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormCampaignApproval, message, opts...)
 }
 
 // AcceptCampaignApproval is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptCampaignApproval(v CampaignApproval) (*runtime.Response, error) {
-	return campaignApprovalForm.Accept(v)
+	return elicitFormCampaignApproval.Accept(v)
 }
 
 // DeclineCampaignApproval is the client-side answer that declines a CampaignApproval form.

@@ -12,8 +12,8 @@ import (
 // The generated code needs a runtime at least as new as this elicitgen.
 const _ = runtime.SupportPackageIsVersion1
 
-// scalarsSchema is the requestedSchema of Scalars.
-var scalarsSchema = &runtime.Schema{
+// elicitSchemaScalars is the requestedSchema of Scalars.
+var elicitSchemaScalars = &runtime.Schema{
 	Name: "Scalars",
 	Properties: []runtime.Property{
 		{
@@ -75,11 +75,11 @@ var scalarsSchema = &runtime.Schema{
 	},
 }
 
-// scalarsForm ties Scalars to its schema and codec.
-var scalarsForm = &runtime.Form[Scalars]{
-	Schema: scalarsSchema,
-	Decode: decodeScalars,
-	Encode: encodeScalars,
+// elicitFormScalars ties Scalars to its schema and codec.
+var elicitFormScalars = &runtime.Form[Scalars]{
+	Schema: elicitSchemaScalars,
+	Decode: elicitDecodeScalars,
+	Encode: elicitEncodeScalars,
 	Validate: func(v *Scalars) error {
 		return v.Validate()
 	},
@@ -88,7 +88,7 @@ var scalarsForm = &runtime.Form[Scalars]{
 // ScalarsSchema returns a copy of the requestedSchema of Scalars, for
 // callers that build requests themselves.
 func ScalarsSchema() *runtime.Schema {
-	return scalarsSchema.Clone()
+	return elicitSchemaScalars.Clone()
 }
 
 // Validate checks v against every rule of the Scalars schema: bounds,
@@ -96,17 +96,17 @@ func ScalarsSchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v Scalars) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &scalarsSchema.Properties[0], string(v.Service))
-	runtime.CheckString(&errs, &scalarsSchema.Properties[1], string(v.Branch))
-	runtime.CheckString(&errs, &scalarsSchema.Properties[2], string(v.Env))
-	runtime.CheckInt(&errs, &scalarsSchema.Properties[3], v.Replicas)
-	runtime.CheckUint(&errs, &scalarsSchema.Properties[4], v.Canary)
-	runtime.CheckFloat(&errs, &scalarsSchema.Properties[5], v.Ratio)
+	runtime.CheckString(&errs, &elicitSchemaScalars.Properties[0], string(v.Service))
+	runtime.CheckString(&errs, &elicitSchemaScalars.Properties[1], string(v.Branch))
+	runtime.CheckString(&errs, &elicitSchemaScalars.Properties[2], string(v.Env))
+	runtime.CheckInt(&errs, &elicitSchemaScalars.Properties[3], v.Replicas)
+	runtime.CheckUint(&errs, &elicitSchemaScalars.Properties[4], v.Canary)
+	runtime.CheckFloat(&errs, &elicitSchemaScalars.Properties[5], v.Ratio)
 	return errs.Err("Scalars")
 }
 
-// decodeScalars decodes and validates a client's accepted content against s.
-func decodeScalars(s *runtime.Schema, content map[string]any) (Scalars, error) {
+// elicitDecodeScalars decodes and validates a client's accepted content against s.
+func elicitDecodeScalars(s *runtime.Schema, content map[string]any) (Scalars, error) {
 	var v Scalars
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeString(&d, 0, &v.Service)
@@ -123,8 +123,8 @@ func decodeScalars(s *runtime.Schema, content map[string]any) (Scalars, error) {
 	return v, nil
 }
 
-// encodeScalars writes v as the content of an accept.
-func encodeScalars(v *Scalars) map[string]any {
+// elicitEncodeScalars writes v as the content of an accept.
+func elicitEncodeScalars(v *Scalars) map[string]any {
 	m := make(map[string]any, 8)
 	m["service"] = string(v.Service)
 	m["branch"] = string(v.Branch)
@@ -143,13 +143,13 @@ func encodeScalars(v *Scalars) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Scalars], error) {
-	return runtime.Ask(ctx, asker, scalarsForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormScalars, message, opts...)
 }
 
 // AcceptScalars is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptScalars(v Scalars) (*runtime.Response, error) {
-	return scalarsForm.Accept(v)
+	return elicitFormScalars.Accept(v)
 }
 
 // DeclineScalars is the client-side answer that declines a Scalars form.
