@@ -25,7 +25,7 @@ func ToleratedTypeError(msg string) bool { return tolerated.MatchString(msg) }
 
 // tolerated matches type errors that generation itself fixes: calls to
 // generated functions that do not exist yet.
-var tolerated = regexp.MustCompile(`^(undefined: (Ask|Accept|Decline|Cancel)\w+|undefined: \w+Schema|.*has no field or method Validate\b.*)`)
+var tolerated = regexp.MustCompile(`^(undefined: ([Aa]sk|[Aa]ccept|[Dd]ecline|[Cc]ancel)\w+|undefined: \w+Schema|undefined: elicit\w+|.*has no field or method Validate\b.*)`)
 
 // Load loads the packages of cfg with go/packages and returns them as
 // Sources. Syntax and list errors, and type errors other than those in
