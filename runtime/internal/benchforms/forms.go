@@ -1,7 +1,7 @@
 // Package benchforms holds generated forms for the runtime's benchmarks.
 package benchforms
 
-//go:generate go run ../../../cmd/elicitgen
+//go:generate go run github.com/elicitgen/elicitgen/cmd/elicitgen
 
 // Env is a deployment target.
 type Env string

@@ -2,3 +2,5 @@
 // the code elicitgen generates for them (elicit_gen.go). It is test-only
 // support: nothing outside runtime imports it.
 package testforms
+
+//go:generate go run github.com/elicitgen/elicitgen/cmd/elicitgen

@@ -12,8 +12,8 @@ import (
 // The generated code needs a runtime at least as new as this elicitgen.
 const _ = runtime.SupportPackageIsVersion1
 
-// deploySchema is the requestedSchema of Deploy.
-var deploySchema = &runtime.Schema{
+// elicitSchemaDeploy is the requestedSchema of Deploy.
+var elicitSchemaDeploy = &runtime.Schema{
 	Name: "Deploy",
 	Properties: []runtime.Property{
 		{
@@ -52,11 +52,11 @@ var deploySchema = &runtime.Schema{
 	},
 }
 
-// deployForm ties Deploy to its schema and codec.
-var deployForm = &runtime.Form[Deploy]{
-	Schema: deploySchema,
-	Decode: decodeDeploy,
-	Encode: encodeDeploy,
+// elicitFormDeploy ties Deploy to its schema and codec.
+var elicitFormDeploy = &runtime.Form[Deploy]{
+	Schema: elicitSchemaDeploy,
+	Decode: elicitDecodeDeploy,
+	Encode: elicitEncodeDeploy,
 	Validate: func(v *Deploy) error {
 		return v.Validate()
 	},
@@ -65,7 +65,7 @@ var deployForm = &runtime.Form[Deploy]{
 // DeploySchema returns a copy of the requestedSchema of Deploy, for
 // callers that build requests themselves.
 func DeploySchema() *runtime.Schema {
-	return deploySchema.Clone()
+	return elicitSchemaDeploy.Clone()
 }
 
 // Validate checks v against every rule of the Deploy schema: bounds,
@@ -73,14 +73,14 @@ func DeploySchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v Deploy) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckString(&errs, &deploySchema.Properties[0], string(v.Branch))
-	runtime.CheckString(&errs, &deploySchema.Properties[1], string(v.Env))
-	runtime.CheckInt(&errs, &deploySchema.Properties[2], v.Replicas)
+	runtime.CheckString(&errs, &elicitSchemaDeploy.Properties[0], string(v.Branch))
+	runtime.CheckString(&errs, &elicitSchemaDeploy.Properties[1], string(v.Env))
+	runtime.CheckInt(&errs, &elicitSchemaDeploy.Properties[2], v.Replicas)
 	return errs.Err("Deploy")
 }
 
-// decodeDeploy decodes and validates a client's accepted content against s.
-func decodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
+// elicitDecodeDeploy decodes and validates a client's accepted content against s.
+func elicitDecodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
 	var v Deploy
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeString(&d, 0, &v.Branch)
@@ -93,8 +93,8 @@ func decodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
 	return v, nil
 }
 
-// encodeDeploy writes v as the content of an accept.
-func encodeDeploy(v *Deploy) map[string]any {
+// elicitEncodeDeploy writes v as the content of an accept.
+func elicitEncodeDeploy(v *Deploy) map[string]any {
 	m := make(map[string]any, 4)
 	m["branch"] = string(v.Branch)
 	m["env"] = string(v.Env)
@@ -109,13 +109,13 @@ func encodeDeploy(v *Deploy) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Deploy], error) {
-	return runtime.Ask(ctx, asker, deployForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormDeploy, message, opts...)
 }
 
 // AcceptDeploy is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptDeploy(v Deploy) (*runtime.Response, error) {
-	return deployForm.Accept(v)
+	return elicitFormDeploy.Accept(v)
 }
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
@@ -141,8 +141,8 @@ var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 // If this does not compile, the options of Env changed: run go generate.
 var _ = [...]Env{EnvStaging, EnvProd}
 
-// approveSchema is the requestedSchema of Approve.
-var approveSchema = &runtime.Schema{
+// elicitSchemaApprove is the requestedSchema of Approve.
+var elicitSchemaApprove = &runtime.Schema{
 	Name: "Approve",
 	Properties: []runtime.Property{
 		{
@@ -160,11 +160,11 @@ var approveSchema = &runtime.Schema{
 	},
 }
 
-// approveForm ties Approve to its schema and codec.
-var approveForm = &runtime.Form[Approve]{
-	Schema: approveSchema,
-	Decode: decodeApprove,
-	Encode: encodeApprove,
+// elicitFormApprove ties Approve to its schema and codec.
+var elicitFormApprove = &runtime.Form[Approve]{
+	Schema: elicitSchemaApprove,
+	Decode: elicitDecodeApprove,
+	Encode: elicitEncodeApprove,
 	Validate: func(v *Approve) error {
 		return v.Validate()
 	},
@@ -173,7 +173,7 @@ var approveForm = &runtime.Form[Approve]{
 // ApproveSchema returns a copy of the requestedSchema of Approve, for
 // callers that build requests themselves.
 func ApproveSchema() *runtime.Schema {
-	return approveSchema.Clone()
+	return elicitSchemaApprove.Clone()
 }
 
 // Validate checks v against every rule of the Approve schema: bounds,
@@ -182,13 +182,13 @@ func ApproveSchema() *runtime.Schema {
 func (v Approve) Validate() error {
 	var errs runtime.Errors
 	if v.Note != nil {
-		runtime.CheckString(&errs, &approveSchema.Properties[1], string(*v.Note))
+		runtime.CheckString(&errs, &elicitSchemaApprove.Properties[1], string(*v.Note))
 	}
 	return errs.Err("Approve")
 }
 
-// decodeApprove decodes and validates a client's accepted content against s.
-func decodeApprove(s *runtime.Schema, content map[string]any) (Approve, error) {
+// elicitDecodeApprove decodes and validates a client's accepted content against s.
+func elicitDecodeApprove(s *runtime.Schema, content map[string]any) (Approve, error) {
 	var v Approve
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeBool(&d, 0, &v.Approve)
@@ -199,8 +199,8 @@ func decodeApprove(s *runtime.Schema, content map[string]any) (Approve, error) {
 	return v, nil
 }
 
-// encodeApprove writes v as the content of an accept.
-func encodeApprove(v *Approve) map[string]any {
+// elicitEncodeApprove writes v as the content of an accept.
+func elicitEncodeApprove(v *Approve) map[string]any {
 	m := make(map[string]any, 2)
 	m["approve"] = bool(v.Approve)
 	if v.Note != nil {
@@ -215,13 +215,13 @@ func encodeApprove(v *Approve) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Approve], error) {
-	return runtime.Ask(ctx, asker, approveForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormApprove, message, opts...)
 }
 
 // AcceptApprove is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptApprove(v Approve) (*runtime.Response, error) {
-	return approveForm.Accept(v)
+	return elicitFormApprove.Accept(v)
 }
 
 // DeclineApprove is the client-side answer that declines a Approve form.
@@ -242,8 +242,8 @@ type _Approve_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Approve_changed_since_elicitgen_ran_run_go_generate = Approve{}
 
-// notifySchema is the requestedSchema of Notify.
-var notifySchema = &runtime.Schema{
+// elicitSchemaNotify is the requestedSchema of Notify.
+var elicitSchemaNotify = &runtime.Schema{
 	Name: "Notify",
 	Properties: []runtime.Property{
 		{
@@ -261,11 +261,11 @@ var notifySchema = &runtime.Schema{
 	},
 }
 
-// notifyForm ties Notify to its schema and codec.
-var notifyForm = &runtime.Form[Notify]{
-	Schema: notifySchema,
-	Decode: decodeNotify,
-	Encode: encodeNotify,
+// elicitFormNotify ties Notify to its schema and codec.
+var elicitFormNotify = &runtime.Form[Notify]{
+	Schema: elicitSchemaNotify,
+	Decode: elicitDecodeNotify,
+	Encode: elicitEncodeNotify,
 	Validate: func(v *Notify) error {
 		return v.Validate()
 	},
@@ -274,7 +274,7 @@ var notifyForm = &runtime.Form[Notify]{
 // NotifySchema returns a copy of the requestedSchema of Notify, for
 // callers that build requests themselves.
 func NotifySchema() *runtime.Schema {
-	return notifySchema.Clone()
+	return elicitSchemaNotify.Clone()
 }
 
 // Validate checks v against every rule of the Notify schema: bounds,
@@ -282,12 +282,12 @@ func NotifySchema() *runtime.Schema {
 // naming each field that is wrong.
 func (v Notify) Validate() error {
 	var errs runtime.Errors
-	runtime.CheckMulti(&errs, &notifySchema.Properties[0], v.Channels)
+	runtime.CheckMulti(&errs, &elicitSchemaNotify.Properties[0], v.Channels)
 	return errs.Err("Notify")
 }
 
-// decodeNotify decodes and validates a client's accepted content against s.
-func decodeNotify(s *runtime.Schema, content map[string]any) (Notify, error) {
+// elicitDecodeNotify decodes and validates a client's accepted content against s.
+func elicitDecodeNotify(s *runtime.Schema, content map[string]any) (Notify, error) {
 	var v Notify
 	d := runtime.NewDecoder(s, content)
 	runtime.DecodeMulti(&d, 0, &v.Channels)
@@ -297,8 +297,8 @@ func decodeNotify(s *runtime.Schema, content map[string]any) (Notify, error) {
 	return v, nil
 }
 
-// encodeNotify writes v as the content of an accept.
-func encodeNotify(v *Notify) map[string]any {
+// elicitEncodeNotify writes v as the content of an accept.
+func elicitEncodeNotify(v *Notify) map[string]any {
 	m := make(map[string]any, 1)
 	m["channels"] = runtime.Strings(v.Channels)
 	return m
@@ -310,13 +310,13 @@ func encodeNotify(v *Notify) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Notify], error) {
-	return runtime.Ask(ctx, asker, notifyForm, message, opts...)
+	return runtime.Ask(ctx, asker, elicitFormNotify, message, opts...)
 }
 
 // AcceptNotify is the client-side answer that submits v. It refuses a v
 // that does not validate.
 func AcceptNotify(v Notify) (*runtime.Response, error) {
-	return notifyForm.Accept(v)
+	return elicitFormNotify.Accept(v)
 }
 
 // DeclineNotify is the client-side answer that declines a Notify form.
