@@ -2,6 +2,7 @@ package gen
 
 import (
 	"go/ast"
+	"go/build/constraint"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -72,12 +73,58 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 		}
 	}
 	b.checkNames(pkg)
+	b.buildConstraint(pkg)
+	for _, f := range src.Files {
+		if name := src.Fset.File(f.Pos()).Name(); filepath.Base(name) == GoFile && isGenerated(name) {
+			pkg.HasGenerated = true
+		}
+	}
 	for _, n := range only {
 		if !found[n] {
 			b.sink.errorf(token.Position{}, "type %s not found in package %s", n, src.Types.Path())
 		}
 	}
 	return pkg, b.sink.list.Sort()
+}
+
+// buildConstraint sets pkg.BuildConstraint from the //go:build lines of
+// the files that declare forms: the generated file must build exactly when
+// they do. Forms under different constraints cannot share one file.
+func (b *builder) buildConstraint(pkg *Package) {
+	var first *Form
+	for _, f := range pkg.Forms {
+		c := b.constraintOf(f.Pos.Filename)
+		if first == nil {
+			first, pkg.BuildConstraint = f, c
+			continue
+		}
+		if c != pkg.BuildConstraint {
+			b.sink.errorf(f.Pos, "form %s builds under %q but form %s under %q: one generated file cannot serve both; move the forms so they share a build constraint", f.Name, c, first.Name, pkg.BuildConstraint)
+			return
+		}
+	}
+}
+
+// constraintOf returns the //go:build expression of the named file.
+func (b *builder) constraintOf(filename string) string {
+	for _, f := range b.src.Files {
+		if b.src.Fset.File(f.Pos()).Name() != filename {
+			continue
+		}
+		for _, cg := range f.Comments {
+			if cg.Pos() > f.Package {
+				break
+			}
+			for _, c := range cg.List {
+				if constraint.IsGoBuild(c.Text) {
+					if expr, err := constraint.Parse(c.Text); err == nil {
+						return expr.String()
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // checkNames reports generated names that the package already declares

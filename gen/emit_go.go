@@ -25,6 +25,10 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	f.NoFormat = true // formatted below, once, with a readable error
 	f.HeaderComment(Header)
 	f.HeaderComment("// source: " + strings.Join(sourceFiles(pkg), ", "))
+	if pkg.BuildConstraint != "" {
+		f.HeaderComment("")
+		f.HeaderComment("//go:build " + pkg.BuildConstraint)
+	}
 
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
 	f.Const().Id("_").Op("=").Qual(RuntimePath, "SupportPackageIsVersion1")

@@ -84,7 +84,7 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	for _, pkg := range res.Packages {
 		goPath, jsonPath := filepath.Join(pkg.Dir, GoFile), filepath.Join(pkg.Dir, SchemaFile)
 		if len(pkg.Forms) == 0 {
-			if len(cfg.Types) == 0 {
+			if len(cfg.Types) == 0 && pkg.HasGenerated {
 				for _, p := range []string{goPath, jsonPath} {
 					if isGenerated(p) {
 						res.Orphans = append(res.Orphans, p)

@@ -16,6 +16,12 @@ type Package struct {
 	Dir string
 	// Forms in source order.
 	Forms []*Form
+	// BuildConstraint is the //go:build expression of the files that
+	// declare the forms ("" for none); the generated file repeats it.
+	BuildConstraint string
+	// HasGenerated reports whether the package, as loaded, compiles an
+	// elicit_gen.go of ours (so one with no forms left is an orphan).
+	HasGenerated bool
 }
 
 // Form is one struct type that becomes an elicitation form.

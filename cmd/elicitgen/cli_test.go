@@ -171,3 +171,32 @@ func TestTypeFlagAndVersion(t *testing.T) {
 		t.Fatalf("version: %d %q", code, stdout)
 	}
 }
+
+func TestBuildTaggedForms(t *testing.T) {
+	dir := newPkg(t, "package forms\n")
+	writeFile(t, filepath.Join(dir, "tagged.go"), "//go:build special\n\npackage forms\n\ntype F struct {\n\tA string `json:\"a\" elicit:\"\"`\n}\n")
+	if _, stderr, code := runCLI("--tags", "special"); code != 0 {
+		t.Fatalf("generate --tags: exit %d: %s", code, stderr)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "elicit_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "\n//go:build special\n\npackage forms\n") {
+		t.Fatalf("generated file does not repeat the build constraint:\n%s", src[:200])
+	}
+	// Without the tag the package has no forms and no generated file: the
+	// output must be left alone, not removed as an orphan.
+	if _, stderr, code := runCLI(); code != 0 {
+		t.Fatalf("generate without tags: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "elicit_gen.go")); err != nil {
+		t.Fatal("generate without the tag removed the tagged output")
+	}
+	if stdout, _, code := runCLI("check"); code != 0 {
+		t.Fatalf("check without tags: exit %d\n%s", code, stdout)
+	}
+	if stdout, _, code := runCLI("check", "--tags", "special"); code != 0 {
+		t.Fatalf("check --tags: exit %d\n%s", code, stdout)
+	}
+}
