@@ -33,7 +33,7 @@ type Source struct {
 // forms. Diagnostics are sorted; a non-empty list means the model must not
 // be emitted.
 func Analyze(src *Source, only []string) (*Package, Diagnostics) {
-	b := &builder{src: src, docs: map[token.Pos]*ast.Field{}, consts: map[token.Pos]*ast.ValueSpec{}, constDocs: map[token.Pos]*ast.CommentGroup{}}
+	b := &builder{enums: map[*types.TypeName]*enumInfo{}, src: src, docs: map[token.Pos]*ast.Field{}, consts: map[token.Pos]*ast.ValueSpec{}, constDocs: map[token.Pos]*ast.CommentGroup{}}
 	b.index()
 	pkg := &Package{Name: src.Types.Name(), PkgPath: src.Types.Path(), Dir: src.Dir}
 	want := map[string]bool{}
@@ -173,6 +173,7 @@ func isForm(doc *ast.CommentGroup, st *ast.StructType) bool {
 }
 
 type builder struct {
+	enums     map[*types.TypeName]*enumInfo // by named type; nil value: no constants
 	src       *Source
 	sink      diagSink
 	docs      map[token.Pos]*ast.Field        // field name (or embedded type) pos -> field
@@ -197,33 +198,44 @@ func (b *builder) files() []*ast.File {
 }
 
 func (b *builder) index() {
+	// Forms, embedded structs and enum constants are package-level
+	// declarations: function bodies are never walked.
 	for _, f := range b.src.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.StructType:
-				for _, fld := range n.Fields.List {
-					if len(fld.Names) == 0 {
-						b.docs[embeddedPos(fld.Type)] = fld
-					}
-					for _, id := range fld.Names {
-						b.docs[id.Pos()] = fld
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			switch gd.Tok {
+			case token.TYPE:
+				for _, s := range gd.Specs {
+					if st, ok := s.(*ast.TypeSpec).Type.(*ast.StructType); ok {
+						b.indexFields(st)
 					}
 				}
-			case *ast.GenDecl:
-				if n.Tok == token.CONST {
-					for _, s := range n.Specs {
-						vs := s.(*ast.ValueSpec)
-						for _, id := range vs.Names {
-							b.consts[id.Pos()] = vs
-							if len(n.Specs) == 1 {
-								b.constDocs[id.Pos()] = n.Doc
-							}
+			case token.CONST:
+				for _, s := range gd.Specs {
+					vs := s.(*ast.ValueSpec)
+					for _, id := range vs.Names {
+						b.consts[id.Pos()] = vs
+						if len(gd.Specs) == 1 {
+							b.constDocs[id.Pos()] = gd.Doc
 						}
 					}
 				}
 			}
-			return true
-		})
+		}
+	}
+}
+
+func (b *builder) indexFields(st *ast.StructType) {
+	for _, fld := range st.Fields.List {
+		if len(fld.Names) == 0 {
+			b.docs[embeddedPos(fld.Type)] = fld
+		}
+		for _, id := range fld.Names {
+			b.docs[id.Pos()] = fld
+		}
 	}
 }
 
@@ -521,6 +533,17 @@ func (b *builder) enum(named *types.Named) *enumInfo {
 	if obj.Pkg() == nil {
 		return nil
 	}
+	if e, ok := b.enums[obj]; ok {
+		return e
+	}
+	e := b.scanEnum(named)
+	b.enums[obj] = e
+	return e
+}
+
+// scanEnum finds the constants of a named string type in its package.
+func (b *builder) scanEnum(named *types.Named) *enumInfo {
+	obj := named.Obj()
 	scope := obj.Pkg().Scope()
 	var consts []*types.Const
 	for _, n := range scope.Names() {
@@ -633,6 +656,9 @@ func foldSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // looksSecret reports whether a field name reads like a credential.
 func looksSecret(name string) bool {
+	if !mayBeSecret(name) {
+		return false
+	}
 	words := splitWords(name)
 	for i, w := range words {
 		switch w {
@@ -644,6 +670,18 @@ func looksSecret(name string) bool {
 			case "apikey", "cardnumber", "creditcard", "privatekey", "accesskey", "secretkey", "clientsecret":
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// mayBeSecret is a cheap prefilter for looksSecret: every secret word
+// contains one of these letters groups.
+func mayBeSecret(name string) bool {
+	l := strings.ToLower(name)
+	for _, part := range []string{"pass", "secret", "token", "key", "cv", "pin", "ssn", "card", "pan"} {
+		if strings.Contains(l, part) {
+			return true
 		}
 	}
 	return false

@@ -20,15 +20,13 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 	p := &fld.Prop
 	n := len(b.sink.list)
 	at := func(o tagOption) token.Position { return b.tagPos(astField, v, o.Offset) }
-	get := map[string]tagOption{}
-	for _, o := range opts {
-		get[o.Key] = o
-	}
+	lazy := func(o tagOption) func() token.Position { return func() token.Position { return at(o) } }
+	get := tagOptions(opts)
 	numeric := fld.GoKind == GoInt || fld.GoKind == GoUint || fld.GoKind == GoFloat
 	plainString := fld.GoKind == GoString && p.Kind == runtime.KindString
 
 	// Options that change the kind come first.
-	if o, ok := get["enum"]; ok {
+	if o, ok := get.get("enum"); ok {
 		vals := splitList(o.Value)
 		switch {
 		case p.Kind == runtime.KindEnum || (fld.GoKind == GoMulti && len(p.Options) > 0):
@@ -55,7 +53,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 			b.sink.errorf(at(o), "enum= applies to string and []string fields, not %s", typeName(b.src.Types, v.Type()))
 		}
 	}
-	if o, ok := get["options"]; ok {
+	if o, ok := get.get("options"); ok {
 		switch {
 		case hasKey(get, "enum"):
 			b.sink.errorf(at(o), "options and enum= exclude each other: options are supplied when asking, enum= fixes them here")
@@ -70,7 +68,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 	if fld.GoKind == GoMulti && len(p.Options) == 0 && !p.Dynamic && !hasKey(get, "enum") {
 		b.sink.errorf(fld.Pos, "field %s is []string without enum=: a multi-select needs its options (enum=a|b|c, or options to supply them when asking); free-form lists cannot be asked", v.Name())
 	}
-	if o, ok := get["legacyTitles"]; ok {
+	if o, ok := get.get("legacyTitles"); ok {
 		if p.Kind != runtime.KindEnum || p.Dynamic {
 			b.sink.errorf(at(o), "legacyTitles applies to single-select enums with constant options")
 		} else {
@@ -78,14 +76,14 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 		}
 	}
 
-	if o, ok := get["title"]; ok {
+	if o, ok := get.get("title"); ok {
 		p.Title = o.Value
 	}
-	if o, ok := get["desc"]; ok {
+	if o, ok := get.get("desc"); ok {
 		p.Description = foldSpace(o.Value)
 	}
-	_, req := get["required"]
-	if o, ok := get["optional"]; ok {
+	_, req := get.get("required")
+	if o, ok := get.get("optional"); ok {
 		if req {
 			b.sink.errorf(at(o), "a field cannot be both optional and required")
 		}
@@ -95,7 +93,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 		p.Required = true
 	}
 
-	if o, ok := get["format"]; ok {
+	if o, ok := get.get("format"); ok {
 		switch {
 		case !contains(formats, o.Value):
 			b.sink.errorf(at(o), "unknown format %q: MCP allows email, uri, date and date-time", o.Value)
@@ -112,7 +110,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 	}
 
 	for _, k := range []string{"minLength", "maxLength"} {
-		o, ok := get[k]
+		o, ok := get.get(k)
 		if !ok {
 			continue
 		}
@@ -120,7 +118,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 			b.sink.errorf(at(o), "%s applies only to string fields, not %s", k, typeName(b.src.Types, v.Type()))
 			continue
 		}
-		if n, ok := b.count(at(o), k, o.Value); ok {
+		if n, ok := b.count(lazy(o), k, o.Value); ok {
 			if k == "minLength" {
 				p.MinLength = &n
 			} else {
@@ -129,7 +127,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 		}
 	}
 	for _, k := range []string{"minItems", "maxItems"} {
-		o, ok := get[k]
+		o, ok := get.get(k)
 		if !ok {
 			continue
 		}
@@ -137,7 +135,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 			b.sink.errorf(at(o), "%s applies only to multi-select fields", k)
 			continue
 		}
-		if n, ok := b.count(at(o), k, o.Value); ok {
+		if n, ok := b.count(lazy(o), k, o.Value); ok {
 			if k == "minItems" {
 				p.MinItems = &n
 			} else {
@@ -146,7 +144,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 		}
 	}
 	for _, k := range []string{"min", "max"} {
-		o, ok := get[k]
+		o, ok := get.get(k)
 		if !ok {
 			continue
 		}
@@ -160,7 +158,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 			b.sink.errorf(at(o), "%s applies only to number fields%s", k, hint)
 			continue
 		}
-		if f, ok := b.number(at(o), fld, v, k, o.Value); ok {
+		if f, ok := b.number(lazy(o), fld, v, k, o.Value); ok {
 			if k == "min" {
 				p.Minimum = &f
 			} else {
@@ -175,27 +173,27 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 
 	// Bounds must make sense together.
 	if p.MinLength != nil && p.MaxLength != nil && *p.MinLength > *p.MaxLength {
-		b.sink.errorf(at(get["minLength"]), "minLength %d is above maxLength %d", *p.MinLength, *p.MaxLength)
+		b.sink.errorf(at(get.must("minLength")), "minLength %d is above maxLength %d", *p.MinLength, *p.MaxLength)
 	}
 	if p.MinItems != nil && p.MaxItems != nil && *p.MinItems > *p.MaxItems {
-		b.sink.errorf(at(get["minItems"]), "minItems %d is above maxItems %d", *p.MinItems, *p.MaxItems)
+		b.sink.errorf(at(get.must("minItems")), "minItems %d is above maxItems %d", *p.MinItems, *p.MaxItems)
 	}
 	if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum {
-		o, ok := get["min"]
+		o, ok := get.get("min")
 		if !ok {
-			o = get["max"]
+			o = get.must("max")
 		}
 		b.sink.errorf(at(o), "min %s is above max %s", fmtNum(*p.Minimum), fmtNum(*p.Maximum))
 	}
 	if p.MaxItems != nil && !p.Dynamic && *p.MaxItems > len(p.Options) && len(p.Options) > 0 {
-		b.sink.errorf(at(get["maxItems"]), "maxItems %d is above the %d options", *p.MaxItems, len(p.Options))
+		b.sink.errorf(at(get.must("maxItems")), "maxItems %d is above the %d options", *p.MaxItems, len(p.Options))
 	}
 	if p.MinItems != nil && !p.Dynamic && *p.MinItems > len(p.Options) && len(p.Options) > 0 {
-		b.sink.errorf(at(get["minItems"]), "minItems %d is above the %d options: no answer could be valid", *p.MinItems, len(p.Options))
+		b.sink.errorf(at(get.must("minItems")), "minItems %d is above the %d options: no answer could be valid", *p.MinItems, len(p.Options))
 	}
 
-	if o, ok := get["default"]; ok && len(b.sink.list) == n {
-		if d, ok := b.defaultValue(at(o), fld, v, o.Value); ok {
+	if o, ok := get.get("default"); ok && len(b.sink.list) == n {
+		if d, ok := b.defaultValue(lazy(o), fld, v, o.Value); ok {
 			p.Default = d
 		}
 	}
@@ -205,7 +203,25 @@ func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *a
 	return fld
 }
 
-func hasKey(m map[string]tagOption, k string) bool { _, ok := m[k]; return ok }
+// tagOptions looks options up by key; a tag has only a few.
+type tagOptions []tagOption
+
+func (t tagOptions) get(key string) (tagOption, bool) {
+	for _, o := range t {
+		if o.Key == key {
+			return o, true
+		}
+	}
+	return tagOption{}, false
+}
+
+// must returns the option with key, or the zero option.
+func (t tagOptions) must(key string) tagOption {
+	o, _ := t.get(key)
+	return o
+}
+
+func hasKey(t tagOptions, k string) bool { _, ok := t.get(k); return ok }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -217,10 +233,10 @@ func contains(list []string, s string) bool {
 }
 
 // count parses a non-negative length or item count.
-func (b *builder) count(pos token.Position, key, s string) (int, bool) {
+func (b *builder) count(pos func() token.Position, key, s string) (int, bool) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		b.sink.errorf(pos, "%s=%s: want a whole number of 0 or more", key, s)
+		b.sink.errorf(pos(), "%s=%s: want a whole number of 0 or more", key, s)
 		return 0, false
 	}
 	return n, true
@@ -256,9 +272,8 @@ func intRange(t types.Type) (lo, hi float64, bits int, signed bool) {
 }
 
 // number parses a numeric bound or default as the field's Go type.
-func (b *builder) number(pos token.Position, fld *Field, v *types.Var, key, s string) (float64, bool) {
-	goType := typeName(b.src.Types, v.Type())
-	goType = strings.TrimPrefix(goType, "*")
+func (b *builder) number(pos func() token.Position, fld *Field, v *types.Var, key, s string) (float64, bool) {
+	goType := func() string { return strings.TrimPrefix(typeName(b.src.Types, v.Type()), "*") }
 	switch fld.GoKind {
 	case GoFloat:
 		bits := 64
@@ -267,7 +282,7 @@ func (b *builder) number(pos token.Position, fld *Field, v *types.Var, key, s st
 		}
 		f, err := strconv.ParseFloat(s, bits)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			b.sink.errorf(pos, "%s=%s is not a valid %s", key, s, goType)
+			b.sink.errorf(pos(), "%s=%s is not a valid %s", key, s, goType())
 			return 0, false
 		}
 		return f, true
@@ -276,7 +291,7 @@ func (b *builder) number(pos token.Position, fld *Field, v *types.Var, key, s st
 		if signed {
 			n, err := strconv.ParseInt(s, 10, bits)
 			if err != nil {
-				b.sink.errorf(pos, "%s=%s %s", key, s, intErr(err, goType))
+				b.sink.errorf(pos(), "%s=%s %s", key, s, intErr(err, goType()))
 				return 0, false
 			}
 			return float64(n), true
@@ -284,9 +299,9 @@ func (b *builder) number(pos token.Position, fld *Field, v *types.Var, key, s st
 		n, err := strconv.ParseUint(s, 10, bits)
 		if err != nil {
 			if strings.HasPrefix(s, "-") {
-				b.sink.errorf(pos, "%s=%s is negative, but %s is unsigned", key, s, goType)
+				b.sink.errorf(pos(), "%s=%s is negative, but %s is unsigned", key, s, goType())
 			} else {
-				b.sink.errorf(pos, "%s=%s %s", key, s, intErr(err, goType))
+				b.sink.errorf(pos(), "%s=%s %s", key, s, intErr(err, goType()))
 			}
 			return 0, false
 		}
@@ -313,7 +328,7 @@ func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // defaultValue parses a default as the field's type and checks it against
 // the field's rules, using the runtime's own checks.
-func (b *builder) defaultValue(pos token.Position, fld *Field, v *types.Var, s string) (any, bool) {
+func (b *builder) defaultValue(pos func() token.Position, fld *Field, v *types.Var, s string) (any, bool) {
 	p := &fld.Prop
 	var errs runtime.Errors
 	var out any
@@ -329,7 +344,7 @@ func (b *builder) defaultValue(pos token.Position, fld *Field, v *types.Var, s s
 			if p.Format == "date" {
 				want = "a date like 2026-01-02"
 			}
-			b.sink.errorf(pos, "default=%s is not %s", s, want)
+			b.sink.errorf(pos(), "default=%s is not %s", s, want)
 			return nil, false
 		}
 		out = s
@@ -340,7 +355,7 @@ func (b *builder) defaultValue(pos token.Position, fld *Field, v *types.Var, s s
 		case "false":
 			out = false
 		default:
-			b.sink.errorf(pos, "default=%s is not a bool (want true or false)", s)
+			b.sink.errorf(pos(), "default=%s is not a bool (want true or false)", s)
 			return nil, false
 		}
 	case GoInt, GoUint, GoFloat:
@@ -370,7 +385,7 @@ func (b *builder) defaultValue(pos token.Position, fld *Field, v *types.Var, s s
 	if errs.Len() > 0 {
 		if err, ok := errs.Err("").(*runtime.ValidationError); ok {
 			for _, fe := range err.Fields {
-				b.sink.errorf(pos, "default=%s: %s", s, fe.Msg)
+				b.sink.errorf(pos(), "default=%s: %s", s, fe.Msg)
 			}
 		}
 		return nil, false

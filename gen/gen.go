@@ -42,6 +42,13 @@ type Config struct {
 	Patterns []string
 	// Types limits generation to the named types.
 	Types []string
+
+	// CacheDir, when set with CacheSalt, keeps generated output keyed by
+	// each package's model, so an unchanged package is not rendered again.
+	CacheDir string
+	// CacheSalt identifies the generator build; entries made by another
+	// build never match. Empty disables the cache.
+	CacheSalt string
 }
 
 // File is one generated file.
@@ -93,11 +100,7 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 			}
 			continue
 		}
-		src, err := EmitGo(pkg)
-		if err != nil {
-			return nil, err
-		}
-		schema, err := EmitSchemaFile(pkg)
+		src, schema, err := emitCached(&cfg, pkg)
 		if err != nil {
 			return nil, err
 		}

@@ -13,7 +13,7 @@ type Package struct {
 	Name    string
 	PkgPath string
 	// Dir is the package directory, where generated files are written.
-	Dir string
+	Dir string `json:"-"`
 	// Forms in source order.
 	Forms []*Form
 	// BuildConstraint is the //go:build expression of the files that
@@ -21,14 +21,14 @@ type Package struct {
 	BuildConstraint string
 	// HasGenerated reports whether the package, as loaded, compiles an
 	// elicit_gen.go of ours (so one with no forms left is an orphan).
-	HasGenerated bool
+	HasGenerated bool `json:"-"`
 }
 
 // Form is one struct type that becomes an elicitation form.
 type Form struct {
 	// Name is the Go type name.
 	Name string
-	Pos  token.Position
+	Pos  token.Position `json:"-"`
 	// Doc is the type's doc comment text (elicit: and go: directives
 	// removed).
 	Doc string
@@ -74,7 +74,7 @@ type Field struct {
 	// Access is the selector path from the form value, e.g. "Branch" or
 	// "Base.Branch" for a field of an embedded struct.
 	Access []string
-	Pos    token.Position
+	Pos    token.Position `json:"-"`
 	// GoKind and Pointer describe the Go value.
 	GoKind  GoKind
 	Pointer bool
@@ -103,25 +103,25 @@ type StructField struct {
 type TypeRef struct {
 	// Kind is one of "name", "pointer", "slice", "array", "map", "chan",
 	// "func", "struct", "interface" (empty interface only).
-	Kind string
+	Kind string `json:",omitempty"`
 	// PkgPath and Name name a declared or predeclared type (Kind "name").
-	PkgPath string
-	Name    string
+	PkgPath string `json:",omitempty"`
+	Name    string `json:",omitempty"`
 	// Args are type arguments (Kind "name").
-	Args []*TypeRef
+	Args []*TypeRef `json:",omitempty"`
 	// Elem is the element (pointer, slice, array, chan, map value).
-	Elem *TypeRef
+	Elem *TypeRef `json:",omitempty"`
 	// Key is a map's key type.
-	Key *TypeRef
+	Key *TypeRef `json:",omitempty"`
 	// Len is an array's length.
-	Len int64
+	Len int64 `json:",omitempty"`
 	// Dir is a channel's direction: 0 both, 1 send-only, 2 receive-only.
-	Dir int
+	Dir int `json:",omitempty"`
 	// Params, Results and Variadic describe a func type.
-	Params, Results []*TypeRef
-	Variadic        bool
+	Params, Results []*TypeRef `json:",omitempty"`
+	Variadic        bool       `json:",omitempty"`
 	// Fields of an anonymous struct type.
-	Fields []StructField
+	Fields []StructField `json:",omitempty"`
 }
 
 // Enum is a named string type whose constants are a form's options.

@@ -42,8 +42,15 @@ func parseTag(s string) ([]tagOption, []*tagError) {
 	var (
 		opts []tagOption
 		errs []*tagError
-		seen = map[string]bool{}
 	)
+	seen := func(key string) bool {
+		for _, o := range opts {
+			if o.Key == key {
+				return true
+			}
+		}
+		return false
+	}
 	i := 0
 	for i <= len(s) {
 		start := i
@@ -111,10 +118,9 @@ func parseTag(s string) ([]tagOption, []*tagError) {
 				errs = append(errs, &tagError{start, fmt.Sprintf("elicit option %q needs a value (%s=...)", key, key)})
 			case !takes && opt.HasValue:
 				errs = append(errs, &tagError{start, fmt.Sprintf("elicit option %q takes no value", key)})
-			case seen[key]:
+			case seen(key):
 				errs = append(errs, &tagError{start, fmt.Sprintf("elicit option %q given twice", key)})
 			default:
-				seen[key] = true
 				opts = append(opts, opt)
 			}
 		}

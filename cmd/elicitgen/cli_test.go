@@ -25,6 +25,7 @@ func newPkg(t *testing.T, src string) string {
 	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/forms\n\ngo 1.24\n")
 	writeFile(t, filepath.Join(dir, "forms.go"), src)
 	t.Chdir(dir)
+	t.Setenv("ELICITGEN_CACHE", t.TempDir())
 	return dir
 }
 

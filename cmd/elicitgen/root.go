@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -42,8 +43,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // genFlags are the flags shared by the commands that load packages.
 type genFlags struct {
-	types string
-	tags  string
+	types   string
+	tags    string
+	noCache bool
 }
 
 func (g *genFlags) register(cmd *cobra.Command) {
@@ -91,6 +93,7 @@ With no command it generates, as under go generate.`,
 		},
 	}
 	flags.register(root)
+	flags.registerCache(root)
 	root.AddCommand(newGenerateCmd(), newSchemaCmd(), newCheckCmd(), newVersionCmd())
 	for _, c := range extraCommands() {
 		root.AddCommand(c())
@@ -111,13 +114,57 @@ func newGenerateCmd() *cobra.Command {
 		},
 	}
 	flags.register(cmd)
+	flags.registerCache(cmd)
 	return cmd
+}
+
+func (g *genFlags) registerCache(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&g.noCache, "no-cache", false, "regenerate every package, ignoring the output cache")
+}
+
+// outputCache returns the output cache directory and the salt that
+// identifies this elicitgen build, or empty strings when there is no
+// usable cache. ELICITGEN_CACHE names another directory, or "off".
+func outputCache() (dir, salt string) {
+	dir = os.Getenv("ELICITGEN_CACHE")
+	if dir == "off" {
+		return "", ""
+	}
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return "", ""
+		}
+		dir = filepath.Join(base, "elicitgen")
+	}
+	return dir, buildSalt()
+}
+
+// buildSalt identifies this executable: its module version and checksum
+// when it was installed from a module, else its path, size and
+// modification time.
+func buildSalt() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" && bi.Main.Sum != "" {
+		return bi.Main.Path + "@" + bi.Main.Version + " " + bi.Main.Sum
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %d %d", exe, st.Size(), st.ModTime().UnixNano())
 }
 
 func runGenerate(cmd *cobra.Command, flags *genFlags, args []string) error {
 	cfg, err := flags.config(args)
 	if err != nil {
 		return err
+	}
+	if !flags.noCache {
+		cfg.CacheDir, cfg.CacheSalt = outputCache()
 	}
 	res, err := gen.Generate(cmd.Context(), cfg)
 	if err != nil {
