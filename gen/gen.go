@@ -4,8 +4,9 @@
 //
 // The pipeline runs one way: packages are loaded once (Load), each is
 // turned into a plain-data model and checked (Analyze), then emitters read
-// the model (EmitGo, EmitSchemaFile). Generate runs the whole pipeline and
-// returns files; only the caller writes them (see Write). User mistakes
+// the model (EmitGo, EmitSchemaFile). Models stops after the checks;
+// Generate runs the whole pipeline and returns files; only the caller
+// writes them (see Write). User mistakes
 // come back as Diagnostics, every one with a file:line:col position.
 package gen
 
@@ -70,24 +71,36 @@ type Result struct {
 	Orphans []string
 }
 
-// Generate loads the packages of cfg, checks their forms and returns the
-// generated files. Bad input yields Diagnostics (all of them, sorted,
-// positioned); nothing is returned to write in that case.
-func Generate(ctx context.Context, cfg Config) (*Result, error) {
+// Models loads the packages of cfg and returns their checked models, forms
+// in source order (packages without forms included), without emitting
+// anything. Bad input yields Diagnostics: all of them, sorted, positioned.
+func Models(ctx context.Context, cfg Config) ([]*Package, error) {
 	srcs, err := Load(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	var pkgs []*Package
 	var diags Diagnostics
 	for _, src := range srcs {
 		pkg, ds := Analyze(src, cfg.Types)
 		diags = append(diags, ds...)
-		res.Packages = append(res.Packages, pkg)
+		pkgs = append(pkgs, pkg)
 	}
 	if len(diags) > 0 {
 		return nil, diags.Sort().Relative(absDir(cfg.Dir))
 	}
+	return pkgs, nil
+}
+
+// Generate loads the packages of cfg, checks their forms and returns the
+// generated files. Bad input yields Diagnostics (all of them, sorted,
+// positioned); nothing is returned to write in that case.
+func Generate(ctx context.Context, cfg Config) (*Result, error) {
+	pkgs, err := Models(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Packages: pkgs}
 	for _, pkg := range res.Packages {
 		goPath, jsonPath := filepath.Join(pkg.Dir, GoFile), filepath.Join(pkg.Dir, SchemaFile)
 		if len(pkg.Forms) == 0 {

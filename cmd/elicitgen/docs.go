@@ -41,11 +41,11 @@ deterministic, so it can be committed and checked in CI. Exit status: 0, or
 			if err != nil {
 				return err
 			}
-			res, err := gen.Generate(cmd.Context(), cfg)
+			pkgs, err := gen.Models(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
-			out, err := gen.Docs(res.Packages, tmpl)
+			out, err := gen.Docs(pkgs, tmpl)
 			if err != nil {
 				return withCode(2, fmt.Errorf("elicitgen: %w", err))
 			}

@@ -191,11 +191,11 @@ importpath.TypeName when forms come from more than one package.`,
 			if err != nil {
 				return err
 			}
-			res, err := gen.Generate(cmd.Context(), cfg)
+			pkgs, err := gen.Models(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
-			out, err := gen.EmitSchemas(res.Packages)
+			out, err := gen.EmitSchemas(pkgs)
 			if err != nil {
 				return err
 			}
