@@ -97,7 +97,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 
 	if len(model.Forms) == 0 {
-		if len(only) == 0 && isGenerated(pass, goPath) {
+		// Only an elicit_gen.go this build compiles is an orphan: one
+		// excluded by its build constraint serves another configuration.
+		if len(only) == 0 && model.HasGenerated {
 			pos := fallback
 			if f := fileByName(pass, goPath); f != nil {
 				pos = f.Name.Pos()
@@ -190,16 +192,6 @@ func readFile(pass *analysis.Pass, name string) ([]byte, error) {
 		}
 	}
 	return os.ReadFile(name)
-}
-
-// isGenerated reports whether the file at name starts with elicitgen's
-// header.
-func isGenerated(pass *analysis.Pass, name string) bool {
-	data, err := readFile(pass, name)
-	if err != nil {
-		return false
-	}
-	return bytes.HasPrefix(data, []byte(gen.Header+"\n")) || bytes.HasPrefix(data, []byte(gen.Header+"\r\n"))
 }
 
 // recheck type-checks files (the package without its tests) against the
