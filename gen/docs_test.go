@@ -9,14 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/elicitgen/elicitgen/gen"
 	"github.com/elicitgen/elicitgen/runtime"
 )
-
-// docsMod is the go.mod of every docs case's module.
-const docsMod = "module example.com/docs\n\ngo 1.24\n"
 
 // docsTemplateFile is an optional archive file: a custom template to
 // render with instead of the embedded one.
@@ -42,89 +37,40 @@ func TestDocsGolden(t *testing.T) {
 }
 
 func runDocsGolden(t *testing.T, file string) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	docsWrite(t, filepath.Join(dir, "go.mod"), []byte(docsMod))
-	want := map[string][]byte{}
-	tmplPath := ""
-	for _, f := range ar.Files {
-		if rest, ok := strings.CutPrefix(f.Name, "want/"); ok {
-			want[rest] = f.Data
-			continue
-		}
-		docsWrite(t, filepath.Join(dir, f.Name), f.Data)
-		if f.Name == docsTemplateFile {
-			tmplPath = filepath.Join(dir, f.Name)
-		}
+	c := loadCase(t, file, "example.com/docs")
+	tmplPath := filepath.Join(c.dir, docsTemplateFile)
+	if _, err := os.Stat(tmplPath); err != nil {
+		tmplPath = "" // the embedded template
 	}
 
 	got := map[string][]byte{}
-	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir, Patterns: []string{"./..."}})
+	pkgs, err := gen.Models(context.Background(), gen.Config{Dir: c.dir, Patterns: []string{"./..."}})
 	var diags gen.Diagnostics
 	switch {
 	case errors.As(err, &diags):
 		got["stderr"] = []byte(diags.Error() + "\n")
 	case err != nil:
-		t.Fatalf("Generate: %v", err)
+		t.Fatalf("Models: %v", err)
 	default:
 		tmpl, err := gen.DocsTemplate(tmplPath)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := gen.Docs(res.Packages, tmpl)
+		out, err := gen.Docs(pkgs, tmpl)
 		if err != nil {
 			t.Fatalf("Docs: %v", err)
 		}
 		got["docs.md"] = out
 		// The same input renders the same bytes.
-		again, err := gen.Docs(res.Packages, tmpl)
+		again, err := gen.Docs(pkgs, tmpl)
 		if err != nil || !bytes.Equal(out, again) {
 			t.Errorf("Docs is not deterministic: a second run gave different output (err %v)", err)
 		}
-		if bytes.Contains(out, []byte(dir)) {
-			t.Errorf("catalog holds the absolute path %s", dir)
+		if bytes.Contains(out, []byte(c.dir)) {
+			t.Errorf("catalog holds the absolute path %s", c.dir)
 		}
 	}
-
-	if *update {
-		var kept []txtar.File
-		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "want/") {
-				kept = append(kept, f)
-			}
-		}
-		for _, name := range []string{"docs.md", "stderr"} {
-			if data, ok := got[name]; ok {
-				kept = append(kept, txtar.File{Name: "want/" + name, Data: data})
-			}
-		}
-		ar.Files = kept
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	for _, name := range []string{"docs.md", "stderr"} {
-		w, wok := want[name]
-		g, gok := got[name]
-		switch {
-		case wok && !gok:
-			t.Errorf("want/%s: not produced (go test ./gen -run Docs -update rewrites goldens, after review)", name)
-		case gok && !wok:
-			t.Errorf("produced %s, which the golden does not expect:\n%s\n(go test ./gen -run Docs -update rewrites goldens, after review)", name, g)
-		case !bytes.Equal(w, g):
-			t.Errorf("%s differs from golden (go test ./gen -run Docs -update rewrites goldens, after review):\n%s",
-				name, gen.UnifiedDiff("want/"+name, "got/"+name, string(w), string(g)))
-		}
-	}
-	for name := range want {
-		if name != "docs.md" && name != "stderr" {
-			t.Errorf("want/%s: unknown golden file (want/docs.md or want/stderr)", name)
-		}
-	}
+	c.check(t, got, "go test ./gen -run Docs")
 }
 
 // TestDocsTemplateDefault checks the embedded template's contract: it
@@ -166,12 +112,12 @@ func TestDocsTemplateErrors(t *testing.T) {
 		t.Error("DocsTemplate of a missing file: no error")
 	}
 	bad := filepath.Join(dir, "bad.tmpl")
-	docsWrite(t, bad, []byte("{{range .Forms}}"))
+	writeFile(t, bad, []byte("{{range .Forms}}"))
 	if _, err := gen.DocsTemplate(bad); err == nil || !strings.Contains(err.Error(), "bad.tmpl") {
 		t.Errorf("DocsTemplate of an unclosed range: error %v, want one naming bad.tmpl", err)
 	}
 	unknown := filepath.Join(dir, "unknown.tmpl")
-	docsWrite(t, unknown, []byte("{{range .Forms}}{{.NoSuchField}}{{end}}"))
+	writeFile(t, unknown, []byte("{{range .Forms}}{{.NoSuchField}}{{end}}"))
 	tmpl, err := gen.DocsTemplate(unknown)
 	if err != nil {
 		t.Fatal(err)
@@ -210,15 +156,5 @@ func TestDocsCatalogFromModel(t *testing.T) {
 	}
 	if cat.Forms[0].NumRequired != 1 || cat.Forms[1].NumFields != 0 {
 		t.Errorf("counts: %+v, %+v", cat.Forms[0], cat.Forms[1])
-	}
-}
-
-func docsWrite(t testing.TB, path string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"golang.org/x/tools/txtar"
 
 	"github.com/elicitgen/elicitgen/gen"
 	"github.com/elicitgen/elicitgen/runtime"
@@ -69,22 +68,12 @@ func TestSchemasMatchOfficialMCPSchema(t *testing.T) {
 		if strings.HasPrefix(filepath.Base(file), "bad_") {
 			continue
 		}
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		writeFile(t, filepath.Join(dir, "go.mod"), []byte(goldenMod))
-		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "want/") {
-				writeFile(t, filepath.Join(dir, f.Name), f.Data)
-			}
-		}
-		res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
+		c := loadCase(t, file, "example.com/golden")
+		pkgs, err := gen.Models(context.Background(), gen.Config{Dir: c.dir})
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		for _, pkg := range res.Packages {
+		for _, pkg := range pkgs {
 			for _, form := range pkg.Forms {
 				s := form.Schema()
 				for i := range s.Properties {
