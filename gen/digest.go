@@ -185,22 +185,20 @@ func (d *digest) typeRef(r *TypeRef) {
 	d.str(r.Kind)
 	d.str(r.PkgPath)
 	d.str(r.Name)
-	d.num(uint64(len(r.Args)))
-	for _, a := range r.Args {
-		d.typeRef(a)
-	}
+	d.typeRefs(r.Args)
 	d.typeRef(r.Elem)
 	d.typeRef(r.Key)
 	d.num(uint64(r.Len))
 	d.num(uint64(r.Dir))
-	d.num(uint64(len(r.Params)))
-	for _, a := range r.Params {
-		d.typeRef(a)
-	}
-	d.num(uint64(len(r.Results)))
-	for _, a := range r.Results {
-		d.typeRef(a)
-	}
+	d.typeRefs(r.Params)
+	d.typeRefs(r.Results)
 	d.boolean(r.Variadic)
 	d.fields(r.Fields)
+}
+
+func (d *digest) typeRefs(list []*TypeRef) {
+	d.num(uint64(len(list)))
+	for _, r := range list {
+		d.typeRef(r)
+	}
 }

@@ -28,7 +28,7 @@ func Write(res *Result) ([]string, error) {
 			return nil, err
 		case bytes.Equal(old, f.Content):
 			continue
-		case !isGenerated(f.Path) && !(filepath.Base(f.Path) == SchemaFile && isOurJSON(f.Path, res)):
+		case !mayOverwrite(f.Path):
 			return nil, fmt.Errorf("refusing to overwrite %s: %w", f.Path, ErrNotGenerated)
 		}
 		todo = append(todo, f)
@@ -56,17 +56,14 @@ func Write(res *Result) ([]string, error) {
 	return changed, nil
 }
 
-// isOurJSON reports whether a schema file sits beside a Go file that this
-// result also writes and that is (or will be) ours.
-func isOurJSON(path string, res *Result) bool {
-	goPath := filepath.Join(filepath.Dir(path), GoFile)
-	for _, f := range res.Files {
-		if f.Path == goPath {
-			_, err := os.Stat(goPath)
-			return errors.Is(err, fs.ErrNotExist) || hasHeader(goPath)
-		}
+// mayOverwrite reports whether an existing file may be replaced: it is
+// ours, or it is a schema file left without the Go file that marks it.
+func mayOverwrite(path string) bool {
+	if isGenerated(path) {
+		return true
 	}
-	return false
+	_, err := os.Stat(filepath.Join(filepath.Dir(path), GoFile))
+	return filepath.Base(path) == SchemaFile && errors.Is(err, fs.ErrNotExist)
 }
 
 func writeAtomic(path string, content []byte) error {
