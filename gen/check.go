@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 )
 
 var formats = []string{"email", "uri", "date", "date-time"}
@@ -330,16 +331,16 @@ func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // the field's rules, using the runtime's own checks.
 func (b *builder) defaultValue(pos func() token.Position, fld *Field, v *types.Var, s string) (any, bool) {
 	p := &fld.Prop
-	var errs runtime.Errors
+	var errs elicitimpl.Errors
 	var out any
 	switch fld.GoKind {
 	case GoString:
 		if utf8.ValidString(s) {
-			runtime.CheckString(&errs, p, s)
+			elicitimpl.CheckString(&errs, p, s)
 		}
 		out = s
 	case GoTime:
-		if _, err := runtime.ParseTime(p.Format, s); err != nil {
+		if _, err := elicitimpl.ParseTime(p.Format, s); err != nil {
 			want := "an RFC 3339 date-time like 2026-01-02T15:04:05Z"
 			if p.Format == "date" {
 				want = "a date like 2026-01-02"
@@ -363,7 +364,7 @@ func (b *builder) defaultValue(pos func() token.Position, fld *Field, v *types.V
 		if !ok {
 			return nil, false
 		}
-		runtime.CheckNumber(&errs, p, f)
+		elicitimpl.CheckNumber(&errs, p, f)
 		switch fld.GoKind {
 		case GoInt:
 			n, _ := strconv.ParseInt(s, 10, 64)
@@ -379,7 +380,7 @@ func (b *builder) defaultValue(pos func() token.Position, fld *Field, v *types.V
 		if vals == nil {
 			vals = []string{}
 		}
-		runtime.CheckMulti(&errs, p, vals)
+		elicitimpl.CheckMulti(&errs, p, vals)
 		out = vals
 	}
 	if errs.Len() > 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 )
 
 // fullModel returns a package whose every model field is set.
@@ -28,10 +29,10 @@ func fullModel() *Package {
 				Access: []string{"A"}, GoKind: GoString, Pointer: true,
 				Prop: runtime.Property{
 					Name: "a", Kind: runtime.KindEnum, Title: "t", Description: "d", Required: true,
-					MinLength: runtime.Ptr(1), MaxLength: runtime.Ptr(2), Format: "email",
-					Minimum: runtime.Ptr(1.0), Maximum: runtime.Ptr(2.0),
+					MinLength: elicitimpl.Ptr(1), MaxLength: elicitimpl.Ptr(2), Format: "email",
+					Minimum: elicitimpl.Ptr(1.0), Maximum: elicitimpl.Ptr(2.0),
 					Options: []runtime.Option{{Value: "v", Title: "T"}}, Style: runtime.EnumTitled, Dynamic: true,
-					MinItems: runtime.Ptr(1), MaxItems: runtime.Ptr(2), Default: "v",
+					MinItems: elicitimpl.Ptr(1), MaxItems: elicitimpl.Ptr(2), Default: "v",
 				},
 			}},
 		}},

@@ -21,6 +21,7 @@ import (
 func EmitGo(pkg *Package) ([]byte, error) {
 	f := jen.NewFilePathName(pkg.PkgPath, pkg.Name)
 	f.ImportName(RuntimePath, "runtime")
+	f.ImportName(ImplPath, "elicitimpl")
 	f.ImportName("context", "context")
 	f.NoFormat = true // formatted below, once, with a readable error
 	f.HeaderComment(Header)
@@ -31,7 +32,7 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	}
 
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
-	f.Const().Id("_").Op("=").Qual(RuntimePath, "SupportPackageIsVersion1")
+	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion1")
 	guarded := map[string]bool{}
 	for _, form := range pkg.Forms {
 		f.Comment(chunkMark)
@@ -143,6 +144,9 @@ func numbered(src []byte) string {
 
 func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
 
+// impl qualifies a name of the generated-code support package.
+func impl(name string) *jen.Statement { return jen.Qual(ImplPath, name) }
+
 // emitForm emits everything generated for one form T:
 //
 //	var elicitSchemaT = &runtime.Schema{...}
@@ -215,12 +219,12 @@ func propertyLit(p *runtime.Property) jen.Code {
 	}
 	intPtr := func(key string, v *int) {
 		if v != nil {
-			add(key, rt("Ptr").Call(jen.Lit(*v)))
+			add(key, impl("Ptr").Call(jen.Lit(*v)))
 		}
 	}
 	floatPtr := func(key string, v *float64) {
 		if v != nil {
-			add(key, rt("Ptr").Call(jen.Lit(*v)))
+			add(key, impl("Ptr").Call(jen.Lit(*v)))
 		}
 	}
 	intPtr("MinLength", p.MinLength)
@@ -277,7 +281,7 @@ func defaultLit(v any) jen.Code {
 func emitFormVar(f *jen.File, form *Form) {
 	n := NamesOf(form.Name)
 	f.Commentf("%s ties %s to its schema and codec.", n.FormVar, form.Name)
-	f.Var().Id(n.FormVar).Op("=").Op("&").Add(rt("Form")).Types(jen.Id(form.Name)).Add(multi(
+	f.Var().Id(n.FormVar).Op("=").Op("&").Add(impl("Form")).Types(jen.Id(form.Name)).Add(multi(
 		kv("Schema", jen.Id(n.SchemaVar)),
 		kv("Decode", jen.Id(n.Decode)),
 		kv("Encode", jen.Id(n.Encode)),
@@ -317,7 +321,7 @@ func emitValidate(f *jen.File, form *Form) {
 	f.Comment("lengths, formats and options. It returns a *runtime.ValidationError")
 	f.Comment("naming each field that is wrong.")
 	f.Func().Params(jen.Id("v").Id(form.Name)).Id("Validate").Params().Error().BlockFunc(func(g *jen.Group) {
-		g.Var().Id("errs").Add(rt("Errors"))
+		g.Var().Id("errs").Add(impl("Errors"))
 		for i, fld := range form.Fields {
 			var check string
 			var conv func(jen.Code) jen.Code
@@ -342,7 +346,7 @@ func emitValidate(f *jen.File, form *Form) {
 			if conv != nil {
 				val = conv(val)
 			}
-			call := rt(check).Call(jen.Op("&").Id("errs"), propRef(form, i), val)
+			call := impl(check).Call(jen.Op("&").Id("errs"), propRef(form, i), val)
 			if fld.Pointer {
 				g.If(access("v", fld).Op("!=").Nil()).Block(call)
 			} else {
@@ -366,13 +370,13 @@ func emitDecode(f *jen.File, form *Form) {
 		jen.Id("s").Op("*").Add(rt("Schema")), jen.Id("content").Map(jen.String()).Any(),
 	).Params(jen.Id(form.Name), jen.Error()).BlockFunc(func(g *jen.Group) {
 		g.Var().Id("v").Id(form.Name)
-		g.Id("d").Op(":=").Add(rt("NewDecoder")).Call(jen.Id("s"), jen.Id("content"))
+		g.Id("d").Op(":=").Add(impl("NewDecoder")).Call(jen.Id("s"), jen.Id("content"))
 		for i, fld := range form.Fields {
 			fn := decodeFunc[fld.GoKind]
 			if fld.Pointer {
 				fn += "Ptr"
 			}
-			g.Add(rt(fn)).Call(jen.Op("&").Id("d"), jen.Lit(i), jen.Op("&").Add(access("v", fld)))
+			g.Add(impl(fn)).Call(jen.Op("&").Id("d"), jen.Lit(i), jen.Op("&").Add(access("v", fld)))
 		}
 		g.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Id(form.Name).Values(), jen.Err()),
@@ -407,9 +411,9 @@ func emitEncode(f *jen.File, form *Form) {
 				enc = jen.Float64().Call(val)
 			case GoTime:
 				format := fld.Prop.Format
-				enc = rt("FormatTime").Call(jen.Lit(format), val)
+				enc = impl("FormatTime").Call(jen.Lit(format), val)
 			case GoMulti:
-				enc = rt("Strings").Call(val)
+				enc = impl("Strings").Call(val)
 			}
 			set := jen.Id("m").Index(jen.Lit(fld.Prop.Name)).Op("=").Add(enc)
 			switch {
@@ -439,7 +443,7 @@ func emitAsk(f *jen.File, form *Form) {
 		jen.Id("message").String(),
 		jen.Id("opts").Op("...").Add(rt("AskOption")),
 	).Params(rt("Outcome").Types(jen.Id(t)), jen.Error()).Block(
-		jen.Return(rt("Ask").Call(jen.Id("ctx"), jen.Id("asker"), jen.Id(n.FormVar), jen.Id("message"), jen.Id("opts").Op("..."))),
+		jen.Return(impl("Ask").Call(jen.Id("ctx"), jen.Id("asker"), jen.Id(n.FormVar), jen.Id("message"), jen.Id("opts").Op("..."))),
 	)
 }
 

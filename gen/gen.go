@@ -27,6 +27,10 @@ const (
 // RuntimePath is the import path of the runtime that generated code calls.
 const RuntimePath = "github.com/elicitgen/elicitgen/runtime"
 
+// ImplPath is the import path of the support package that only generated
+// code calls.
+const ImplPath = "github.com/elicitgen/elicitgen/runtime/elicitimpl"
+
 // Config says what to load and generate. The library reads nothing from
 // the process: the working directory, environment and build tags all come
 // from here.

@@ -20,6 +20,7 @@ import (
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/internal/wiretest"
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 )
 
 // These tests drive the example server in process with a go-sdk client
@@ -362,7 +363,7 @@ func TestInvalidContent(t *testing.T) {
 			}
 			_, err = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args, InputResponses: responses, RequestState: res.RequestState})
 			var we *jsonrpc.Error
-			if !errors.As(err, &we) || we.Code != runtime.CodeInvalidParams {
+			if !errors.As(err, &we) || we.Code != adapter.CodeInvalidParams {
 				t.Fatalf("round 2 with %v: err = %v, want JSON-RPC -32602", tc.invalid, err)
 			}
 			t.Logf("refused: %s", we.Message)
@@ -473,12 +474,12 @@ func TestTamperedState(t *testing.T) {
 	answer := mcp.InputResponseMap{"Deploy": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"branch": "main", "environment": "staging", "confirmed": true}}}
 	_, err = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: app.ToolDeploy, Arguments: args, InputResponses: answer, RequestState: res.RequestState + "x"})
 	var we *jsonrpc.Error
-	if !errors.As(err, &we) || we.Code != runtime.CodeInvalidParams {
+	if !errors.As(err, &we) || we.Code != adapter.CodeInvalidParams {
 		t.Fatalf("tampered: err = %v, want -32602", err)
 	}
 	// The same state for other arguments is foreign.
 	_, err = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: app.ToolDeploy, Arguments: map[string]any{"service": "web"}, InputResponses: answer, RequestState: res.RequestState})
-	if !errors.As(err, &we) || we.Code != runtime.CodeInvalidParams {
+	if !errors.As(err, &we) || we.Code != adapter.CodeInvalidParams {
 		t.Fatalf("foreign: err = %v, want -32602", err)
 	}
 	if len(store.Deployments()) != 0 {

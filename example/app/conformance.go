@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/example/forms"
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
@@ -261,7 +262,7 @@ func capabilities(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Ask
 	if caps != nil && (caps.RootsV2 != nil || caps.Roots.ListChanged) {
 		alt[keyRoots] = &mcp.ListRootsParams{}
 	}
-	if len(alt) == 0 || !runtime.Modern(req.ProtocolVersion()) {
+	if len(alt) == 0 || !adapter.Modern(req.ProtocolVersion()) {
 		return nil, err
 	}
 	return &mcp.CallToolResult{InputRequests: alt}, nil

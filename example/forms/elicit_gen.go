@@ -7,10 +7,11 @@ import (
 	"context"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = runtime.SupportPackageIsVersion1
+const _ = elicitimpl.SupportPackageIsVersion1
 
 // elicitSchemaTestElicitation is the requestedSchema of TestElicitation.
 var elicitSchemaTestElicitation = &runtime.Schema{
@@ -32,7 +33,7 @@ var elicitSchemaTestElicitation = &runtime.Schema{
 }
 
 // elicitFormTestElicitation ties TestElicitation to its schema and codec.
-var elicitFormTestElicitation = &runtime.Form[TestElicitation]{
+var elicitFormTestElicitation = &elicitimpl.Form[TestElicitation]{
 	Schema: elicitSchemaTestElicitation,
 	Decode: elicitDecodeTestElicitation,
 	Encode: elicitEncodeTestElicitation,
@@ -51,18 +52,18 @@ func TestElicitationSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v TestElicitation) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaTestElicitation.Properties[0], string(v.Username))
-	runtime.CheckString(&errs, &elicitSchemaTestElicitation.Properties[1], string(v.Email))
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaTestElicitation.Properties[0], string(v.Username))
+	elicitimpl.CheckString(&errs, &elicitSchemaTestElicitation.Properties[1], string(v.Email))
 	return errs.Err("TestElicitation")
 }
 
 // elicitDecodeTestElicitation decodes and validates a client's accepted content against s.
 func elicitDecodeTestElicitation(s *runtime.Schema, content map[string]any) (TestElicitation, error) {
 	var v TestElicitation
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeString(&d, 0, &v.Username)
-	runtime.DecodeString(&d, 1, &v.Email)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeString(&d, 0, &v.Username)
+	elicitimpl.DecodeString(&d, 1, &v.Email)
 	if err := d.Finish(); err != nil {
 		return TestElicitation{}, err
 	}
@@ -83,7 +84,7 @@ func elicitEncodeTestElicitation(v *TestElicitation) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[TestElicitation], error) {
-	return runtime.Ask(ctx, asker, elicitFormTestElicitation, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormTestElicitation, message, opts...)
 }
 
 // AcceptTestElicitation is the client-side answer that submits v. It refuses a v
@@ -153,7 +154,7 @@ var elicitSchemaSEP1034Defaults = &runtime.Schema{
 }
 
 // elicitFormSEP1034Defaults ties SEP1034Defaults to its schema and codec.
-var elicitFormSEP1034Defaults = &runtime.Form[SEP1034Defaults]{
+var elicitFormSEP1034Defaults = &elicitimpl.Form[SEP1034Defaults]{
 	Schema: elicitSchemaSEP1034Defaults,
 	Decode: elicitDecodeSEP1034Defaults,
 	Encode: elicitEncodeSEP1034Defaults,
@@ -172,18 +173,18 @@ func SEP1034DefaultsSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v SEP1034Defaults) Validate() error {
-	var errs runtime.Errors
+	var errs elicitimpl.Errors
 	if v.Name != nil {
-		runtime.CheckString(&errs, &elicitSchemaSEP1034Defaults.Properties[0], string(*v.Name))
+		elicitimpl.CheckString(&errs, &elicitSchemaSEP1034Defaults.Properties[0], string(*v.Name))
 	}
 	if v.Age != nil {
-		runtime.CheckInt(&errs, &elicitSchemaSEP1034Defaults.Properties[1], *v.Age)
+		elicitimpl.CheckInt(&errs, &elicitSchemaSEP1034Defaults.Properties[1], *v.Age)
 	}
 	if v.Score != nil {
-		runtime.CheckFloat(&errs, &elicitSchemaSEP1034Defaults.Properties[2], *v.Score)
+		elicitimpl.CheckFloat(&errs, &elicitSchemaSEP1034Defaults.Properties[2], *v.Score)
 	}
 	if v.Status != nil {
-		runtime.CheckString(&errs, &elicitSchemaSEP1034Defaults.Properties[3], string(*v.Status))
+		elicitimpl.CheckString(&errs, &elicitSchemaSEP1034Defaults.Properties[3], string(*v.Status))
 	}
 	return errs.Err("SEP1034Defaults")
 }
@@ -191,12 +192,12 @@ func (v SEP1034Defaults) Validate() error {
 // elicitDecodeSEP1034Defaults decodes and validates a client's accepted content against s.
 func elicitDecodeSEP1034Defaults(s *runtime.Schema, content map[string]any) (SEP1034Defaults, error) {
 	var v SEP1034Defaults
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeStringPtr(&d, 0, &v.Name)
-	runtime.DecodeIntPtr(&d, 1, &v.Age)
-	runtime.DecodeFloatPtr(&d, 2, &v.Score)
-	runtime.DecodeStringPtr(&d, 3, &v.Status)
-	runtime.DecodeBoolPtr(&d, 4, &v.Verified)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeStringPtr(&d, 0, &v.Name)
+	elicitimpl.DecodeIntPtr(&d, 1, &v.Age)
+	elicitimpl.DecodeFloatPtr(&d, 2, &v.Score)
+	elicitimpl.DecodeStringPtr(&d, 3, &v.Status)
+	elicitimpl.DecodeBoolPtr(&d, 4, &v.Verified)
 	if err := d.Finish(); err != nil {
 		return SEP1034Defaults{}, err
 	}
@@ -230,7 +231,7 @@ func elicitEncodeSEP1034Defaults(v *SEP1034Defaults) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[SEP1034Defaults], error) {
-	return runtime.Ask(ctx, asker, elicitFormSEP1034Defaults, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormSEP1034Defaults, message, opts...)
 }
 
 // AcceptSEP1034Defaults is the client-side answer that submits v. It refuses a v
@@ -305,8 +306,8 @@ var elicitSchemaSEP1330Enums = &runtime.Schema{
 				{Value: "option2"},
 				{Value: "option3"},
 			},
-			MinItems: runtime.Ptr(1),
-			MaxItems: runtime.Ptr(3),
+			MinItems: elicitimpl.Ptr(1),
+			MaxItems: elicitimpl.Ptr(3),
 		},
 		{
 			Name:        "titledMulti",
@@ -318,14 +319,14 @@ var elicitSchemaSEP1330Enums = &runtime.Schema{
 				{Value: "value3", Title: "Third Choice"},
 			},
 			Style:    runtime.EnumTitled,
-			MinItems: runtime.Ptr(1),
-			MaxItems: runtime.Ptr(3),
+			MinItems: elicitimpl.Ptr(1),
+			MaxItems: elicitimpl.Ptr(3),
 		},
 	},
 }
 
 // elicitFormSEP1330Enums ties SEP1330Enums to its schema and codec.
-var elicitFormSEP1330Enums = &runtime.Form[SEP1330Enums]{
+var elicitFormSEP1330Enums = &elicitimpl.Form[SEP1330Enums]{
 	Schema: elicitSchemaSEP1330Enums,
 	Decode: elicitDecodeSEP1330Enums,
 	Encode: elicitEncodeSEP1330Enums,
@@ -344,30 +345,30 @@ func SEP1330EnumsSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v SEP1330Enums) Validate() error {
-	var errs runtime.Errors
+	var errs elicitimpl.Errors
 	if v.UntitledSingle != nil {
-		runtime.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[0], string(*v.UntitledSingle))
+		elicitimpl.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[0], string(*v.UntitledSingle))
 	}
 	if v.TitledSingle != nil {
-		runtime.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[1], string(*v.TitledSingle))
+		elicitimpl.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[1], string(*v.TitledSingle))
 	}
 	if v.LegacyEnum != nil {
-		runtime.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[2], string(*v.LegacyEnum))
+		elicitimpl.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[2], string(*v.LegacyEnum))
 	}
-	runtime.CheckMulti(&errs, &elicitSchemaSEP1330Enums.Properties[3], v.UntitledMulti)
-	runtime.CheckMulti(&errs, &elicitSchemaSEP1330Enums.Properties[4], v.TitledMulti)
+	elicitimpl.CheckMulti(&errs, &elicitSchemaSEP1330Enums.Properties[3], v.UntitledMulti)
+	elicitimpl.CheckMulti(&errs, &elicitSchemaSEP1330Enums.Properties[4], v.TitledMulti)
 	return errs.Err("SEP1330Enums")
 }
 
 // elicitDecodeSEP1330Enums decodes and validates a client's accepted content against s.
 func elicitDecodeSEP1330Enums(s *runtime.Schema, content map[string]any) (SEP1330Enums, error) {
 	var v SEP1330Enums
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeStringPtr(&d, 0, &v.UntitledSingle)
-	runtime.DecodeStringPtr(&d, 1, &v.TitledSingle)
-	runtime.DecodeStringPtr(&d, 2, &v.LegacyEnum)
-	runtime.DecodeMulti(&d, 3, &v.UntitledMulti)
-	runtime.DecodeMulti(&d, 4, &v.TitledMulti)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeStringPtr(&d, 0, &v.UntitledSingle)
+	elicitimpl.DecodeStringPtr(&d, 1, &v.TitledSingle)
+	elicitimpl.DecodeStringPtr(&d, 2, &v.LegacyEnum)
+	elicitimpl.DecodeMulti(&d, 3, &v.UntitledMulti)
+	elicitimpl.DecodeMulti(&d, 4, &v.TitledMulti)
 	if err := d.Finish(); err != nil {
 		return SEP1330Enums{}, err
 	}
@@ -387,10 +388,10 @@ func elicitEncodeSEP1330Enums(v *SEP1330Enums) map[string]any {
 		m["legacyEnum"] = string(*v.LegacyEnum)
 	}
 	if v.UntitledMulti != nil {
-		m["untitledMulti"] = runtime.Strings(v.UntitledMulti)
+		m["untitledMulti"] = elicitimpl.Strings(v.UntitledMulti)
 	}
 	if v.TitledMulti != nil {
-		m["titledMulti"] = runtime.Strings(v.TitledMulti)
+		m["titledMulti"] = elicitimpl.Strings(v.TitledMulti)
 	}
 	return m
 }
@@ -401,7 +402,7 @@ func elicitEncodeSEP1330Enums(v *SEP1330Enums) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[SEP1330Enums], error) {
-	return runtime.Ask(ctx, asker, elicitFormSEP1330Enums, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormSEP1330Enums, message, opts...)
 }
 
 // AcceptSEP1330Enums is the client-side answer that submits v. It refuses a v
@@ -454,7 +455,7 @@ var elicitSchemaUserName = &runtime.Schema{
 }
 
 // elicitFormUserName ties UserName to its schema and codec.
-var elicitFormUserName = &runtime.Form[UserName]{
+var elicitFormUserName = &elicitimpl.Form[UserName]{
 	Schema: elicitSchemaUserName,
 	Decode: elicitDecodeUserName,
 	Encode: elicitEncodeUserName,
@@ -473,16 +474,16 @@ func UserNameSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v UserName) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaUserName.Properties[0], string(v.Name))
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaUserName.Properties[0], string(v.Name))
 	return errs.Err("UserName")
 }
 
 // elicitDecodeUserName decodes and validates a client's accepted content against s.
 func elicitDecodeUserName(s *runtime.Schema, content map[string]any) (UserName, error) {
 	var v UserName
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeString(&d, 0, &v.Name)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeString(&d, 0, &v.Name)
 	if err := d.Finish(); err != nil {
 		return UserName{}, err
 	}
@@ -502,7 +503,7 @@ func elicitEncodeUserName(v *UserName) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[UserName], error) {
-	return runtime.Ask(ctx, asker, elicitFormUserName, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormUserName, message, opts...)
 }
 
 // AcceptUserName is the client-side answer that submits v. It refuses a v
@@ -542,7 +543,7 @@ var elicitSchemaConfirm = &runtime.Schema{
 }
 
 // elicitFormConfirm ties Confirm to its schema and codec.
-var elicitFormConfirm = &runtime.Form[Confirm]{
+var elicitFormConfirm = &elicitimpl.Form[Confirm]{
 	Schema: elicitSchemaConfirm,
 	Decode: elicitDecodeConfirm,
 	Encode: elicitEncodeConfirm,
@@ -561,15 +562,15 @@ func ConfirmSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v Confirm) Validate() error {
-	var errs runtime.Errors
+	var errs elicitimpl.Errors
 	return errs.Err("Confirm")
 }
 
 // elicitDecodeConfirm decodes and validates a client's accepted content against s.
 func elicitDecodeConfirm(s *runtime.Schema, content map[string]any) (Confirm, error) {
 	var v Confirm
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeBool(&d, 0, &v.OK)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeBool(&d, 0, &v.OK)
 	if err := d.Finish(); err != nil {
 		return Confirm{}, err
 	}
@@ -589,7 +590,7 @@ func elicitEncodeConfirm(v *Confirm) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Confirm], error) {
-	return runtime.Ask(ctx, asker, elicitFormConfirm, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormConfirm, message, opts...)
 }
 
 // AcceptConfirm is the client-side answer that submits v. It refuses a v
@@ -629,7 +630,7 @@ var elicitSchemaStep1 = &runtime.Schema{
 }
 
 // elicitFormStep1 ties Step1 to its schema and codec.
-var elicitFormStep1 = &runtime.Form[Step1]{
+var elicitFormStep1 = &elicitimpl.Form[Step1]{
 	Schema: elicitSchemaStep1,
 	Decode: elicitDecodeStep1,
 	Encode: elicitEncodeStep1,
@@ -648,16 +649,16 @@ func Step1Schema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v Step1) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaStep1.Properties[0], string(v.Name))
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaStep1.Properties[0], string(v.Name))
 	return errs.Err("Step1")
 }
 
 // elicitDecodeStep1 decodes and validates a client's accepted content against s.
 func elicitDecodeStep1(s *runtime.Schema, content map[string]any) (Step1, error) {
 	var v Step1
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeString(&d, 0, &v.Name)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeString(&d, 0, &v.Name)
 	if err := d.Finish(); err != nil {
 		return Step1{}, err
 	}
@@ -677,7 +678,7 @@ func elicitEncodeStep1(v *Step1) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Step1], error) {
-	return runtime.Ask(ctx, asker, elicitFormStep1, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormStep1, message, opts...)
 }
 
 // AcceptStep1 is the client-side answer that submits v. It refuses a v
@@ -717,7 +718,7 @@ var elicitSchemaStep2 = &runtime.Schema{
 }
 
 // elicitFormStep2 ties Step2 to its schema and codec.
-var elicitFormStep2 = &runtime.Form[Step2]{
+var elicitFormStep2 = &elicitimpl.Form[Step2]{
 	Schema: elicitSchemaStep2,
 	Decode: elicitDecodeStep2,
 	Encode: elicitEncodeStep2,
@@ -736,16 +737,16 @@ func Step2Schema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v Step2) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaStep2.Properties[0], string(v.Color))
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaStep2.Properties[0], string(v.Color))
 	return errs.Err("Step2")
 }
 
 // elicitDecodeStep2 decodes and validates a client's accepted content against s.
 func elicitDecodeStep2(s *runtime.Schema, content map[string]any) (Step2, error) {
 	var v Step2
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeString(&d, 0, &v.Color)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeString(&d, 0, &v.Color)
 	if err := d.Finish(); err != nil {
 		return Step2{}, err
 	}
@@ -765,7 +766,7 @@ func elicitEncodeStep2(v *Step2) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Step2], error) {
-	return runtime.Ask(ctx, asker, elicitFormStep2, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormStep2, message, opts...)
 }
 
 // AcceptStep2 is the client-side answer that submits v. It refuses a v
@@ -805,7 +806,7 @@ var elicitSchemaPromptContext = &runtime.Schema{
 }
 
 // elicitFormPromptContext ties PromptContext to its schema and codec.
-var elicitFormPromptContext = &runtime.Form[PromptContext]{
+var elicitFormPromptContext = &elicitimpl.Form[PromptContext]{
 	Schema: elicitSchemaPromptContext,
 	Decode: elicitDecodePromptContext,
 	Encode: elicitEncodePromptContext,
@@ -824,16 +825,16 @@ func PromptContextSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v PromptContext) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaPromptContext.Properties[0], string(v.Context))
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaPromptContext.Properties[0], string(v.Context))
 	return errs.Err("PromptContext")
 }
 
 // elicitDecodePromptContext decodes and validates a client's accepted content against s.
 func elicitDecodePromptContext(s *runtime.Schema, content map[string]any) (PromptContext, error) {
 	var v PromptContext
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeString(&d, 0, &v.Context)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeString(&d, 0, &v.Context)
 	if err := d.Finish(); err != nil {
 		return PromptContext{}, err
 	}
@@ -853,7 +854,7 @@ func elicitEncodePromptContext(v *PromptContext) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[PromptContext], error) {
-	return runtime.Ask(ctx, asker, elicitFormPromptContext, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormPromptContext, message, opts...)
 }
 
 // AcceptPromptContext is the client-side answer that submits v. It refuses a v
@@ -889,8 +890,8 @@ var elicitSchemaDeploy = &runtime.Schema{
 			Title:       "Branch",
 			Description: "The git branch to deploy.",
 			Required:    true,
-			MinLength:   runtime.Ptr(1),
-			MaxLength:   runtime.Ptr(100),
+			MinLength:   elicitimpl.Ptr(1),
+			MaxLength:   elicitimpl.Ptr(100),
 			Default:     "main",
 		},
 		{
@@ -916,7 +917,7 @@ var elicitSchemaDeploy = &runtime.Schema{
 }
 
 // elicitFormDeploy ties Deploy to its schema and codec.
-var elicitFormDeploy = &runtime.Form[Deploy]{
+var elicitFormDeploy = &elicitimpl.Form[Deploy]{
 	Schema: elicitSchemaDeploy,
 	Decode: elicitDecodeDeploy,
 	Encode: elicitEncodeDeploy,
@@ -935,19 +936,19 @@ func DeploySchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v Deploy) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaDeploy.Properties[0], string(v.Branch))
-	runtime.CheckString(&errs, &elicitSchemaDeploy.Properties[1], string(v.Environment))
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaDeploy.Properties[0], string(v.Branch))
+	elicitimpl.CheckString(&errs, &elicitSchemaDeploy.Properties[1], string(v.Environment))
 	return errs.Err("Deploy")
 }
 
 // elicitDecodeDeploy decodes and validates a client's accepted content against s.
 func elicitDecodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
 	var v Deploy
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeString(&d, 0, &v.Branch)
-	runtime.DecodeString(&d, 1, &v.Environment)
-	runtime.DecodeBool(&d, 2, &v.Confirmed)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeString(&d, 0, &v.Branch)
+	elicitimpl.DecodeString(&d, 1, &v.Environment)
+	elicitimpl.DecodeBool(&d, 2, &v.Confirmed)
 	if err := d.Finish(); err != nil {
 		return Deploy{}, err
 	}
@@ -969,7 +970,7 @@ func elicitEncodeDeploy(v *Deploy) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Deploy], error) {
-	return runtime.Ask(ctx, asker, elicitFormDeploy, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormDeploy, message, opts...)
 }
 
 // AcceptDeploy is the client-side answer that submits v. It refuses a v
@@ -1022,7 +1023,7 @@ var elicitSchemaRebook = &runtime.Schema{
 }
 
 // elicitFormRebook ties Rebook to its schema and codec.
-var elicitFormRebook = &runtime.Form[Rebook]{
+var elicitFormRebook = &elicitimpl.Form[Rebook]{
 	Schema: elicitSchemaRebook,
 	Decode: elicitDecodeRebook,
 	Encode: elicitEncodeRebook,
@@ -1041,17 +1042,17 @@ func RebookSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v Rebook) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaRebook.Properties[1], string(v.PreferredDate))
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaRebook.Properties[1], string(v.PreferredDate))
 	return errs.Err("Rebook")
 }
 
 // elicitDecodeRebook decodes and validates a client's accepted content against s.
 func elicitDecodeRebook(s *runtime.Schema, content map[string]any) (Rebook, error) {
 	var v Rebook
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeBool(&d, 0, &v.TryAnotherDate)
-	runtime.DecodeString(&d, 1, &v.PreferredDate)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeBool(&d, 0, &v.TryAnotherDate)
+	elicitimpl.DecodeString(&d, 1, &v.PreferredDate)
 	if err := d.Finish(); err != nil {
 		return Rebook{}, err
 	}
@@ -1072,7 +1073,7 @@ func elicitEncodeRebook(v *Rebook) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Rebook], error) {
-	return runtime.Ask(ctx, asker, elicitFormRebook, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormRebook, message, opts...)
 }
 
 // AcceptRebook is the client-side answer that submits v. It refuses a v
@@ -1115,7 +1116,7 @@ var elicitSchemaKRPick = &runtime.Schema{
 }
 
 // elicitFormKRPick ties KRPick to its schema and codec.
-var elicitFormKRPick = &runtime.Form[KRPick]{
+var elicitFormKRPick = &elicitimpl.Form[KRPick]{
 	Schema: elicitSchemaKRPick,
 	Decode: elicitDecodeKRPick,
 	Encode: elicitEncodeKRPick,
@@ -1134,16 +1135,16 @@ func KRPickSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v KRPick) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaKRPick.Properties[0], string(v.KR))
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaKRPick.Properties[0], string(v.KR))
 	return errs.Err("KRPick")
 }
 
 // elicitDecodeKRPick decodes and validates a client's accepted content against s.
 func elicitDecodeKRPick(s *runtime.Schema, content map[string]any) (KRPick, error) {
 	var v KRPick
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeString(&d, 0, &v.KR)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeString(&d, 0, &v.KR)
 	if err := d.Finish(); err != nil {
 		return KRPick{}, err
 	}
@@ -1163,7 +1164,7 @@ func elicitEncodeKRPick(v *KRPick) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskKRPick(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[KRPick], error) {
-	return runtime.Ask(ctx, asker, elicitFormKRPick, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormKRPick, message, opts...)
 }
 
 // AcceptKRPick is the client-side answer that submits v. It refuses a v
@@ -1217,7 +1218,7 @@ var elicitSchemaCampaignApproval = &runtime.Schema{
 }
 
 // elicitFormCampaignApproval ties CampaignApproval to its schema and codec.
-var elicitFormCampaignApproval = &runtime.Form[CampaignApproval]{
+var elicitFormCampaignApproval = &elicitimpl.Form[CampaignApproval]{
 	Schema: elicitSchemaCampaignApproval,
 	Decode: elicitDecodeCampaignApproval,
 	Encode: elicitEncodeCampaignApproval,
@@ -1236,17 +1237,17 @@ func CampaignApprovalSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v CampaignApproval) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaCampaignApproval.Properties[1], string(v.Window))
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaCampaignApproval.Properties[1], string(v.Window))
 	return errs.Err("CampaignApproval")
 }
 
 // elicitDecodeCampaignApproval decodes and validates a client's accepted content against s.
 func elicitDecodeCampaignApproval(s *runtime.Schema, content map[string]any) (CampaignApproval, error) {
 	var v CampaignApproval
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeBool(&d, 0, &v.Approved)
-	runtime.DecodeString(&d, 1, &v.Window)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeBool(&d, 0, &v.Approved)
+	elicitimpl.DecodeString(&d, 1, &v.Window)
 	if err := d.Finish(); err != nil {
 		return CampaignApproval{}, err
 	}
@@ -1267,7 +1268,7 @@ func elicitEncodeCampaignApproval(v *CampaignApproval) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[CampaignApproval], error) {
-	return runtime.Ask(ctx, asker, elicitFormCampaignApproval, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormCampaignApproval, message, opts...)
 }
 
 // AcceptCampaignApproval is the client-side answer that submits v. It refuses a v

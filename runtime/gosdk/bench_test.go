@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
@@ -53,7 +54,7 @@ func benchRoundTrip(b *testing.B, version string) {
 		return text(fmt.Sprintf("%s %s %d %t", branch, env, int(replicas), confirm))
 	}
 	s.AddTool(&mcp.Tool{Name: "raw", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if !runtime.Modern(version) {
+		if !adapter.Modern(version) {
 			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: rawSchema})
 			if err != nil {
 				return nil, err
@@ -139,8 +140,8 @@ func BenchmarkRuntimeShare(b *testing.B) {
 		return text(fmt.Sprintf("%s %s %d %t", v.Branch, v.Env, v.Replicas, v.Confirm)), nil
 	}
 	meta := mcp.Meta{
-		runtime.MetaKeyProtocolVersion:    runtime.Version20260728,
-		runtime.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}},
+		adapter.MetaKeyProtocolVersion:    runtime.Version20260728,
+		adapter.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}},
 	}
 	b.Run(runtime.Version20260728, func(b *testing.B) {
 		b.ReportAllocs()
@@ -177,7 +178,7 @@ func BenchmarkRuntimeShare(b *testing.B) {
 			return &runtime.Response{Action: runtime.ActionAccept, Content: content}, nil
 		})
 		for b.Loop() {
-			x, err := runtime.NewExchange(nil, &runtime.Call{Tool: "deploy", Version: runtime.Version20251125, Caps: runtime.ClientCaps{Form: true}, Push: push})
+			x, err := adapter.NewExchange(nil, &adapter.Call{Tool: "deploy", Version: runtime.Version20251125, Caps: adapter.ClientCaps{Form: true}, Push: push})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -65,8 +66,8 @@ type Config struct {
 	Now func() time.Time
 }
 
-func (c *Config) sealer() *runtime.Sealer {
-	return &runtime.Sealer{Keys: c.Keys, TTL: c.StateTTL, Now: c.Now}
+func (c *Config) sealer() *adapter.Sealer {
+	return &adapter.Sealer{Keys: c.Keys, TTL: c.StateTTL, Now: c.Now}
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
@@ -134,7 +135,7 @@ func HandleFor[In, Out any](cfg *Config, h HandlerFor[In, Out]) mcp.ToolHandlerF
 // runtime.FlowIDer); Finish turns the handler's result into the
 // era-correct reply. Handle does both for you.
 type Asker struct {
-	*runtime.Exchange
+	*adapter.Exchange
 	cfg *Config
 }
 
@@ -148,7 +149,7 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 		return nil, errors.New("gosdk: nil Config")
 	}
 	p := req.Params
-	x, err := newExchange(cfg, req, &runtime.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req)}, p.RequestState, p.InputResponses)
+	x, err := newExchange(cfg, req, &adapter.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req)}, p.RequestState, p.InputResponses)
 	if err != nil {
 		return nil, err
 	}
@@ -159,18 +160,18 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 // sealed state) from req, a tools/call or prompts/get request with the
 // echoed requestState and inputResponses, and starts its exchange. A
 // state that fails to open is a *codedError with -32602.
-func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *runtime.Call, state string, responses mcp.InputResponseMap) (*runtime.Exchange, error) {
+func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *adapter.Call, state string, responses mcp.InputResponseMap) (*adapter.Exchange, error) {
 	call.Version = req.ProtocolVersion()
 	call.Caps = clientCaps(req, call.Version)
-	if runtime.Modern(call.Version) {
+	if adapter.Modern(call.Version) {
 		call.State = state
 		call.Responses, call.Malformed = inputResponses(responses)
 	} else {
 		call.Push = &pusher{ss: req.Session, version: call.Version}
 	}
-	x, err := runtime.NewExchange(cfg.sealer(), call)
+	x, err := adapter.NewExchange(cfg.sealer(), call)
 	if err != nil {
-		return nil, &codedError{err: err, code: runtime.CodeInvalidParams, msg: runtime.InvalidStateMessage(err)}
+		return nil, &codedError{err: err, code: adapter.CodeInvalidParams, msg: adapter.InvalidStateMessage(err)}
 	}
 	return x, nil
 }
@@ -180,19 +181,19 @@ func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *run
 // inputRequests and fresh sealed requestState), or a JSON-RPC error
 // (-32602 for an invalid answer, -32021 for a missing capability, -32042
 // for required URL steps on 2025-11-25), or a tool error telling the
-// model what to ask the user; see runtime.Exchange.Reply.
+// model what to ask the user; see adapter.Exchange.Reply.
 func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
 	r := a.Reply(err, a.cfg.Unavailable)
 	switch r.Kind {
-	case runtime.ReplyInputRequired:
+	case adapter.ReplyInputRequired:
 		in, err := inputRequests(r.Requests)
 		if err != nil {
 			return nil, err
 		}
 		return &mcp.CallToolResult{InputRequests: in, RequestState: r.State}, nil
-	case runtime.ReplyToolError:
+	case adapter.ReplyToolError:
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}}, nil
-	case runtime.ReplyResult:
+	case adapter.ReplyResult:
 		if r.Err != nil {
 			return nil, r.Err
 		}
@@ -221,14 +222,14 @@ func inputRequests(reqs []*runtime.InputRequiredError) (mcp.InputRequestMap, err
 // replyError returns the JSON-RPC error of a reply that is one:
 // ReplyInvalidParams, ReplyMissingCapability or ReplyURLRequired (for a
 // client speaking version); otherwise r.Err.
-func replyError(r runtime.Reply, version string) error {
+func replyError(r adapter.Reply, version string) error {
 	switch r.Kind {
-	case runtime.ReplyInvalidParams:
-		return &jsonrpc.Error{Code: runtime.CodeInvalidParams, Message: r.Message}
-	case runtime.ReplyMissingCapability:
+	case adapter.ReplyInvalidParams:
+		return &jsonrpc.Error{Code: adapter.CodeInvalidParams, Message: r.Message}
+	case adapter.ReplyMissingCapability:
 		data, _ := json.Marshal(r.Data)
-		return &jsonrpc.Error{Code: runtime.CodeMissingRequiredClientCapability, Message: r.Message, Data: data}
-	case runtime.ReplyURLRequired:
+		return &jsonrpc.Error{Code: adapter.CodeMissingRequiredClientCapability, Message: r.Message, Data: data}
+	case adapter.ReplyURLRequired:
 		params := make([]*mcp.ElicitParams, len(r.Requests))
 		for i, p := range r.Requests {
 			params[i], _ = elicitParams(p.Request, version)
@@ -247,7 +248,7 @@ func Complete(ctx context.Context, ss *mcp.ServerSession, flowID string) error {
 	if ss == nil {
 		return errors.New("gosdk: Complete: nil session")
 	}
-	if p := ss.InitializeParams(); p == nil || p.ProtocolVersion < runtime.Version20251125 || runtime.Modern(p.ProtocolVersion) {
+	if p := ss.InitializeParams(); p == nil || p.ProtocolVersion < runtime.Version20251125 || adapter.Modern(p.ProtocolVersion) {
 		return nil
 	}
 	return ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: flowID})
@@ -255,23 +256,23 @@ func Complete(ctx context.Context, ss *mcp.ServerSession, flowID string) error {
 
 // clientCaps reads the elicitation modes the client declared for req:
 // from _meta on 2026-07-28 requests, from initialize otherwise.
-func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) runtime.ClientCaps {
-	if runtime.Modern(version) {
+func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) adapter.ClientCaps {
+	if adapter.Modern(version) {
 		var raw any
 		if m := req.Params.GetMeta(); m != nil {
-			raw = m[runtime.MetaKeyClientCapabilities]
+			raw = m[adapter.MetaKeyClientCapabilities]
 		}
-		caps, _ := runtime.ParseClientCaps(version, raw)
+		caps, _ := adapter.ParseClientCaps(version, raw)
 		return caps
 	}
 	c := req.ClientCapabilities()
-	if c == nil || c.Elicitation == nil || !runtime.CanElicit(version) {
-		return runtime.ClientCaps{}
+	if c == nil || c.Elicitation == nil || !adapter.CanElicit(version) {
+		return adapter.ClientCaps{}
 	}
 	if version != "" && version < runtime.Version20251125 {
-		return runtime.ClientCaps{Form: true}
+		return adapter.ClientCaps{Form: true}
 	}
-	caps := runtime.ClientCaps{Form: c.Elicitation.Form != nil, URL: c.Elicitation.URL != nil}
+	caps := adapter.ClientCaps{Form: c.Elicitation.Form != nil, URL: c.Elicitation.URL != nil}
 	if !caps.Form && !caps.URL {
 		caps.Form = true
 	}
@@ -306,7 +307,7 @@ func elicitParams(req *runtime.Request, version string) (*mcp.ElicitParams, erro
 		p.Mode, p.URL, p.ElicitationID = "url", req.URL, req.ElicitationID
 		return p, nil
 	}
-	b, err := req.Schema.AppendJSON(nil, runtime.SchemaVersion(version))
+	b, err := req.Schema.AppendJSON(nil, adapter.SchemaVersion(version))
 	if err != nil {
 		return nil, err
 	}

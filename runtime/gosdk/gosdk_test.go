@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
@@ -19,8 +20,8 @@ func modernRequest(user string, caps any, state string, responses mcp.InputRespo
 	return &mcp.CallToolRequest{
 		Params: &mcp.CallToolParamsRaw{
 			Meta: mcp.Meta{
-				runtime.MetaKeyProtocolVersion:    runtime.Version20260728,
-				runtime.MetaKeyClientCapabilities: caps,
+				adapter.MetaKeyProtocolVersion:    runtime.Version20260728,
+				adapter.MetaKeyClientCapabilities: caps,
 			},
 			Name:           "deploy",
 			Arguments:      json.RawMessage(`{"project":"alpha"}`),

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 )
 
 // PromptHandler is a prompt handler (prompts/get) that can ask the user
@@ -47,7 +48,7 @@ func HandlePrompt(cfg *Config, h PromptHandler) mcp.PromptHandler {
 		if err != nil {
 			return nil, err
 		}
-		call := &runtime.Call{Tool: promptBinding(p.Name), Args: args, Principal: cfg.promptPrincipal(ctx, req)}
+		call := &adapter.Call{Tool: promptBinding(p.Name), Args: args, Principal: cfg.promptPrincipal(ctx, req)}
 		x, err := newExchange(cfg, req, call, p.RequestState, p.InputResponses)
 		if err != nil {
 			return nil, err // -32602; go-sdk sends a prompt's error with the code it wraps
@@ -55,15 +56,15 @@ func HandlePrompt(cfg *Config, h PromptHandler) mcp.PromptHandler {
 		res, err := h(ctx, req, x)
 		r := x.Reply(err, cfg.Unavailable)
 		switch r.Kind {
-		case runtime.ReplyInputRequired:
+		case adapter.ReplyInputRequired:
 			in, err := inputRequests(r.Requests)
 			if err != nil {
 				return nil, err
 			}
 			return &mcp.GetPromptResult{InputRequests: in, RequestState: r.State}, nil
-		case runtime.ReplyToolError:
-			return nil, &codedError{err: r.Err, code: runtime.CodeInternalError, msg: r.Text}
-		case runtime.ReplyResult:
+		case adapter.ReplyToolError:
+			return nil, &codedError{err: r.Err, code: adapter.CodeInternalError, msg: r.Text}
+		case adapter.ReplyResult:
 			if r.Err != nil {
 				return nil, r.Err
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
@@ -121,7 +122,7 @@ func TestHandlePromptState(t *testing.T) {
 		runs.Store(0)
 		_, err := cs.GetPrompt(ctx, p)
 		var we *jsonrpc.Error
-		if !errors.As(err, &we) || we.Code != runtime.CodeInvalidParams || !strings.Contains(we.Message, "invalid requestState") || runs.Load() != 0 {
+		if !errors.As(err, &we) || we.Code != adapter.CodeInvalidParams || !strings.Contains(we.Message, "invalid requestState") || runs.Load() != 0 {
 			t.Errorf("%s state: %v after %d runs, want -32602 before the handler", name, err, runs.Load())
 		}
 	}
@@ -141,7 +142,7 @@ func TestHandlePromptErrors(t *testing.T) {
 	h := gosdk.HandlePrompt(cfg, deployPrompt(&runs))
 	modern := func(state string) *mcp.GetPromptRequest {
 		return &mcp.GetPromptRequest{Params: &mcp.GetPromptParams{
-			Meta:         mcp.Meta{runtime.MetaKeyProtocolVersion: runtime.Version20260728, runtime.MetaKeyClientCapabilities: formCaps},
+			Meta:         mcp.Meta{adapter.MetaKeyProtocolVersion: runtime.Version20260728, adapter.MetaKeyClientCapabilities: formCaps},
 			Name:         "deploy",
 			Arguments:    map[string]string{"project": "alpha"},
 			RequestState: state,
@@ -160,7 +161,7 @@ func TestHandlePromptErrors(t *testing.T) {
 	for state, want := range map[string]error{res.RequestState + "x": runtime.ErrStateTampered, tool.RequestState: runtime.ErrStateForeign} {
 		_, err = h(ctx, modern(state))
 		var we *jsonrpc.Error
-		if !errors.Is(err, want) || !errors.Is(err, runtime.ErrInvalidState) || !errors.As(err, &we) || we.Code != runtime.CodeInvalidParams {
+		if !errors.Is(err, want) || !errors.Is(err, runtime.ErrInvalidState) || !errors.As(err, &we) || we.Code != adapter.CodeInvalidParams {
 			t.Errorf("state %.20q…: %v, want %v and -32602", state, err, want)
 		}
 	}
@@ -168,7 +169,7 @@ func TestHandlePromptErrors(t *testing.T) {
 	// No session, no capabilities: treated as 2025-06-18 without elicitation.
 	_, err = h(ctx, &mcp.GetPromptRequest{Params: &mcp.GetPromptParams{Name: "deploy"}})
 	var we *jsonrpc.Error
-	if !errors.Is(err, runtime.ErrUnavailable) || !errors.As(err, &we) || we.Code != runtime.CodeInternalError || !strings.Contains(we.Message, "- replicas: required") {
+	if !errors.Is(err, runtime.ErrUnavailable) || !errors.As(err, &we) || we.Code != adapter.CodeInternalError || !strings.Contains(we.Message, "- replicas: required") {
 		t.Errorf("unavailable: %v", err)
 	}
 

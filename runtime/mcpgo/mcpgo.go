@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -65,8 +66,8 @@ type Config struct {
 	Now func() time.Time
 }
 
-func (c *Config) sealer() *runtime.Sealer {
-	return &runtime.Sealer{Keys: c.Keys, TTL: c.StateTTL, Now: c.Now}
+func (c *Config) sealer() *adapter.Sealer {
+	return &adapter.Sealer{Keys: c.Keys, TTL: c.StateTTL, Now: c.Now}
 }
 
 // Handler is a tool handler that can ask the user through ask.
@@ -92,7 +93,7 @@ func Handle(cfg *Config, h Handler) server.ToolHandlerFunc {
 // runtime.FlowIDer); Finish turns the handler's result into the
 // era-correct reply. Handle does both for you.
 type Asker struct {
-	*runtime.Exchange
+	*adapter.Exchange
 	cfg *Config
 }
 
@@ -105,8 +106,8 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		return nil, errors.New("mcpgo: nil Config")
 	}
 	version := server.RequestProtocolVersion(ctx)
-	modern := runtime.Modern(version)
-	call := &runtime.Call{
+	modern := adapter.Modern(version)
+	call := &adapter.Call{
 		Tool:    req.Params.Name,
 		Args:    rawArguments(req),
 		Version: version,
@@ -121,7 +122,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 	} else {
 		call.Push = &pusher{srv: server.ServerFromContext(ctx), version: version}
 	}
-	x, err := runtime.NewExchange(cfg.sealer(), call)
+	x, err := adapter.NewExchange(cfg.sealer(), call)
 	if err != nil {
 		return nil, fmt.Errorf("invalid requestState: %w", err)
 	}
@@ -132,7 +133,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 // returned: the handler's own result, an input_required result (with
 // inputRequests and fresh sealed requestState), a -32042 URL error on
 // 2025-11-25, an error, or a tool error telling the model what to ask the
-// user; see runtime.Exchange.Reply.
+// user; see adapter.Exchange.Reply.
 func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
 	policy := a.cfg.Unavailable
 	if policy == runtime.UnavailableAuto || policy == runtime.UnavailableMissingCapability {
@@ -140,7 +141,7 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 	}
 	r := a.Reply(err, policy)
 	switch r.Kind {
-	case runtime.ReplyInputRequired:
+	case adapter.ReplyInputRequired:
 		b := server.NewInputRequestBuilder(r.State)
 		for _, p := range r.Requests {
 			params, err := elicitParams(p.Request, runtime.Version20260728)
@@ -151,11 +152,11 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 			b.Elicit(p.Key, params)
 		}
 		return b.ToolResult(), nil
-	case runtime.ReplyInvalidParams, runtime.ReplyMissingCapability:
+	case adapter.ReplyInvalidParams, adapter.ReplyMissingCapability:
 		return nil, r.Err
-	case runtime.ReplyToolError:
+	case adapter.ReplyToolError:
 		return mcp.NewToolResultError(r.Text), nil
-	case runtime.ReplyURLRequired:
+	case adapter.ReplyURLRequired:
 		e := mcp.URLElicitationRequiredError{Elicitations: make([]mcp.ElicitationParams, len(r.Requests))}
 		for i, p := range r.Requests {
 			e.Elicitations[i], _ = elicitParams(p.Request, a.Version())
@@ -185,7 +186,7 @@ func Complete(ctx context.Context, srv *server.MCPServer, session server.ClientS
 		return nil
 	}
 	if v, ok := session.(server.SessionWithProtocolVersion); ok {
-		if pv := v.ProtocolVersion(); pv < runtime.Version20251125 || runtime.Modern(pv) {
+		if pv := v.ProtocolVersion(); pv < runtime.Version20251125 || adapter.Modern(pv) {
 			return nil
 		}
 	}
@@ -205,32 +206,32 @@ func rawArguments(req mcp.CallToolRequest) []byte {
 
 // clientCaps reads the elicitation modes the client declared: from
 // _meta on 2026-07-28 requests, from initialize otherwise.
-func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string, modern bool) runtime.ClientCaps {
+func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string, modern bool) adapter.ClientCaps {
 	if modern {
 		var raw any
 		if m := req.Params.Meta; m != nil {
-			raw = m.AdditionalFields[runtime.MetaKeyClientCapabilities]
+			raw = m.AdditionalFields[adapter.MetaKeyClientCapabilities]
 		}
 		if raw == nil {
 			if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
 				raw = info.ClientCapabilities
 			}
 		}
-		caps, _ := runtime.ParseClientCaps(version, raw)
+		caps, _ := adapter.ParseClientCaps(version, raw)
 		return caps
 	}
 	s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo)
-	if !ok || !runtime.CanElicit(version) {
-		return runtime.ClientCaps{}
+	if !ok || !adapter.CanElicit(version) {
+		return adapter.ClientCaps{}
 	}
 	e := s.GetClientCapabilities().Elicitation
 	if e == nil {
-		return runtime.ClientCaps{}
+		return adapter.ClientCaps{}
 	}
 	if version != "" && version < runtime.Version20251125 {
-		return runtime.ClientCaps{Form: true}
+		return adapter.ClientCaps{Form: true}
 	}
-	caps := runtime.ClientCaps{Form: e.Form != nil, URL: e.URL != nil}
+	caps := adapter.ClientCaps{Form: e.Form != nil, URL: e.URL != nil}
 	if !caps.Form && !caps.URL {
 		caps.Form = true
 	}
@@ -293,7 +294,7 @@ func elicitParams(req *runtime.Request, version string) (mcp.ElicitationParams, 
 		p.Mode, p.URL, p.ElicitationID = mcp.ElicitationModeURL, req.URL, req.ElicitationID
 		return p, nil
 	}
-	sv := runtime.SchemaVersion(version)
+	sv := adapter.SchemaVersion(version)
 	b, err := req.Schema.AppendJSON(nil, sv)
 	if err != nil {
 		return p, err

@@ -7,10 +7,11 @@ import (
 	"context"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = runtime.SupportPackageIsVersion1
+const _ = elicitimpl.SupportPackageIsVersion1
 
 // elicitSchemaScalars is the requestedSchema of Scalars.
 var elicitSchemaScalars = &runtime.Schema{
@@ -20,14 +21,14 @@ var elicitSchemaScalars = &runtime.Schema{
 			Name:      "service",
 			Kind:      runtime.KindString,
 			Required:  true,
-			MinLength: runtime.Ptr(1),
-			MaxLength: runtime.Ptr(64),
+			MinLength: elicitimpl.Ptr(1),
+			MaxLength: elicitimpl.Ptr(64),
 		},
 		{
 			Name:      "branch",
 			Kind:      runtime.KindString,
 			Required:  true,
-			MaxLength: runtime.Ptr(100),
+			MaxLength: elicitimpl.Ptr(100),
 			Default:   "main",
 		},
 		{
@@ -44,22 +45,22 @@ var elicitSchemaScalars = &runtime.Schema{
 			Name:     "replicas",
 			Kind:     runtime.KindInteger,
 			Required: true,
-			Minimum:  runtime.Ptr(1.0),
-			Maximum:  runtime.Ptr(20.0),
+			Minimum:  elicitimpl.Ptr(1.0),
+			Maximum:  elicitimpl.Ptr(20.0),
 		},
 		{
 			Name:     "canary",
 			Kind:     runtime.KindInteger,
 			Required: true,
-			Minimum:  runtime.Ptr(0.0),
-			Maximum:  runtime.Ptr(100.0),
+			Minimum:  elicitimpl.Ptr(0.0),
+			Maximum:  elicitimpl.Ptr(100.0),
 		},
 		{
 			Name:     "ratio",
 			Kind:     runtime.KindNumber,
 			Required: true,
-			Minimum:  runtime.Ptr(0.0),
-			Maximum:  runtime.Ptr(1.0),
+			Minimum:  elicitimpl.Ptr(0.0),
+			Maximum:  elicitimpl.Ptr(1.0),
 		},
 		{
 			Name:     "confirmed",
@@ -76,7 +77,7 @@ var elicitSchemaScalars = &runtime.Schema{
 }
 
 // elicitFormScalars ties Scalars to its schema and codec.
-var elicitFormScalars = &runtime.Form[Scalars]{
+var elicitFormScalars = &elicitimpl.Form[Scalars]{
 	Schema: elicitSchemaScalars,
 	Decode: elicitDecodeScalars,
 	Encode: elicitEncodeScalars,
@@ -95,28 +96,28 @@ func ScalarsSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v Scalars) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaScalars.Properties[0], string(v.Service))
-	runtime.CheckString(&errs, &elicitSchemaScalars.Properties[1], string(v.Branch))
-	runtime.CheckString(&errs, &elicitSchemaScalars.Properties[2], string(v.Env))
-	runtime.CheckInt(&errs, &elicitSchemaScalars.Properties[3], v.Replicas)
-	runtime.CheckUint(&errs, &elicitSchemaScalars.Properties[4], v.Canary)
-	runtime.CheckFloat(&errs, &elicitSchemaScalars.Properties[5], v.Ratio)
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaScalars.Properties[0], string(v.Service))
+	elicitimpl.CheckString(&errs, &elicitSchemaScalars.Properties[1], string(v.Branch))
+	elicitimpl.CheckString(&errs, &elicitSchemaScalars.Properties[2], string(v.Env))
+	elicitimpl.CheckInt(&errs, &elicitSchemaScalars.Properties[3], v.Replicas)
+	elicitimpl.CheckUint(&errs, &elicitSchemaScalars.Properties[4], v.Canary)
+	elicitimpl.CheckFloat(&errs, &elicitSchemaScalars.Properties[5], v.Ratio)
 	return errs.Err("Scalars")
 }
 
 // elicitDecodeScalars decodes and validates a client's accepted content against s.
 func elicitDecodeScalars(s *runtime.Schema, content map[string]any) (Scalars, error) {
 	var v Scalars
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeString(&d, 0, &v.Service)
-	runtime.DecodeString(&d, 1, &v.Branch)
-	runtime.DecodeString(&d, 2, &v.Env)
-	runtime.DecodeInt(&d, 3, &v.Replicas)
-	runtime.DecodeInt(&d, 4, &v.Canary)
-	runtime.DecodeFloat(&d, 5, &v.Ratio)
-	runtime.DecodeBool(&d, 6, &v.Confirmed)
-	runtime.DecodeBool(&d, 7, &v.Notify)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeString(&d, 0, &v.Service)
+	elicitimpl.DecodeString(&d, 1, &v.Branch)
+	elicitimpl.DecodeString(&d, 2, &v.Env)
+	elicitimpl.DecodeInt(&d, 3, &v.Replicas)
+	elicitimpl.DecodeInt(&d, 4, &v.Canary)
+	elicitimpl.DecodeFloat(&d, 5, &v.Ratio)
+	elicitimpl.DecodeBool(&d, 6, &v.Confirmed)
+	elicitimpl.DecodeBool(&d, 7, &v.Notify)
 	if err := d.Finish(); err != nil {
 		return Scalars{}, err
 	}
@@ -143,7 +144,7 @@ func elicitEncodeScalars(v *Scalars) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Scalars], error) {
-	return runtime.Ask(ctx, asker, elicitFormScalars, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormScalars, message, opts...)
 }
 
 // AcceptScalars is the client-side answer that submits v. It refuses a v

@@ -25,6 +25,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/internal/wiretest"
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
@@ -146,7 +147,7 @@ func (s *server) bodies() map[string]body {
 		},
 		"connect": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			out, err := runtime.AskURLFlow(ctx, ask, connectMsg, func(id string) string {
-				return runtime.PageURL("https://acme.example/connect", "flow", id)
+				return adapter.PageURL("https://acme.example/connect", "flow", id)
 			})
 			if err != nil {
 				return "", err
@@ -155,7 +156,7 @@ func (s *server) bodies() map[string]body {
 		},
 		"connect_done": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			out, err := runtime.AskURLFlow(ctx, ask, connectMsg, func(id string) string {
-				return runtime.PageURL("https://acme.example/connect", "flow", id)
+				return adapter.PageURL("https://acme.example/connect", "flow", id)
 			})
 			if err != nil || out.Action != runtime.ActionAccept {
 				return fmt.Sprint(out.Action), err
@@ -167,7 +168,7 @@ func (s *server) bodies() map[string]body {
 			return "completed flow=" + out.FlowID, nil
 		},
 		"connect_required": func(ctx context.Context, ask runtime.Asker) (string, error) {
-			return "", runtime.RequireURL("Link your Acme account", "https://acme.example/link?flow=f-1", "f-1")
+			return "", adapter.RequireURL("Link your Acme account", "https://acme.example/link?flow=f-1", "f-1")
 		},
 		"slow": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			text, err := deploy(ctx, ask)

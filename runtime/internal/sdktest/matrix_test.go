@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
 
@@ -54,7 +55,7 @@ func clientVersion(v string) string {
 
 func modernOnly(t *testing.T, version string) {
 	t.Helper()
-	if !runtime.Modern(version) {
+	if !adapter.Modern(version) {
 		t.Skipf("requestState exists only on 2026-07-28 requests; %s is push-era", version)
 	}
 }
@@ -115,7 +116,7 @@ func checkEra(t *testing.T, s *server, c *conn, version string, keys ...string) 
 	t.Helper()
 	pushed := c.tap.requests(false, "elicitation/create")
 	results := c.tap.toolResults()
-	if !runtime.Modern(version) {
+	if !adapter.Modern(version) {
 		if len(pushed) != len(keys) {
 			t.Errorf("%s: %d elicitation/create requests pushed, want %d", version, len(pushed), len(keys))
 		}
@@ -260,7 +261,7 @@ var matrix = []matrixCase{
 		s := newServer(t, sdk, runtime.UnavailableAuto)
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version)})
 		res, err := c.call(callCtx(t), "deploy", nil)
-		if sdk == goSDK && runtime.Modern(version) {
+		if sdk == goSDK && adapter.Modern(version) {
 			if errCode(err) != -32021 {
 				t.Fatalf("call = %+v, %v; want -32021", res, err)
 			}
@@ -345,7 +346,7 @@ var matrix = []matrixCase{
 		case <-time.After(3 * time.Second):
 			t.Fatalf("client call still running 3s after cancel")
 		}
-		if runtime.Modern(version) {
+		if adapter.Modern(version) {
 			if n := len(s.askErrs); n != 0 {
 				t.Errorf("2026-07-28: server-side ask blocked or failed (%d errors); it must return input_required at once", n)
 			}
@@ -364,7 +365,7 @@ var matrix = []matrixCase{
 		}
 	}},
 	{"ask_timeout", func(t *testing.T, sdk, version string) {
-		if runtime.Modern(version) {
+		if adapter.Modern(version) {
 			t.Skip("2026-07-28: the server never waits for the user (it returns input_required), so a per-ask timeout has nothing to bound")
 		}
 		s := newServer(t, sdk, runtime.UnavailableAuto)
@@ -435,7 +436,7 @@ var matrix = []matrixCase{
 		if want := "url accept flow=" + flow; res.Text != want {
 			t.Errorf("result %q, want %q (flow id stable across rounds)", res.Text, want)
 		}
-		if runtime.Modern(version) {
+		if adapter.Modern(version) {
 			if q.ElicitationID != "" {
 				t.Errorf("2026-07-28 URL request carries elicitationId %q", q.ElicitationID)
 			}
@@ -455,7 +456,7 @@ var matrix = []matrixCase{
 		if err != nil || !ok || flow == "" {
 			t.Fatalf("call = %+v, %v", res, err)
 		}
-		if runtime.Modern(version) {
+		if adapter.Modern(version) {
 			if n := len(c.tap.requests(false, "notifications/elicitation/complete")); n != 0 {
 				t.Errorf("2026-07-28: %d completion notifications sent; the method no longer exists", n)
 			}
@@ -471,7 +472,7 @@ var matrix = []matrixCase{
 		}
 	}},
 	{"url_required", func(t *testing.T, sdk, version string) {
-		if runtime.Modern(version) {
+		if adapter.Modern(version) {
 			t.Skip("2026-07-28 removed -32042 (reserved); a handler asks with AskURLFlow, which becomes input_required (url_mode)")
 		}
 		s := newServer(t, sdk, runtime.UnavailableAuto)
@@ -506,7 +507,7 @@ var matrix = []matrixCase{
 		s := newServer(t, sdk, runtime.UnavailableAuto)
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: scripted}) // form only
 		res, err := c.call(callCtx(t), "connect", nil)
-		if sdk == goSDK && runtime.Modern(version) {
+		if sdk == goSDK && adapter.Modern(version) {
 			rc, _ := errData(err)["requiredCapabilities"].(map[string]any)
 			el, _ := rc["elicitation"].(map[string]any)
 			if errCode(err) != -32021 || el["url"] == nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 )
 
 // TestMixedClients connects a go-sdk client and an mcp-go client to the
@@ -36,7 +37,7 @@ func TestMixedClients(t *testing.T) {
 				}
 				wg.Wait()
 				want := int32(2) // push era: each call runs the handler once
-				if runtime.Modern(v) {
+				if adapter.Modern(v) {
 					want = 2 * 3 // two asks: input_required twice, then complete
 				}
 				if got := s.runs.Load(); got != want {

@@ -7,10 +7,11 @@ import (
 	"context"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = runtime.SupportPackageIsVersion1
+const _ = elicitimpl.SupportPackageIsVersion1
 
 // elicitSchemaDeploy is the requestedSchema of Deploy.
 var elicitSchemaDeploy = &runtime.Schema{
@@ -20,7 +21,7 @@ var elicitSchemaDeploy = &runtime.Schema{
 			Name:        "branch",
 			Kind:        runtime.KindString,
 			Description: "The git branch to deploy.",
-			MinLength:   runtime.Ptr(1),
+			MinLength:   elicitimpl.Ptr(1),
 			Default:     "main",
 		},
 		{
@@ -40,8 +41,8 @@ var elicitSchemaDeploy = &runtime.Schema{
 			Kind:        runtime.KindInteger,
 			Description: "How many instances to run.",
 			Required:    true,
-			Minimum:     runtime.Ptr(1.0),
-			Maximum:     runtime.Ptr(10.0),
+			Minimum:     elicitimpl.Ptr(1.0),
+			Maximum:     elicitimpl.Ptr(10.0),
 		},
 		{
 			Name:        "confirm",
@@ -53,7 +54,7 @@ var elicitSchemaDeploy = &runtime.Schema{
 }
 
 // elicitFormDeploy ties Deploy to its schema and codec.
-var elicitFormDeploy = &runtime.Form[Deploy]{
+var elicitFormDeploy = &elicitimpl.Form[Deploy]{
 	Schema: elicitSchemaDeploy,
 	Decode: elicitDecodeDeploy,
 	Encode: elicitEncodeDeploy,
@@ -72,21 +73,21 @@ func DeploySchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v Deploy) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckString(&errs, &elicitSchemaDeploy.Properties[0], string(v.Branch))
-	runtime.CheckString(&errs, &elicitSchemaDeploy.Properties[1], string(v.Env))
-	runtime.CheckInt(&errs, &elicitSchemaDeploy.Properties[2], v.Replicas)
+	var errs elicitimpl.Errors
+	elicitimpl.CheckString(&errs, &elicitSchemaDeploy.Properties[0], string(v.Branch))
+	elicitimpl.CheckString(&errs, &elicitSchemaDeploy.Properties[1], string(v.Env))
+	elicitimpl.CheckInt(&errs, &elicitSchemaDeploy.Properties[2], v.Replicas)
 	return errs.Err("Deploy")
 }
 
 // elicitDecodeDeploy decodes and validates a client's accepted content against s.
 func elicitDecodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
 	var v Deploy
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeString(&d, 0, &v.Branch)
-	runtime.DecodeString(&d, 1, &v.Env)
-	runtime.DecodeInt(&d, 2, &v.Replicas)
-	runtime.DecodeBool(&d, 3, &v.Confirm)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeString(&d, 0, &v.Branch)
+	elicitimpl.DecodeString(&d, 1, &v.Env)
+	elicitimpl.DecodeInt(&d, 2, &v.Replicas)
+	elicitimpl.DecodeBool(&d, 3, &v.Confirm)
 	if err := d.Finish(); err != nil {
 		return Deploy{}, err
 	}
@@ -109,7 +110,7 @@ func elicitEncodeDeploy(v *Deploy) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Deploy], error) {
-	return runtime.Ask(ctx, asker, elicitFormDeploy, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormDeploy, message, opts...)
 }
 
 // AcceptDeploy is the client-side answer that submits v. It refuses a v
@@ -155,13 +156,13 @@ var elicitSchemaApprove = &runtime.Schema{
 			Name:        "note",
 			Kind:        runtime.KindString,
 			Description: "Left in the audit log.",
-			MaxLength:   runtime.Ptr(200),
+			MaxLength:   elicitimpl.Ptr(200),
 		},
 	},
 }
 
 // elicitFormApprove ties Approve to its schema and codec.
-var elicitFormApprove = &runtime.Form[Approve]{
+var elicitFormApprove = &elicitimpl.Form[Approve]{
 	Schema: elicitSchemaApprove,
 	Decode: elicitDecodeApprove,
 	Encode: elicitEncodeApprove,
@@ -180,9 +181,9 @@ func ApproveSchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v Approve) Validate() error {
-	var errs runtime.Errors
+	var errs elicitimpl.Errors
 	if v.Note != nil {
-		runtime.CheckString(&errs, &elicitSchemaApprove.Properties[1], string(*v.Note))
+		elicitimpl.CheckString(&errs, &elicitSchemaApprove.Properties[1], string(*v.Note))
 	}
 	return errs.Err("Approve")
 }
@@ -190,9 +191,9 @@ func (v Approve) Validate() error {
 // elicitDecodeApprove decodes and validates a client's accepted content against s.
 func elicitDecodeApprove(s *runtime.Schema, content map[string]any) (Approve, error) {
 	var v Approve
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeBool(&d, 0, &v.Approve)
-	runtime.DecodeStringPtr(&d, 1, &v.Note)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeBool(&d, 0, &v.Approve)
+	elicitimpl.DecodeStringPtr(&d, 1, &v.Note)
 	if err := d.Finish(); err != nil {
 		return Approve{}, err
 	}
@@ -215,7 +216,7 @@ func elicitEncodeApprove(v *Approve) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Approve], error) {
-	return runtime.Ask(ctx, asker, elicitFormApprove, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormApprove, message, opts...)
 }
 
 // AcceptApprove is the client-side answer that submits v. It refuses a v
@@ -256,13 +257,13 @@ var elicitSchemaNotify = &runtime.Schema{
 				{Value: "slack", Title: "Slack"},
 			},
 			Style:    runtime.EnumTitled,
-			MinItems: runtime.Ptr(1),
+			MinItems: elicitimpl.Ptr(1),
 		},
 	},
 }
 
 // elicitFormNotify ties Notify to its schema and codec.
-var elicitFormNotify = &runtime.Form[Notify]{
+var elicitFormNotify = &elicitimpl.Form[Notify]{
 	Schema: elicitSchemaNotify,
 	Decode: elicitDecodeNotify,
 	Encode: elicitEncodeNotify,
@@ -281,16 +282,16 @@ func NotifySchema() *runtime.Schema {
 // lengths, formats and options. It returns a *runtime.ValidationError
 // naming each field that is wrong.
 func (v Notify) Validate() error {
-	var errs runtime.Errors
-	runtime.CheckMulti(&errs, &elicitSchemaNotify.Properties[0], v.Channels)
+	var errs elicitimpl.Errors
+	elicitimpl.CheckMulti(&errs, &elicitSchemaNotify.Properties[0], v.Channels)
 	return errs.Err("Notify")
 }
 
 // elicitDecodeNotify decodes and validates a client's accepted content against s.
 func elicitDecodeNotify(s *runtime.Schema, content map[string]any) (Notify, error) {
 	var v Notify
-	d := runtime.NewDecoder(s, content)
-	runtime.DecodeMulti(&d, 0, &v.Channels)
+	d := elicitimpl.NewDecoder(s, content)
+	elicitimpl.DecodeMulti(&d, 0, &v.Channels)
 	if err := d.Finish(); err != nil {
 		return Notify{}, err
 	}
@@ -300,7 +301,7 @@ func elicitDecodeNotify(s *runtime.Schema, content map[string]any) (Notify, erro
 // elicitEncodeNotify writes v as the content of an accept.
 func elicitEncodeNotify(v *Notify) map[string]any {
 	m := make(map[string]any, 1)
-	m["channels"] = runtime.Strings(v.Channels)
+	m["channels"] = elicitimpl.Strings(v.Channels)
 	return m
 }
 
@@ -310,7 +311,7 @@ func elicitEncodeNotify(v *Notify) map[string]any {
 // and a client that cannot be asked is an error matching
 // runtime.ErrUnavailable, never an accept.
 func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Notify], error) {
-	return runtime.Ask(ctx, asker, elicitFormNotify, message, opts...)
+	return elicitimpl.Ask(ctx, asker, elicitFormNotify, message, opts...)
 }
 
 // AcceptNotify is the client-side answer that submits v. It refuses a v

@@ -1,4 +1,4 @@
-package runtime_test
+package core_test
 
 import (
 	"bytes"
@@ -10,16 +10,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/internal/core"
 )
 
-func stateKey(id string, b byte) runtime.Key {
-	return runtime.Key{ID: id, Secret: bytes.Repeat([]byte{b}, runtime.MinKeySize)}
+func stateKey(id string, b byte) core.Key {
+	return core.Key{ID: id, Secret: bytes.Repeat([]byte{b}, core.MinKeySize)}
 }
 
-func stateRing(t testing.TB, keys ...runtime.Key) *runtime.KeyRing {
+func stateRing(t testing.TB, keys ...core.Key) *core.KeyRing {
 	t.Helper()
-	r, err := runtime.NewKeyRing(keys...)
+	r, err := core.NewKeyRing(keys...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,11 +30,11 @@ type fakeClock struct{ now time.Time }
 
 func (c *fakeClock) Now() time.Time { return c.now }
 
-func stateAnswers() *runtime.State {
-	return &runtime.State{
-		Answers: map[string]*runtime.Response{
-			"Deploy":  {Action: runtime.ActionAccept, Content: map[string]any{"branch": "main", "replicas": 3.0, "tags": []any{"a", "b"}}},
-			"Approve": {Action: runtime.ActionDecline},
+func stateAnswers() *core.State {
+	return &core.State{
+		Answers: map[string]*core.Response{
+			"Deploy":  {Action: core.ActionAccept, Content: map[string]any{"branch": "main", "replicas": 3.0, "tags": []any{"a", "b"}}},
+			"Approve": {Action: core.ActionDecline},
 		},
 		Flows: map[string]string{"url": "f00d"},
 	}
@@ -42,8 +42,8 @@ func stateAnswers() *runtime.State {
 
 func TestSealOpenRoundTrip(t *testing.T) {
 	clk := &fakeClock{time.Unix(1_800_000_000, 0)}
-	s := &runtime.Sealer{Keys: stateRing(t, stateKey("k1", 1)), TTL: time.Minute, Now: clk.Now}
-	b := runtime.BindCall("deploy", []byte(`{"project":"alpha","n":1}`), "alice")
+	s := &core.Sealer{Keys: stateRing(t, stateKey("k1", 1)), TTL: time.Minute, Now: clk.Now}
+	b := core.BindCall("deploy", []byte(`{"project":"alpha","n":1}`), "alice")
 	st, err := s.Seal(b, stateAnswers())
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestSealOpenRoundTrip(t *testing.T) {
 		t.Fatalf("state %q is not payload.kid.mac", st)
 	}
 	// Same call, arguments re-encoded in another key order and spacing.
-	b2 := runtime.BindCall("deploy", []byte(` { "n": 1, "project": "alpha" } `), "alice")
+	b2 := core.BindCall("deploy", []byte(` { "n": 1, "project": "alpha" } `), "alice")
 	got, err := s.Open(b2, st)
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +72,8 @@ func TestSealOpenRoundTrip(t *testing.T) {
 func TestOpenRejects(t *testing.T) {
 	clk := &fakeClock{time.Unix(1_800_000_000, 0)}
 	ring := stateRing(t, stateKey("k1", 1))
-	s := &runtime.Sealer{Keys: ring, TTL: time.Minute, Now: clk.Now}
-	b := runtime.BindCall("deploy", []byte(`{"project":"alpha"}`), "alice")
+	s := &core.Sealer{Keys: ring, TTL: time.Minute, Now: clk.Now}
+	b := core.BindCall("deploy", []byte(`{"project":"alpha"}`), "alice")
 	st, err := s.Seal(b, stateAnswers())
 	if err != nil {
 		t.Fatal(err)
@@ -81,35 +81,35 @@ func TestOpenRejects(t *testing.T) {
 	payload, rest, _ := strings.Cut(st, ".")
 	raw, _ := base64.RawURLEncoding.DecodeString(payload)
 	forged := strings.Replace(string(raw), `"decline"`, `"accept"`, 1)
-	other := &runtime.Sealer{Keys: stateRing(t, stateKey("k1", 2)), TTL: time.Minute, Now: clk.Now}
+	other := &core.Sealer{Keys: stateRing(t, stateKey("k1", 2)), TTL: time.Minute, Now: clk.Now}
 	otherState, _ := other.Seal(b, stateAnswers())
 
 	cases := []struct {
 		name    string
-		sealer  *runtime.Sealer
-		binding runtime.Binding
+		sealer  *core.Sealer
+		binding core.Binding
 		state   string
 		want    error
 	}{
-		{"empty", s, b, "", runtime.ErrStateTampered},
-		{"garbage", s, b, "not-a-state", runtime.ErrStateTampered},
-		{"forged payload", s, b, base64.RawURLEncoding.EncodeToString([]byte(forged)) + "." + rest, runtime.ErrStateTampered},
-		{"flipped mac", s, b, st[:len(st)-2] + flip(st[len(st)-2]) + st[len(st)-1:], runtime.ErrStateTampered},
-		{"extra part", s, b, st + ".x", runtime.ErrStateTampered},
-		{"unknown key id", s, b, strings.Replace(st, ".k1.", ".k9.", 1), runtime.ErrStateTampered},
-		{"other server's key", s, b, otherState, runtime.ErrStateTampered},
-		{"too long", s, b, strings.Repeat("a", runtime.MaxStateSize+1), runtime.ErrStateTampered},
-		{"other tool", s, runtime.BindCall("delete", []byte(`{"project":"alpha"}`), "alice"), st, runtime.ErrStateForeign},
-		{"other args", s, runtime.BindCall("deploy", []byte(`{"project":"prod"}`), "alice"), st, runtime.ErrStateForeign},
-		{"other principal", s, runtime.BindCall("deploy", []byte(`{"project":"alpha"}`), "mallory"), st, runtime.ErrStateForeign},
-		{"no principal", s, runtime.BindCall("deploy", []byte(`{"project":"alpha"}`), ""), st, runtime.ErrStateForeign},
-		{"expired", &runtime.Sealer{Keys: ring, TTL: time.Minute, Now: func() time.Time { return clk.now.Add(61 * time.Second) }}, b, st, runtime.ErrStateExpired},
-		{"no key ring", &runtime.Sealer{}, b, st, runtime.ErrStateTampered},
+		{"empty", s, b, "", core.ErrStateTampered},
+		{"garbage", s, b, "not-a-state", core.ErrStateTampered},
+		{"forged payload", s, b, base64.RawURLEncoding.EncodeToString([]byte(forged)) + "." + rest, core.ErrStateTampered},
+		{"flipped mac", s, b, st[:len(st)-2] + flip(st[len(st)-2]) + st[len(st)-1:], core.ErrStateTampered},
+		{"extra part", s, b, st + ".x", core.ErrStateTampered},
+		{"unknown key id", s, b, strings.Replace(st, ".k1.", ".k9.", 1), core.ErrStateTampered},
+		{"other server's key", s, b, otherState, core.ErrStateTampered},
+		{"too long", s, b, strings.Repeat("a", core.MaxStateSize+1), core.ErrStateTampered},
+		{"other tool", s, core.BindCall("delete", []byte(`{"project":"alpha"}`), "alice"), st, core.ErrStateForeign},
+		{"other args", s, core.BindCall("deploy", []byte(`{"project":"prod"}`), "alice"), st, core.ErrStateForeign},
+		{"other principal", s, core.BindCall("deploy", []byte(`{"project":"alpha"}`), "mallory"), st, core.ErrStateForeign},
+		{"no principal", s, core.BindCall("deploy", []byte(`{"project":"alpha"}`), ""), st, core.ErrStateForeign},
+		{"expired", &core.Sealer{Keys: ring, TTL: time.Minute, Now: func() time.Time { return clk.now.Add(61 * time.Second) }}, b, st, core.ErrStateExpired},
+		{"no key ring", &core.Sealer{}, b, st, core.ErrStateTampered},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.sealer.Open(tc.binding, tc.state)
-			if got != nil || !errors.Is(err, tc.want) || !errors.Is(err, runtime.ErrInvalidState) {
+			if got != nil || !errors.Is(err, tc.want) || !errors.Is(err, core.ErrInvalidState) {
 				t.Fatalf("Open = %v, %v; want %v (and ErrInvalidState)", got, err, tc.want)
 			}
 		})
@@ -126,12 +126,12 @@ func flip(c byte) string {
 func TestKeyRotation(t *testing.T) {
 	oldRing := stateRing(t, stateKey("old", 1))
 	newRing := stateRing(t, stateKey("new", 2), stateKey("old", 1))
-	b := runtime.BindCall("t", nil, "")
-	st, err := (&runtime.Sealer{Keys: oldRing}).Seal(b, nil)
+	b := core.BindCall("t", nil, "")
+	st, err := (&core.Sealer{Keys: oldRing}).Seal(b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rotated := &runtime.Sealer{Keys: newRing}
+	rotated := &core.Sealer{Keys: newRing}
 	if _, err := rotated.Open(b, st); err != nil {
 		t.Fatalf("old state after rotation: %v", err)
 	}
@@ -139,21 +139,21 @@ func TestKeyRotation(t *testing.T) {
 	if !strings.Contains(st2, ".new.") {
 		t.Errorf("rotated ring seals with %q, want the new key", st2)
 	}
-	if _, err := (&runtime.Sealer{Keys: oldRing}).Open(b, st2); !errors.Is(err, runtime.ErrStateTampered) {
+	if _, err := (&core.Sealer{Keys: oldRing}).Open(b, st2); !errors.Is(err, core.ErrStateTampered) {
 		t.Errorf("old ring opened a new-key state: %v", err)
 	}
 }
 
 func TestNewKeyRingRejects(t *testing.T) {
-	for name, keys := range map[string][]runtime.Key{
+	for name, keys := range map[string][]core.Key{
 		"none":      nil,
-		"short":     {{ID: "k", Secret: make([]byte, runtime.MinKeySize-1)}},
+		"short":     {{ID: "k", Secret: make([]byte, core.MinKeySize-1)}},
 		"empty id":  {{ID: "", Secret: make([]byte, 32)}},
 		"bad id":    {{ID: "k.1", Secret: make([]byte, 32)}},
 		"long id":   {{ID: strings.Repeat("k", 33), Secret: make([]byte, 32)}},
 		"duplicate": {stateKey("k", 1), stateKey("k", 2)},
 	} {
-		if _, err := runtime.NewKeyRing(keys...); err == nil {
+		if _, err := core.NewKeyRing(keys...); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -162,7 +162,7 @@ func TestNewKeyRingRejects(t *testing.T) {
 func TestParseKeyRing(t *testing.T) {
 	secret := bytes.Repeat([]byte{0xfb}, 32)
 	spec := fmt.Sprintf(" k2:%s , k1:%s ", base64.URLEncoding.EncodeToString(secret), base64.StdEncoding.EncodeToString(secret))
-	r, err := runtime.ParseKeyRing(spec)
+	r, err := core.ParseKeyRing(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,13 +170,13 @@ func TestParseKeyRing(t *testing.T) {
 		t.Errorf("current = %q, want k2", r.CurrentID())
 	}
 	for _, bad := range []string{"", "k1", "k1:!!!", "k1:" + base64.StdEncoding.EncodeToString([]byte("short"))} {
-		if _, err := runtime.ParseKeyRing(bad); err == nil {
+		if _, err := core.ParseKeyRing(bad); err == nil {
 			t.Errorf("ParseKeyRing(%q) accepted", bad)
 		} else if strings.Contains(err.Error(), "c2hvcnQ") {
 			t.Errorf("error leaks the secret: %v", err)
 		}
 	}
-	if r := runtime.NewRandomKeyRing(); r.CurrentID() == "" {
+	if r := core.NewRandomKeyRing(); r.CurrentID() == "" {
 		t.Error("random ring has no key")
 	}
 }
@@ -184,15 +184,15 @@ func TestParseKeyRing(t *testing.T) {
 func TestDigestArgs(t *testing.T) {
 	same := [][]byte{nil, []byte("null"), []byte("{}"), []byte(" { } ")}
 	for _, a := range same[1:] {
-		if runtime.DigestArgs(a) != runtime.DigestArgs(same[0]) {
+		if core.DigestArgs(a) != core.DigestArgs(same[0]) {
 			t.Errorf("DigestArgs(%q) differs from absent arguments", a)
 		}
 	}
-	if runtime.DigestArgs([]byte(`{"a":1,"b":[1,2]}`)) != runtime.DigestArgs([]byte(`{"b":[1,2],"a":1}`)) {
+	if core.DigestArgs([]byte(`{"a":1,"b":[1,2]}`)) != core.DigestArgs([]byte(`{"b":[1,2],"a":1}`)) {
 		t.Error("key order changes the digest")
 	}
 	for _, pair := range [][2]string{{`{"a":1}`, `{"a":2}`}, {`{"a":1}`, `{"a":1.0}`}, {`{"a":[1,2]}`, `{"a":[2,1]}`}, {`{"n":12345678901234567890}`, `{"n":12345678901234567891}`}} {
-		if runtime.DigestArgs([]byte(pair[0])) == runtime.DigestArgs([]byte(pair[1])) {
+		if core.DigestArgs([]byte(pair[0])) == core.DigestArgs([]byte(pair[1])) {
 			t.Errorf("%s and %s share a digest", pair[0], pair[1])
 		}
 	}
@@ -202,8 +202,8 @@ func TestDigestArgs(t *testing.T) {
 // was not sealed for the binding, and that no single-byte change to a
 // valid state opens.
 func FuzzOpenState(f *testing.F) {
-	s := &runtime.Sealer{Keys: stateRing(f, stateKey("k1", 1), stateKey("k0", 3)), TTL: time.Hour}
-	b := runtime.BindCall("deploy", []byte(`{"p":1}`), "alice")
+	s := &core.Sealer{Keys: stateRing(f, stateKey("k1", 1), stateKey("k0", 3)), TTL: time.Hour}
+	b := core.BindCall("deploy", []byte(`{"p":1}`), "alice")
 	valid, err := s.Seal(b, stateAnswers())
 	if err != nil {
 		f.Fatal(err)
@@ -225,7 +225,7 @@ func FuzzOpenState(f *testing.F) {
 		}
 		st, err := s.Open(b, state)
 		if err != nil {
-			if !errors.Is(err, runtime.ErrInvalidState) || st != nil {
+			if !errors.Is(err, core.ErrInvalidState) || st != nil {
 				t.Fatalf("Open(%q) = %v, %v", state, st, err)
 			}
 			return
@@ -237,11 +237,11 @@ func FuzzOpenState(f *testing.F) {
 }
 
 func BenchmarkSealOpen10Answers(b *testing.B) {
-	s := &runtime.Sealer{Keys: stateRing(b, stateKey("k1", 1))}
-	bind := runtime.BindCall("deploy", []byte(`{"project":"alpha"}`), "alice")
-	st := &runtime.State{Answers: map[string]*runtime.Response{}}
+	s := &core.Sealer{Keys: stateRing(b, stateKey("k1", 1))}
+	bind := core.BindCall("deploy", []byte(`{"project":"alpha"}`), "alice")
+	st := &core.State{Answers: map[string]*core.Response{}}
 	for i := range 10 {
-		st.Answers[fmt.Sprintf("Form%d", i)] = &runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{
+		st.Answers[fmt.Sprintf("Form%d", i)] = &core.Response{Action: core.ActionAccept, Content: map[string]any{
 			"branch": "main", "env": "prod", "replicas": 3.0, "confirm": true, "note": "ship it",
 		}}
 	}

@@ -1,4 +1,4 @@
-package runtime_test
+package core_test
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/elicittest"
+	"github.com/elicitgen/elicitgen/runtime/internal/core"
 )
 
 // form is a hand-built form in the shape elicitgen generates.
@@ -28,34 +28,34 @@ type form struct {
 	Amount *int
 }
 
-var schema = &runtime.Schema{Name: "Form", Properties: []runtime.Property{
-	{Name: "name", Kind: runtime.KindString, Required: true, MinLength: runtime.Ptr(2), MaxLength: runtime.Ptr(4)},
-	{Name: "count", Kind: runtime.KindInteger, Required: true, Minimum: runtime.Ptr(-100.0)},
-	{Name: "big", Kind: runtime.KindInteger, Minimum: runtime.Ptr(0.0)},
-	{Name: "ratio", Kind: runtime.KindNumber, Maximum: runtime.Ptr(1.0)},
-	{Name: "ok", Kind: runtime.KindBoolean, Default: true},
-	{Name: "env", Kind: runtime.KindEnum, Options: []runtime.Option{{Value: "a", Title: "A"}, {Value: "b"}}, Style: runtime.EnumTitled, Default: "b"},
-	{Name: "tags", Kind: runtime.KindMulti, Options: []runtime.Option{{Value: "x"}, {Value: "y"}}, MaxItems: runtime.Ptr(2)},
-	{Name: "at", Kind: runtime.KindString, Format: "date-time"},
-	{Name: "mail", Kind: runtime.KindString, Format: "email"},
-	{Name: "day", Kind: runtime.KindString, Format: "date"},
-	{Name: "amount", Kind: runtime.KindInteger, Default: int64(7)},
+var schema = &core.Schema{Name: "Form", Properties: []core.Property{
+	{Name: "name", Kind: core.KindString, Required: true, MinLength: core.Ptr(2), MaxLength: core.Ptr(4)},
+	{Name: "count", Kind: core.KindInteger, Required: true, Minimum: core.Ptr(-100.0)},
+	{Name: "big", Kind: core.KindInteger, Minimum: core.Ptr(0.0)},
+	{Name: "ratio", Kind: core.KindNumber, Maximum: core.Ptr(1.0)},
+	{Name: "ok", Kind: core.KindBoolean, Default: true},
+	{Name: "env", Kind: core.KindEnum, Options: []core.Option{{Value: "a", Title: "A"}, {Value: "b"}}, Style: core.EnumTitled, Default: "b"},
+	{Name: "tags", Kind: core.KindMulti, Options: []core.Option{{Value: "x"}, {Value: "y"}}, MaxItems: core.Ptr(2)},
+	{Name: "at", Kind: core.KindString, Format: "date-time"},
+	{Name: "mail", Kind: core.KindString, Format: "email"},
+	{Name: "day", Kind: core.KindString, Format: "date"},
+	{Name: "amount", Kind: core.KindInteger, Default: int64(7)},
 }}
 
-func decode(s *runtime.Schema, c map[string]any) (form, error) {
+func decode(s *core.Schema, c map[string]any) (form, error) {
 	var v form
-	d := runtime.NewDecoder(s, c)
-	runtime.DecodeString(&d, 0, &v.Name)
-	runtime.DecodeInt(&d, 1, &v.Count)
-	runtime.DecodeInt(&d, 2, &v.Big)
-	runtime.DecodeFloat(&d, 3, &v.Ratio)
-	runtime.DecodeBoolPtr(&d, 4, &v.OK)
-	runtime.DecodeString(&d, 5, &v.Env)
-	runtime.DecodeMulti(&d, 6, &v.Tags)
-	runtime.DecodeTime(&d, 7, &v.At)
-	runtime.DecodeString(&d, 8, &v.Mail)
-	runtime.DecodeTimePtr(&d, 9, &v.Day)
-	runtime.DecodeIntPtr(&d, 10, &v.Amount)
+	d := core.NewDecoder(s, c)
+	core.DecodeString(&d, 0, &v.Name)
+	core.DecodeInt(&d, 1, &v.Count)
+	core.DecodeInt(&d, 2, &v.Big)
+	core.DecodeFloat(&d, 3, &v.Ratio)
+	core.DecodeBoolPtr(&d, 4, &v.OK)
+	core.DecodeString(&d, 5, &v.Env)
+	core.DecodeMulti(&d, 6, &v.Tags)
+	core.DecodeTime(&d, 7, &v.At)
+	core.DecodeString(&d, 8, &v.Mail)
+	core.DecodeTimePtr(&d, 9, &v.Day)
+	core.DecodeIntPtr(&d, 10, &v.Amount)
 	return v, d.Finish()
 }
 
@@ -120,10 +120,10 @@ func TestDecodeRejects(t *testing.T) {
 			content := base()
 			content[c.field] = c.value
 			_, err := decode(schema, content)
-			if !errors.Is(err, runtime.ErrInvalidContent) {
+			if !errors.Is(err, core.ErrInvalidContent) {
 				t.Fatalf("want ErrInvalidContent, got %v", err)
 			}
-			var ve *runtime.ValidationError
+			var ve *core.ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("not a *ValidationError: %T", err)
 			}
@@ -131,7 +131,7 @@ func TestDecodeRejects(t *testing.T) {
 			if fe == nil || !strings.Contains(fe.Msg, c.msg) {
 				t.Fatalf("field %s: want %q, got %v", c.field, c.msg, err)
 			}
-			var target *runtime.FieldError
+			var target *core.FieldError
 			if !errors.As(err, &target) {
 				t.Fatal("errors.As does not find a *FieldError")
 			}
@@ -141,7 +141,7 @@ func TestDecodeRejects(t *testing.T) {
 
 func TestDecodeReportsEveryField(t *testing.T) {
 	_, err := decode(schema, map[string]any{"count": 0.5, "ratio": "x", "zz": 1.0, "aa": 1.0})
-	var ve *runtime.ValidationError
+	var ve *core.ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatal(err)
 	}
@@ -155,13 +155,13 @@ func TestDecodeReportsEveryField(t *testing.T) {
 }
 
 func TestSchemaJSONPerVersion(t *testing.T) {
-	s := &runtime.Schema{Name: "S", Properties: []runtime.Property{
-		{Name: "env", Kind: runtime.KindEnum, Required: true, Style: runtime.EnumTitled, Default: "a",
-			Options: []runtime.Option{{Value: "a", Title: "Alpha"}, {Value: "b"}}},
-		{Name: "n", Kind: runtime.KindInteger, Minimum: runtime.Ptr(1.0), Default: int64(3)},
-		{Name: "ok", Kind: runtime.KindBoolean, Default: false},
+	s := &core.Schema{Name: "S", Properties: []core.Property{
+		{Name: "env", Kind: core.KindEnum, Required: true, Style: core.EnumTitled, Default: "a",
+			Options: []core.Option{{Value: "a", Title: "Alpha"}, {Value: "b"}}},
+		{Name: "n", Kind: core.KindInteger, Minimum: core.Ptr(1.0), Default: int64(3)},
+		{Name: "ok", Kind: core.KindBoolean, Default: false},
 	}}
-	latest, err := s.JSON(runtime.Version20251125)
+	latest, err := s.JSON(core.Version20251125)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestSchemaJSONPerVersion(t *testing.T) {
 	if string(latest) != want {
 		t.Fatalf("2025-11-25:\n got %s\nwant %s", latest, want)
 	}
-	old, err := s.JSON(runtime.Version20250618)
+	old, err := s.JSON(core.Version20250618)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,13 +177,13 @@ func TestSchemaJSONPerVersion(t *testing.T) {
 	if string(old) != want {
 		t.Fatalf("2025-06-18:\n got %s\nwant %s", old, want)
 	}
-	multi := &runtime.Schema{Name: "M", Properties: []runtime.Property{{Name: "m", Kind: runtime.KindMulti, Options: []runtime.Option{{Value: "x"}}}}}
-	if _, err := multi.JSON(runtime.Version20250618); !errors.Is(err, runtime.ErrUnavailable) {
+	multi := &core.Schema{Name: "M", Properties: []core.Property{{Name: "m", Kind: core.KindMulti, Options: []core.Option{{Value: "x"}}}}}
+	if _, err := multi.JSON(core.Version20250618); !errors.Is(err, core.ErrUnavailable) {
 		t.Fatalf("multi-select on 2025-06-18: want ErrUnavailable, got %v", err)
 	}
 }
 
-var formDef = &runtime.Form[form]{
+var formDef = &core.Form[form]{
 	Schema:   schema,
 	Decode:   decode,
 	Encode:   func(v *form) map[string]any { return map[string]any{"name": v.Name, "count": int64(v.Count)} },
@@ -196,66 +196,66 @@ func TestAskOutcomes(t *testing.T) {
 		elicittest.Accept(map[string]any{"name": "abc", "count": 3}),
 		elicittest.Decline(),
 		elicittest.Cancel(),
-		elicittest.Respond(&runtime.Response{Action: "maybe"}, nil),
+		elicittest.Respond(&core.Response{Action: "maybe"}, nil),
 		elicittest.Respond(nil, nil),
 	)
-	out, err := runtime.Ask(ctx, a, formDef, "q")
+	out, err := core.Ask(ctx, a, formDef, "q")
 	if v, ok := out.Accepted(); err != nil || !ok || v.Count != 3 {
 		t.Fatalf("accept: %+v %v", out, err)
 	}
-	if out, err := runtime.Ask(ctx, a, formDef, "q"); err != nil || !out.Declined() {
+	if out, err := core.Ask(ctx, a, formDef, "q"); err != nil || !out.Declined() {
 		t.Fatalf("decline: %+v %v", out, err)
 	}
-	if out, err := runtime.Ask(ctx, a, formDef, "q"); err != nil || !out.Cancelled() {
+	if out, err := core.Ask(ctx, a, formDef, "q"); err != nil || !out.Cancelled() {
 		t.Fatalf("cancel: %+v %v", out, err)
 	}
 	for i := 0; i < 2; i++ {
-		if out, err := runtime.Ask(ctx, a, formDef, "q"); !errors.Is(err, runtime.ErrInvalidAction) || out.Action != "" {
+		if out, err := core.Ask(ctx, a, formDef, "q"); !errors.Is(err, core.ErrInvalidAction) || out.Action != "" {
 			t.Fatalf("bad action: %+v %v", out, err)
 		}
 	}
-	if _, err := runtime.Ask(ctx, nil, formDef, "q"); !errors.Is(err, runtime.ErrUnavailable) {
+	if _, err := core.Ask(ctx, nil, formDef, "q"); !errors.Is(err, core.ErrUnavailable) {
 		t.Fatalf("nil asker: %v", err)
 	}
 }
 
 func TestAskTimeoutAndCancel(t *testing.T) {
 	a := elicittest.New(elicittest.Block())
-	_, err := runtime.Ask(context.Background(), a, formDef, "q", runtime.WithTimeout(10*time.Millisecond))
-	if !errors.Is(err, runtime.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+	_, err := core.Ask(context.Background(), a, formDef, "q", core.WithTimeout(10*time.Millisecond))
+	if !errors.Is(err, core.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("timeout: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = runtime.Ask(ctx, elicittest.New(elicittest.Block()), formDef, "q")
-	if !errors.Is(err, context.Canceled) || errors.Is(err, runtime.ErrTimeout) {
+	_, err = core.Ask(ctx, elicittest.New(elicittest.Block()), formDef, "q")
+	if !errors.Is(err, context.Canceled) || errors.Is(err, core.ErrTimeout) {
 		t.Fatalf("cancelled: %v", err)
 	}
 }
 
 func TestAskOptionsAndDefaults(t *testing.T) {
-	dyn := &runtime.Schema{Name: "Pick", Properties: []runtime.Property{
-		{Name: "kr", Kind: runtime.KindEnum, Required: true, Dynamic: true},
-		{Name: "branch", Kind: runtime.KindString, MinLength: runtime.Ptr(1)},
+	dyn := &core.Schema{Name: "Pick", Properties: []core.Property{
+		{Name: "kr", Kind: core.KindEnum, Required: true, Dynamic: true},
+		{Name: "branch", Kind: core.KindString, MinLength: core.Ptr(1)},
 	}}
 	type pick struct{ KR, Branch string }
-	f := &runtime.Form[pick]{Schema: dyn, Decode: func(s *runtime.Schema, c map[string]any) (pick, error) {
+	f := &core.Form[pick]{Schema: dyn, Decode: func(s *core.Schema, c map[string]any) (pick, error) {
 		var v pick
-		d := runtime.NewDecoder(s, c)
-		runtime.DecodeString(&d, 0, &v.KR)
-		runtime.DecodeString(&d, 1, &v.Branch)
+		d := core.NewDecoder(s, c)
+		core.DecodeString(&d, 0, &v.KR)
+		core.DecodeString(&d, 1, &v.Branch)
 		return v, d.Finish()
 	}}
 	ctx := context.Background()
 	a := elicittest.New(elicittest.Accept(map[string]any{"kr": "kr-2"}), elicittest.Accept(map[string]any{"kr": "kr-9"}))
-	if _, err := runtime.Ask(ctx, a, f, "q"); !errors.Is(err, runtime.ErrMissingOptions) {
+	if _, err := core.Ask(ctx, a, f, "q"); !errors.Is(err, core.ErrMissingOptions) {
 		t.Fatalf("no options: %v", err)
 	}
 	if len(a.Requests()) != 0 {
 		t.Fatal("a request was sent without options")
 	}
-	opts := runtime.WithOptions("kr", runtime.Option{Value: "kr-1", Title: "Grow"}, runtime.Option{Value: "kr-2", Title: "Keep"})
-	out, err := runtime.Ask(ctx, a, f, "q", opts, runtime.WithDefault("branch", "feat"))
+	opts := core.WithOptions("kr", core.Option{Value: "kr-1", Title: "Grow"}, core.Option{Value: "kr-2", Title: "Keep"})
+	out, err := core.Ask(ctx, a, f, "q", opts, core.WithDefault("branch", "feat"))
 	if v, ok := out.Accepted(); err != nil || !ok || v.KR != "kr-2" || v.Branch != "feat" {
 		t.Fatalf("with options: %+v %v", out, err)
 	}
@@ -267,23 +267,23 @@ func TestAskOptionsAndDefaults(t *testing.T) {
 		t.Fatal("Ask modified the form's static schema")
 	}
 	// The answer is checked against the options actually sent.
-	if _, err := runtime.Ask(ctx, a, f, "q", opts); !errors.Is(err, runtime.ErrInvalidContent) {
+	if _, err := core.Ask(ctx, a, f, "q", opts); !errors.Is(err, core.ErrInvalidContent) {
 		t.Fatalf("answer outside sent options: %v", err)
 	}
 	// A per-call default must satisfy the field's rules.
-	if _, err := runtime.Ask(ctx, a, f, "q", opts, runtime.WithDefault("branch", "")); err == nil || !strings.Contains(err.Error(), "branch: default") {
+	if _, err := core.Ask(ctx, a, f, "q", opts, core.WithDefault("branch", "")); err == nil || !strings.Contains(err.Error(), "branch: default") {
 		t.Fatalf("bad default: %v", err)
 	}
 }
 
 func TestCheckURL(t *testing.T) {
 	for _, u := range []string{"https://example.com/connect", "http://127.0.0.1:8080/cb", "http://localhost/x", "http://[::1]/x"} {
-		if err := runtime.CheckURL(u); err != nil {
+		if err := core.CheckURL(u); err != nil {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
 	for _, u := range []string{"http://example.com/", "https://user:pw@example.com/", "javascript:alert(1)", "ftp://example.com", "https:///nohost", "::"} {
-		if err := runtime.CheckURL(u); !errors.Is(err, runtime.ErrUnsafeURL) {
+		if err := core.CheckURL(u); !errors.Is(err, core.ErrUnsafeURL) {
 			t.Errorf("%s: want ErrUnsafeURL, got %v", u, err)
 		}
 	}

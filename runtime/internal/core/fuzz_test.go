@@ -1,4 +1,4 @@
-package runtime_test
+package core_test
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/internal/core"
 )
 
 // FuzzDecode feeds arbitrary JSON objects to the decoder: it must never
@@ -27,17 +27,17 @@ func FuzzDecode(f *testing.F) {
 		}
 		v, err := decode(schema, content)
 		if err != nil {
-			if !errors.Is(err, runtime.ErrInvalidContent) {
+			if !errors.Is(err, core.ErrInvalidContent) {
 				t.Fatalf("error is not ErrInvalidContent: %v", err)
 			}
 			return
 		}
-		var errs runtime.Errors
-		runtime.CheckString(&errs, &schema.Properties[0], v.Name)
-		runtime.CheckInt(&errs, &schema.Properties[1], v.Count)
-		runtime.CheckFloat(&errs, &schema.Properties[3], v.Ratio)
-		runtime.CheckString(&errs, &schema.Properties[5], v.Env)
-		runtime.CheckMulti(&errs, &schema.Properties[6], v.Tags)
+		var errs core.Errors
+		core.CheckString(&errs, &schema.Properties[0], v.Name)
+		core.CheckInt(&errs, &schema.Properties[1], v.Count)
+		core.CheckFloat(&errs, &schema.Properties[3], v.Ratio)
+		core.CheckString(&errs, &schema.Properties[5], v.Env)
+		core.CheckMulti(&errs, &schema.Properties[6], v.Tags)
 		if err := errs.Err("Form"); err != nil {
 			t.Fatalf("decoded value does not validate: %v (input %s)", err, s)
 		}
