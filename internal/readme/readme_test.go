@@ -1,0 +1,182 @@
+// Package readme_test keeps README.md honest: every Go snippet in it is
+// built, vetted and, where it is a test, run against this checkout.
+package readme_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/elicitgen/elicitgen/gen"
+)
+
+// snippet is one ```go block of the README.
+type snippet struct {
+	line int    // 1-based line of the opening fence
+	text string // the code, without fences
+}
+
+// goBlocks returns the README's ```go blocks.
+func goBlocks(t *testing.T, readme []byte) []snippet {
+	t.Helper()
+	var (
+		out  []snippet
+		cur  *snippet
+		buf  strings.Builder
+		line int
+	)
+	sc := bufio.NewScanner(bytes.NewReader(readme))
+	for sc.Scan() {
+		line++
+		l := sc.Text()
+		switch {
+		case cur == nil && strings.TrimSpace(l) == "```go":
+			cur = &snippet{line: line}
+			buf.Reset()
+		case cur != nil && strings.TrimSpace(l) == "```":
+			cur.text = buf.String()
+			out = append(out, *cur)
+			cur = nil
+		case cur != nil:
+			buf.WriteString(l + "\n")
+		}
+	}
+	if cur != nil {
+		t.Fatalf("README.md:%d: unterminated ```go block", cur.line)
+	}
+	return out
+}
+
+var packageClause = regexp.MustCompile(`(?m)^package ([A-Za-z_][A-Za-z0-9_]*)\s*$`)
+
+// TestREADMESnippets writes every Go snippet of README.md into one module
+// that uses this checkout, generates its forms, then runs go vet and go
+// test on it. A snippet is either a complete file (it has a package
+// clause; files of one package share a directory, each package main gets
+// its own) or a lone //go:generate directive that some file repeats.
+func TestREADMESnippets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the README's code; skipped with -short")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := goBlocks(t, readme)
+	if len(blocks) < 4 {
+		t.Fatalf("found %d Go snippets in README.md; the extraction is broken", len(blocks))
+	}
+
+	dir := t.TempDir()
+	var directives []snippet
+	var files []string
+	mains := 0
+	for _, b := range blocks {
+		m := packageClause.FindStringSubmatch(b.text)
+		if m == nil {
+			if isDirectiveOnly(b.text) {
+				directives = append(directives, b)
+				continue
+			}
+			t.Errorf("README.md:%d: a Go snippet must be a complete file with a package clause (or a lone //go:generate line)", b.line)
+			continue
+		}
+		pkg := strings.TrimSuffix(m[1], "_test")
+		if pkg == "main" {
+			mains++
+			pkg = fmt.Sprintf("main%d", mains)
+		}
+		name := fmt.Sprintf("readme_l%d.go", b.line)
+		if strings.HasSuffix(m[1], "_test") {
+			name = fmt.Sprintf("readme_l%d_test.go", b.line)
+		}
+		path := filepath.Join(dir, pkg, name)
+		write(t, path, "// README.md:"+fmt.Sprint(b.line)+"\n\n"+b.text)
+		files = append(files, b.text)
+	}
+	for _, d := range directives {
+		found := false
+		for _, f := range files {
+			if strings.Contains(f, strings.TrimSpace(d.text)) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("README.md:%d: directive %q appears in no snippet file", d.line, strings.TrimSpace(d.text))
+		}
+	}
+	if t.Failed() {
+		return
+	}
+
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := strings.Replace(string(gomod), "module github.com/elicitgen/elicitgen", "module example.com/readme", 1)
+	mod += "\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => " + root + "\n"
+	write(t, filepath.Join(dir, "go.mod"), mod)
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "go.sum"), string(sum))
+
+	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatalf("generating the README's forms: %v", err)
+	}
+	if len(res.Files) == 0 {
+		t.Fatal("the README's snippets hold no form")
+	}
+	if _, err := gen.Write(res); err != nil {
+		t.Fatal(err)
+	}
+	goCmd(t, dir, "vet", "./...")
+	out := goCmd(t, dir, "test", "-count=1", "-v", "./...")
+	if !strings.Contains(out, "--- PASS") {
+		t.Fatalf("no README test ran:\n%s", out)
+	}
+}
+
+func isDirectiveOnly(s string) bool {
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "//go:generate ") {
+			return false
+		}
+	}
+	return true
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func goCmd(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
