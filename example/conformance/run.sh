@@ -9,7 +9,10 @@
 #   scenarios, against the stateful endpoint /mcp (2025-11-25);
 # - @modelcontextprotocol/conformance@0.2.0-alpha.12 --spec-version
 #   2026-07-28: the input-required-result-* scenarios that involve
-#   elicitation, against /mcp/stateless.
+#   elicitation, and server-stateless (SEP-2575: per-request _meta,
+#   server/discover, HTTP status codes, -32021, no requests or unasked
+#   log messages on a request's stream, subscriptions/listen), against
+#   /mcp/stateless.
 #
 # The server is built from this checkout and listens on a free loopback
 # port; it is stopped on exit. Each scenario is bounded by
@@ -48,6 +51,7 @@ scenarios_020=(
   input-required-result-capability-check
   input-required-result-ignore-extra-params
   input-required-result-validate-input
+  server-stateless
 )
 
 for f in "$NODE" "$suite_0116" "$suite_020"; do
