@@ -21,13 +21,16 @@ import (
 // Conformance fixtures: the tools and the prompt that the official MCP
 // conformance suites call, each asking a generated form of package forms.
 //
-//   - @modelcontextprotocol/conformance@0.1.16 (2025-11-25, stateful
+//   - @modelcontextprotocol/conformance@0.1.16 (2025-11-25, a session on
 //     /mcp, questions pushed as elicitation/create): test_elicitation,
 //     test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums.
 //   - @modelcontextprotocol/conformance@0.2.0-alpha.12 --spec-version
-//     2026-07-28 (stateless /mcp/stateless, questions returned as
+//     2026-07-28 (stateless requests to /mcp, questions returned as
 //     input_required): the test_input_required_result_* tools and the
-//     prompt test_input_required_result_prompt.
+//     prompt test_input_required_result_prompt; for the server-stateless
+//     scenario (SEP-2575), test_missing_capability,
+//     test_streaming_elicitation, test_logging_tool and the list-change
+//     triggers test_trigger_tool_change and test_trigger_prompt_change.
 
 // Names of the conformance fixtures.
 const (
