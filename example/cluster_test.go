@@ -128,6 +128,34 @@ type roundRobin struct {
 	mu       sync.Mutex
 	next     int
 	served   []string // instance name of each request, in order
+	open     int      // responses whose body the proxy is still copying
+}
+
+// closeHook calls done once, when the body is closed.
+type closeHook struct {
+	io.ReadCloser
+	once sync.Once
+	done func()
+}
+
+func (c *closeHook) Close() error {
+	err := c.ReadCloser.Close()
+	c.once.Do(c.done)
+	return err
+}
+
+// quiet waits until no response is being copied, so that killing an
+// instance cuts no stream.
+func (rr *roundRobin) quiet(t *testing.T) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		rr.mu.Lock()
+		n := rr.open
+		rr.mu.Unlock()
+		if n == 0 {
+			return
+		}
+	}
+	t.Error("the proxy is still copying a response")
 }
 
 func (rr *roundRobin) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -155,7 +183,13 @@ func (rr *roundRobin) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 		rr.mu.Lock()
 		rr.served = append(rr.served, in.name)
+		rr.open++
 		rr.mu.Unlock()
+		res.Body = &closeHook{ReadCloser: res.Body, done: func() {
+			rr.mu.Lock()
+			rr.open--
+			rr.mu.Unlock()
+		}}
 		return res, nil
 	}
 	return nil, errors.Join(errs...)
@@ -245,9 +279,7 @@ func TestAcrossInstances(t *testing.T) {
 		Rewrite:       func(r *httputil.ProxyRequest) { r.Out.URL.Scheme, r.Out.URL.Host = "http", "cluster" },
 		Transport:     rr,
 		FlushInterval: -1,
-		// The instance killed mid-test cuts the stream of its last
-		// response, which the client has already read.
-		ErrorLog: log.New(testWriter{t}, "proxy: ", 0),
+		ErrorLog:      log.New(testWriter{t}, "proxy: ", 0),
 	})
 	defer proxy.Close()
 	endpoint := proxy.URL + "/mcp"
@@ -267,8 +299,10 @@ func TestAcrossInstances(t *testing.T) {
 			Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
 			ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				if strings.HasPrefix(req.Params.Message, "Step 1") {
-					// The instance that asked the first question goes away.
+					// The instance that asked the first question goes away,
+					// once its response is through.
 					killed = rr.last()
+					rr.quiet(t)
 					for _, in := range cluster {
 						if in.name == killed {
 							in.kill(t)
