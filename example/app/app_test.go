@@ -524,9 +524,9 @@ func TestHTTPEndpoints(t *testing.T) {
 	}{
 		{"/mcp", runtime.Version20251125, true},
 		{"/mcp", runtime.Version20250618, true},
-		{"/mcp", "", false},
+		{"/mcp", runtime.Version20260728, false},
 		{"/mcp/stateless", runtime.Version20251125, true},
-		{"/mcp/stateless", "", false},
+		{"/mcp/stateless", runtime.Version20260728, false},
 	} {
 		t.Run(tc.path+"/"+tc.version, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
