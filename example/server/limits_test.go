@@ -33,20 +33,39 @@ func serve(t *testing.T, lim limits) (addr string, peak func() int64) {
 		t.Fatal(err)
 	}
 	srv := newHTTPServer(app.HTTPHandler(app.NewServer(app.Options{Keys: runtime.NewRandomKeyRing()})), lim)
-	var open, max atomic.Int64
-	srv.ConnState = func(_ net.Conn, s http.ConnState) {
-		switch s {
-		case http.StateNew:
-			n := open.Add(1)
-			for m := max.Load(); n > m && !max.CompareAndSwap(m, n); m = max.Load() {
-			}
-		case http.StateClosed, http.StateHijacked:
-			open.Add(-1)
-		}
-	}
-	go srv.Serve(limitListener(ln, lim.MaxConns))
+	cl := &countingListener{Listener: ln}
+	go srv.Serve(limitListener(cl, lim.MaxConns))
 	t.Cleanup(func() { srv.Close() })
-	return ln.Addr().String(), max.Load
+	return ln.Addr().String(), cl.max.Load
+}
+
+// countingListener counts the connections accepted and not yet closed,
+// beneath the limit, and keeps the peak.
+type countingListener struct {
+	net.Listener
+	open, max atomic.Int64
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	n := l.open.Add(1)
+	for m := l.max.Load(); n > m && !l.max.CompareAndSwap(m, n); m = l.max.Load() {
+	}
+	return &countingConn{Conn: c, l: l}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	l    *countingListener
+	once sync.Once
+}
+
+func (c *countingConn) Close() error {
+	c.once.Do(func() { c.l.open.Add(-1) })
+	return c.Conn.Close()
 }
 
 // slowClient opens a connection of the given kind to addr and keeps it
