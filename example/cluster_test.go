@@ -205,12 +205,25 @@ func (rr *roundRobin) last() string {
 	return rr.served[len(rr.served)-1]
 }
 
+// buildDir holds the binary buildServer built; TestMain removes it.
+var buildDir string
+
+// TestMain removes what buildServer built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
 // buildServer builds ./server once per test binary.
 var buildServer = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "elicitgen-example-")
 	if err != nil {
 		return "", err
 	}
+	buildDir = dir
 	bin := filepath.Join(dir, "example-server")
 	if out, err := exec.Command("go", "build", "-o", bin, "./server").CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build ./example/server: %v\n%s", err, out)
