@@ -14,5 +14,7 @@
 //   - conformance: run.sh, which runs the official conformance suites
 //     against the server.
 //
-// This package holds only tests: the TypeScript SDK interop test.
+// This package holds only tests: the TypeScript SDK interop test, and the
+// multi-instance test (three server processes with one key ring behind a
+// round-robin reverse proxy; see the README's Deployment section).
 package example

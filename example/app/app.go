@@ -10,11 +10,12 @@
 // plus the values it used.
 //
 // NewServer builds the *mcp.Server; HTTPHandler serves it over
-// streamable HTTP at /mcp (stateful, for clients that initialize:
+// streamable HTTP at /mcp for every protocol era: a request is routed by
+// its era (NewEraRouter) to a stateful handler (clients that initialize:
 // 2025-06-18 and 2025-11-25, which are asked by a pushed
-// elicitation/create) and at /mcp/stateless (for 2026-07-28 clients,
-// which are asked by returning input_required: go-sdk accepts 2026-07-28
-// only in stateless mode).
+// elicitation/create) or a stateless one (2026-07-28 clients, which are
+// asked by returning input_required: go-sdk accepts 2026-07-28 only in
+// stateless mode).
 package app
 
 import (
@@ -123,17 +124,22 @@ func (a *App) Server(conformance bool) *mcp.Server {
 	return s
 }
 
-// HTTPHandler serves s over streamable HTTP: /mcp is stateful (clients
-// that initialize on 2025-06-18 or 2025-11-25: questions are pushed as
-// elicitation/create on the session), /mcp/stateless is for 2026-07-28
-// clients (questions ride in input_required results). Both reject
-// requests whose Host header is not a loopback name when they arrive on a
-// loopback address (go-sdk's DNS-rebinding protection).
+// HTTPHandler serves s over streamable HTTP, every protocol era on one
+// URL, /mcp (see NewEraRouter): 2025-06-18 and 2025-11-25 clients
+// initialize a session and are asked by a pushed elicitation/create;
+// 2026-07-28 clients send self-contained requests and are asked by
+// input_required results. /mcp/stateless is the same router, kept for
+// clients configured with it. Both reject requests whose Host header is
+// not a loopback name when they arrive on a loopback address (go-sdk's
+// DNS-rebinding protection).
 func HTTPHandler(s *mcp.Server) http.Handler {
 	get := func(*http.Request) *mcp.Server { return s }
+	h := NewEraRouter(
+		mcp.NewStreamableHTTPHandler(get, nil),
+		mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(get, nil))
-	mux.Handle("/mcp/stateless", mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
+	mux.Handle("/mcp", h)
+	mux.Handle("/mcp/stateless", h)
 	return mux
 }
 

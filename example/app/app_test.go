@@ -508,9 +508,12 @@ func TestBadArguments(t *testing.T) {
 }
 
 // TestHTTPEndpoints serves the app over streamable HTTP on loopback and
-// runs deploy_to_production from a 2025-11-25 client on /mcp (the question
-// is pushed as elicitation/create on the session) and from a 2026-07-28
-// client on /mcp/stateless (the question rides in input_required).
+// runs deploy_to_production from clients of every era on both URLs: a
+// 2025 client's question is pushed as elicitation/create on its session
+// (one tools/call), a 2026-07-28 client's rides in input_required (two
+// tools/call). A router that sent a 2025 client to the stateless handler
+// would answer "unavailable"; one that sent a 2026-07-28 client to the
+// stateful handler would be refused.
 func TestHTTPEndpoints(t *testing.T) {
 	store := app.NewStore()
 	srv := httptest.NewServer(app.HTTPHandler(app.NewServer(app.Options{Keys: testKeys(t), Store: store})))
@@ -520,9 +523,12 @@ func TestHTTPEndpoints(t *testing.T) {
 		pushed        bool
 	}{
 		{"/mcp", runtime.Version20251125, true},
-		{"/mcp/stateless", "", false},
+		{"/mcp", runtime.Version20250618, true},
+		{"/mcp", runtime.Version20260728, false},
+		{"/mcp/stateless", runtime.Version20251125, true},
+		{"/mcp/stateless", runtime.Version20260728, false},
 	} {
-		t.Run(tc.path, func(t *testing.T) {
+		t.Run(tc.path+"/"+tc.version, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var posts []string
@@ -559,8 +565,8 @@ func TestHTTPEndpoints(t *testing.T) {
 			}
 		})
 	}
-	if n := len(store.Deployments()); n != 2 {
-		t.Errorf("%d deployments, want 2", n)
+	if n := len(store.Deployments()); n != 5 {
+		t.Errorf("%d deployments, want 5", n)
 	}
 }
 

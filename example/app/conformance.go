@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/forms"
@@ -19,13 +21,16 @@ import (
 // Conformance fixtures: the tools and the prompt that the official MCP
 // conformance suites call, each asking a generated form of package forms.
 //
-//   - @modelcontextprotocol/conformance@0.1.16 (2025-11-25, stateful
+//   - @modelcontextprotocol/conformance@0.1.16 (2025-11-25, a session on
 //     /mcp, questions pushed as elicitation/create): test_elicitation,
 //     test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums.
 //   - @modelcontextprotocol/conformance@0.2.0-alpha.12 --spec-version
-//     2026-07-28 (stateless /mcp/stateless, questions returned as
+//     2026-07-28 (stateless requests to /mcp, questions returned as
 //     input_required): the test_input_required_result_* tools and the
-//     prompt test_input_required_result_prompt.
+//     prompt test_input_required_result_prompt; for the server-stateless
+//     scenario (SEP-2575), test_missing_capability,
+//     test_streaming_elicitation, test_logging_tool and the list-change
+//     triggers test_trigger_tool_change and test_trigger_prompt_change.
 
 // Names of the conformance fixtures.
 const (
@@ -39,6 +44,13 @@ const (
 	FixtureIRRTampered     = "test_input_required_result_tampered_state"
 	FixtureIRRCapabilities = "test_input_required_result_capabilities"
 	FixtureIRRPrompt       = "test_input_required_result_prompt"
+
+	// The server-stateless scenario (SEP-2575) of 0.2.0-alpha.12.
+	FixtureMissingCapability   = "test_missing_capability"
+	FixtureStreamElicitation   = "test_streaming_elicitation"
+	FixtureLogging             = "test_logging_tool"
+	FixtureTriggerToolChange   = "test_trigger_tool_change"
+	FixtureTriggerPromptChange = "test_trigger_prompt_change"
 )
 
 // The inputRequests keys the 2026-07-28 scenarios expect.
@@ -138,6 +150,107 @@ func (a *App) addConformance(s *mcp.Server) {
 	add(FixtureIRRCapabilities, "Conformance (SEP-2322): asks only what the client declared it can answer.", capabilities)
 	s.AddPrompt(&mcp.Prompt{Name: FixtureIRRPrompt, Description: "Conformance (SEP-2322): a prompt that first asks for context (key user_context)."},
 		gosdk.HandlePrompt(a.cfg, contextPrompt))
+
+	// 0.2.0-alpha.12, 2026-07-28: server-stateless (SEP-2575).
+	s.AddTool(&mcp.Tool{Name: FixtureMissingCapability, Description: "Conformance (SEP-2575): needs the sampling capability; without it, -32021 naming it.", InputSchema: map[string]any{"type": "object"}},
+		missingCapability)
+	add(FixtureStreamElicitation, "Conformance (SEP-2575): asks the caller's name; the response stream carries only the input_required result, never a request.",
+		func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+			out, err := forms.AskUserName(ctx, ask, "What is your name?", runtime.WithKey(keyUserName))
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: text("name: " + string(out.Action))}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: FixtureLogging, Description: "Conformance (SEP-2575): logs at info level; the message goes out only when the request set _meta logLevel.", InputSchema: map[string]any{"type": "object"}},
+		logging)
+	toggles := &toggler{}
+	// The triggers toggle a placeholder tool and prompt, so that every
+	// call changes the list and go-sdk notifies the subscriptions/listen
+	// streams of this instance.
+	s.AddTool(&mcp.Tool{Name: FixtureTriggerToolChange, Description: "Conformance (SEP-2575): adds or removes the tool test_dynamic_tool.", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: text(toggles.toggle(s, true))}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: FixtureTriggerPromptChange, Description: "Conformance (SEP-2575): adds or removes the prompt test_dynamic_prompt.", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: text(toggles.toggle(s, false))}, nil
+		})
+}
+
+// missingCapability is the test_missing_capability fixture: it needs the
+// sampling capability and, when the request did not declare it, fails
+// with MissingRequiredClientCapabilityError (-32021, HTTP 400 on
+// 2026-07-28) whose data.requiredCapabilities is a ClientCapabilities
+// object naming sampling.
+func missingCapability(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if c := req.ClientCapabilities(); c != nil && c.Sampling != nil {
+		return &mcp.CallToolResult{Content: text("the client declared sampling")}, nil
+	}
+	data, err := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}}})
+	if err != nil {
+		return nil, err
+	}
+	return nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: "test_missing_capability needs the sampling client capability", Data: data}
+}
+
+// logging is the test_logging_tool fixture: go-sdk sends the message only
+// when the request's _meta set io.modelcontextprotocol/logLevel (on
+// 2026-07-28) at or below info.
+func logging(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "elicitgen-example", Data: "test_logging_tool ran"}); err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: text("logged at info")}, nil
+}
+
+// Placeholders the change triggers add and remove.
+const (
+	dynamicTool   = "test_dynamic_tool"
+	dynamicPrompt = "test_dynamic_prompt"
+)
+
+// toggler adds a placeholder tool (or prompt) to a server when it is
+// absent and removes it otherwise.
+type toggler struct {
+	mu      sync.Mutex
+	present map[string]bool
+}
+
+// toggle flips the placeholder tool (or prompt) of s and says what it
+// did.
+func (t *toggler) toggle(s *mcp.Server, tool bool) string {
+	name := dynamicPrompt
+	if tool {
+		name = dynamicTool
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.present == nil {
+		t.present = map[string]bool{}
+	}
+	present := t.present[name]
+	t.present[name] = !present
+	switch {
+	case present && tool:
+		s.RemoveTools(name)
+	case present:
+		s.RemovePrompts(name)
+	case tool:
+		s.AddTool(&mcp.Tool{Name: name, Description: "Placeholder of test_trigger_tool_change.", InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
+	default:
+		s.AddPrompt(&mcp.Prompt{Name: name, Description: "Placeholder of test_trigger_prompt_change."},
+			func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				return &mcp.GetPromptResult{}, nil
+			})
+	}
+	if present {
+		return "removed " + name
+	}
+	return "added " + name
 }
 
 // completed is the text result of a push-era fixture: the action and the

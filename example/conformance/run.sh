@@ -5,11 +5,17 @@
 #   (cd example/node && npm ci)      # once: Node 22, both suites, pinned
 #   bash example/conformance/run.sh
 #
+# Both suites run against the one URL /mcp, which routes each request by
+# its protocol era (stateful sessions for 2025 clients, stateless for
+# 2026-07-28):
+#
 # - @modelcontextprotocol/conformance@0.1.16: the push-era elicitation
-#   scenarios, against the stateful endpoint /mcp (2025-11-25);
+#   scenarios (2025-11-25);
 # - @modelcontextprotocol/conformance@0.2.0-alpha.12 --spec-version
 #   2026-07-28: the input-required-result-* scenarios that involve
-#   elicitation, against /mcp/stateless.
+#   elicitation, and server-stateless (SEP-2575: per-request _meta,
+#   server/discover, HTTP status codes, -32021, no requests or unasked
+#   log messages on a request's stream, subscriptions/listen).
 #
 # The server is built from this checkout and listens on a free loopback
 # port; it is stopped on exit. Each scenario is bounded by
@@ -48,6 +54,7 @@ scenarios_020=(
   input-required-result-capability-check
   input-required-result-ignore-extra-params
   input-required-result-validate-input
+  server-stateless
 )
 
 for f in "$NODE" "$suite_0116" "$suite_020"; do
@@ -157,9 +164,9 @@ echo "== @modelcontextprotocol/conformance@0.1.16 against $base/mcp"
 for s in "${scenarios_0116[@]}"; do
   run_scenario conformance@0.1.16 "$suite_0116" "$base/mcp" "$s"
 done
-echo "== @modelcontextprotocol/conformance@0.2.0-alpha.12 (2026-07-28) against $base/mcp/stateless"
+echo "== @modelcontextprotocol/conformance@0.2.0-alpha.12 (2026-07-28) against $base/mcp"
 for s in "${scenarios_020[@]}"; do
-  run_scenario conformance@0.2.0-alpha.12 "$suite_020" "$base/mcp/stateless" "$s" \
+  run_scenario conformance@0.2.0-alpha.12 "$suite_020" "$base/mcp" "$s" \
     --spec-version 2026-07-28 --timeout "$((SCENARIO_TIMEOUT * 1000))"
 done
 

@@ -8,7 +8,8 @@ import (
 )
 
 // TestDemo runs the demo twice: the output is the same both times and
-// shows every tool's question, schema, answer and outcome.
+// shows what a round is, every tool's question, its form's Go struct
+// beside the schema it became, the answer and the outcome.
 func TestDemo(t *testing.T) {
 	var a, b bytes.Buffer
 	if err := run(context.Background(), &a); err != nil {
@@ -29,6 +30,36 @@ func TestDemo(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
+		}
+	}
+	if !strings.HasPrefix(out, "elicitgen example:") || !strings.Contains(out, "\n"+roundLine+"\n") || !strings.Contains(roundLine, "input_required") {
+		t.Errorf("the output does not start by saying what a round is:\n%.300s", out)
+	}
+	// Each form's struct, as its author wrote it, sits in the left column
+	// of the schema it became: the line of a field's tag also holds a
+	// schema line, and the schema column holds that field's property.
+	for form, field := range map[string]string{
+		"Deploy":           "Branch string `json:\"branch\" elicit:\"title=Branch,default=main,minLength=1,maxLength=100\"`",
+		"Rebook":           "PreferredDate string `json:\"preferred_date,omitempty\" elicit:\"title=Preferred date,format=date\"`",
+		"KRPick":           "KR string `json:\"kr\" elicit:\"title=Key result,options\"`",
+		"CampaignApproval": "Window SendWindow `json:\"send_window,omitempty\" elicit:\"title=Send window,default=now\"`",
+	} {
+		head := "Go struct forms." + form + " (example/forms/forms.go)"
+		i := strings.Index(out, head)
+		if i < 0 {
+			t.Errorf("no %q", head)
+			continue
+		}
+		block := out[i:]
+		block = block[:strings.Index(block, "\nanswer:")]
+		var beside bool
+		for _, line := range strings.Split(block, "\n") {
+			if l, r, ok := strings.Cut(line, " | "); ok && strings.Contains(l, field) && strings.TrimSpace(r) != "" {
+				beside = true
+			}
+		}
+		if !beside || !strings.Contains(block, "type "+form+" struct {") || !strings.Contains(block, "| }") {
+			t.Errorf("%s: the struct is not shown beside its schema:\n%s", form, block)
 		}
 	}
 	if n := strings.Count(out, `"outcome":"accepted"`); n != 5 {

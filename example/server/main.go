@@ -4,15 +4,30 @@
 //	go run ./example/server                          # stdio
 //	go run ./example/server --http 127.0.0.1:8080    # streamable HTTP
 //
-// Over HTTP it serves /mcp (stateful: clients that initialize, on
-// 2025-06-18 or 2025-11-25) and /mcp/stateless (2026-07-28 clients). It
-// listens on loopback addresses only: the example has no authentication.
+// Over HTTP it serves every protocol era on one URL, /mcp (and the same
+// router at /mcp/stateless, for clients configured with it): a 2025-06-18
+// or 2025-11-25 client initializes a session, a 2026-07-28 client sends
+// self-contained requests (see app.NewEraRouter). It listens on loopback
+// addresses only: the example has no authentication; put it behind a
+// reverse proxy to serve others (see the README's Deployment section).
+//
+// The HTTP server bounds what a slow or hostile client can hold: request
+// headers must arrive within --header-timeout and a request body within
+// --body-timeout, an idle keep-alive connection is closed after
+// --idle-timeout, headers are limited to --max-header-bytes, and at most
+// --max-conns connections are served at once (more wait in the listen
+// backlog). Responses have no write timeout: a 2025-era tool call waits
+// for a person to answer a pushed question, and its event stream stays
+// open meanwhile.
 //
 // --conformance adds the fixtures of the official MCP conformance suites
-// (see example/conformance/run.sh). ELICITGEN_STATE_KEYS, as
-// "id:base64-secret[,id:base64-secret...]", sets the key ring that seals
-// the requestState of 2026-07-28 calls (default: a random key per
-// process); every instance behind one load balancer needs the same ring.
+// (see example/conformance/run.sh). ELICIT_STATE_KEYS, as
+// "id:base64-secret[,id:base64-secret...]" (runtime.ParseKeyRing; the
+// first key seals, every key opens), sets the key ring that seals the
+// requestState of 2026-07-28 calls (default: a random key per process);
+// every instance behind one load balancer needs the same ring.
+// --instance names this process in its log lines (default: host-pid);
+// every MCP request is logged with it.
 package main
 
 import (
@@ -22,9 +37,9 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -34,38 +49,83 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
+// KeysEnv names the environment variable that holds the key ring.
+const KeysEnv = "ELICIT_STATE_KEYS"
+
+// legacyKeysEnv is the name KeysEnv had before; still read when KeysEnv
+// is unset.
+const legacyKeysEnv = "ELICITGEN_STATE_KEYS"
+
 func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this loopback `address` (host:port) instead of stdio")
 	conformance := flag.Bool("conformance", false, "also serve the fixtures of the official MCP conformance suites")
+	instance := flag.String("instance", "", "this process's `name` in log lines (default: host-pid)")
+	lim := defaultLimits()
+	flag.DurationVar(&lim.HeaderTimeout, "header-timeout", lim.HeaderTimeout, "time allowed to read a request's headers")
+	flag.DurationVar(&lim.BodyTimeout, "body-timeout", lim.BodyTimeout, "time allowed to read a request's body")
+	flag.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "time an idle keep-alive connection stays open")
+	flag.IntVar(&lim.MaxHeaderBytes, "max-header-bytes", lim.MaxHeaderBytes, "largest request header block accepted")
+	flag.IntVar(&lim.MaxConns, "max-conns", lim.MaxConns, "connections served at once")
 	flag.Parse()
+	id := *instance
+	if id == "" {
+		host, _ := os.Hostname()
+		id = host + "-" + strconv.Itoa(os.Getpid())
+	}
 	log.SetFlags(0)
-	log.SetPrefix("elicitgen-example: ")
-	if err := run(*httpAddr, *conformance); err != nil {
+	log.SetPrefix("elicitgen-example[" + id + "]: ")
+	if err := run(*httpAddr, *conformance, lim); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr string, conformance bool) error {
+func run(httpAddr string, conformance bool, lim limits) error {
 	opts := app.Options{Conformance: conformance}
-	if spec := os.Getenv("ELICITGEN_STATE_KEYS"); spec != "" {
+	spec := os.Getenv(KeysEnv)
+	if spec == "" {
+		spec = os.Getenv(legacyKeysEnv)
+	}
+	if spec != "" {
 		keys, err := runtime.ParseKeyRing(spec)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", KeysEnv, err)
 		}
 		opts.Keys = keys
 	}
 	s := app.NewServer(opts)
+	s.AddReceivingMiddleware(logRequests)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if httpAddr == "" {
 		return s.Run(ctx, &mcp.StdioTransport{})
 	}
-	return serveHTTP(ctx, s, httpAddr)
+	return serveHTTP(ctx, s, httpAddr, lim)
+}
+
+// logRequests logs every MCP request the server receives, one line each
+// (with the instance's name, from the log prefix): the method and, for a
+// tool call, the tool, whether it echoed a requestState and how many
+// input responses it carried. The rounds of one 2026-07-28 call show up
+// as lines of the same tool with growing responses, possibly on
+// different instances.
+func logRequests(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && method == "tools/call" {
+			state := "no"
+			if p.RequestState != "" {
+				state = "yes"
+			}
+			log.Printf("%s tool=%s requestState=%s inputResponses=%d", method, p.Name, state, len(p.InputResponses))
+		} else if len(method) < 14 || method[:14] != "notifications/" {
+			log.Printf("%s", method)
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // serveHTTP serves s on addr, which must be a loopback address, until ctx
 // ends.
-func serveHTTP(ctx context.Context, s *mcp.Server, addr string) error {
+func serveHTTP(ctx context.Context, s *mcp.Server, addr string, lim limits) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--http %q: %v", addr, err)
@@ -77,10 +137,10 @@ func serveHTTP(ctx context.Context, s *mcp.Server, addr string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: app.HTTPHandler(s), ReadHeaderTimeout: 10 * time.Second}
-	log.Printf("serving http://%s/mcp (stateful) and http://%s/mcp/stateless (2026-07-28)", ln.Addr(), ln.Addr())
+	srv := newHTTPServer(app.HTTPHandler(s), lim)
+	log.Printf("serving http://%s/mcp (every protocol era; also at /mcp/stateless)", ln.Addr())
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(limitListener(ln, lim.MaxConns)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -168,6 +168,12 @@ func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *ada
 		call.Responses, call.Malformed = inputResponses(responses)
 	} else {
 		call.Push = &pusher{ss: req.Session, version: call.Version}
+		if sessionless(req.Session) {
+			// The client's capabilities are unknown, not absent: let the
+			// pusher say why it cannot ask.
+			call.Caps = adapter.ClientCaps{Form: true, URL: true}
+			call.Push = &pusher{version: call.Version, sessionless: true}
+		}
 	}
 	x, err := adapter.NewExchange(cfg.sealer(), call)
 	if err != nil {
@@ -315,14 +321,38 @@ func elicitParams(req *runtime.Request, version string) (*mcp.ElicitParams, erro
 	return p, nil
 }
 
+// sessionless reports whether ss is the per-request session go-sdk's
+// stateless HTTP handler (StreamableHTTPOptions.Stateless) makes for a
+// 2025-era request: no initialize was seen (its parameters are
+// synthesized, without clientInfo and capabilities, which a real
+// initialize always carries) and nothing can be sent back to the client.
+func sessionless(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	return p != nil && p.ClientInfo == nil && p.Capabilities == nil
+}
+
+// SessionlessReason is why a 2025-era request served by a stateless HTTP
+// handler cannot be asked: the text of its runtime.UnavailableError.
+const SessionlessReason = "this request reached a stateless HTTP endpoint, which has no session: " +
+	"the server never saw the client's initialize and cannot send it elicitation/create; " +
+	"connect to the server's stateful endpoint (one that answers initialize with an Mcp-Session-Id), " +
+	"or use protocol 2026-07-28, whose questions ride in input_required results"
+
 // pusher sends elicitation/create on a 2025-era session.
 type pusher struct {
-	ss      *mcp.ServerSession
-	version string
+	ss          *mcp.ServerSession
+	version     string
+	sessionless bool // served by a stateless HTTP handler: SessionlessReason
 }
 
 // Ask sends req as elicitation/create and returns the client's answer.
 func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	if p.sessionless {
+		return nil, &runtime.UnavailableError{Reason: SessionlessReason, Mode: req.Mode, Schema: req.Schema, Message: req.Message}
+	}
 	if p.ss == nil {
 		return nil, &runtime.UnavailableError{Reason: "no session to send elicitation/create on", Mode: req.Mode, Schema: req.Schema, Message: req.Message}
 	}

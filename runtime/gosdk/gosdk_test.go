@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -167,5 +170,36 @@ func TestHandleForTwoStep(t *testing.T) {
 		}
 		cs.Close()
 		ss.Close()
+	}
+}
+
+// A 2025-11-25 client that declared elicitation but reached go-sdk's
+// stateless HTTP handler cannot be asked (no session to push on): the
+// tool error says exactly that and where to go, not that the client
+// lacks the capability.
+func TestStatelessEndpointLegacyClient(t *testing.T) {
+	ctx := context.Background()
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
+		gosdk.Handle(&gosdk.Config{Keys: runtime.NewRandomKeyRing()}, askDeploy))
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	defer srv.Close()
+	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+	})
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL}, &mcp.ClientSessionOptions{ProtocolVersion: runtime.Version20251125})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{}})
+	if err != nil || !res.IsError || len(res.Content) == 0 {
+		t.Fatalf("CallTool = %+v, %v; want a tool error", res, err)
+	}
+	got := res.Content[0].(*mcp.TextContent).Text
+	if !strings.Contains(got, gosdk.SessionlessReason) || strings.Contains(got, "did not declare") {
+		t.Errorf("text = %q; want the stateless reason", got)
 	}
 }
