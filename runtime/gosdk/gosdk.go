@@ -53,6 +53,14 @@ type Config struct {
 	// JSON-RPC -32021 with requiredCapabilities on 2026-07-28 requests and
 	// a tool error telling the model what to ask on older ones.
 	Unavailable runtime.UnavailablePolicy
+	// AskErrors chooses what any other failed ask becomes: by default
+	// (AskErrorsToolError) a tool result with isError whose text tells
+	// the model what happened and what to do next ("The user did not
+	// answer within 2m: ask again later", "The answer was invalid:
+	// ..."); AskErrorsJSONRPC makes an invalid answer JSON-RPC -32602
+	// and returns other failures unchanged. Protocol errors (a bad
+	// requestState, malformed inputResponses) are always -32602.
+	AskErrors runtime.AskErrorPolicy
 	// Principal names the authenticated user the state of a tool call is
 	// bound to. Nil means the bearer token's user
 	// (req.Extra.TokenInfo.UserID).
@@ -66,8 +74,10 @@ type Config struct {
 	Now func() time.Time
 }
 
-func (c *Config) sealer() *adapter.Sealer {
-	return &adapter.Sealer{Keys: c.Keys, TTL: c.StateTTL, Now: c.Now}
+// settings returns the adapter settings shared with the other SDK
+// adapters.
+func (c *Config) settings() *adapter.Settings {
+	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now}
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
@@ -163,13 +173,8 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *adapter.Call, state string, responses mcp.InputResponseMap) (*adapter.Exchange, error) {
 	call.Version = req.ProtocolVersion()
 	call.Caps = clientCaps(req, call.Version)
-	if adapter.Modern(call.Version) {
-		call.State = state
-		call.Responses, call.Malformed = inputResponses(responses)
-	} else {
-		call.Push = &pusher{ss: req.Session, version: call.Version}
-	}
-	x, err := adapter.NewExchange(cfg.sealer(), call)
+	answers, malformed := inputResponses(responses)
+	x, err := cfg.settings().Start(call, state, answers, malformed, &pusher{ss: req.Session, version: call.Version})
 	if err != nil {
 		return nil, &codedError{err: err, code: adapter.CodeInvalidParams, msg: adapter.InvalidStateMessage(err)}
 	}
@@ -183,7 +188,7 @@ func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *ada
 // for required URL steps on 2025-11-25), or a tool error telling the
 // model what to ask the user; see adapter.Exchange.Reply.
 func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
-	r := a.Reply(err, a.cfg.Unavailable)
+	r := a.cfg.settings().Finish(a.Exchange, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
 		in, err := inputRequests(r.Requests)
@@ -266,17 +271,10 @@ func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) adapter
 		return caps
 	}
 	c := req.ClientCapabilities()
-	if c == nil || c.Elicitation == nil || !adapter.CanElicit(version) {
+	if c == nil || c.Elicitation == nil {
 		return adapter.ClientCaps{}
 	}
-	if version != "" && version < runtime.Version20251125 {
-		return adapter.ClientCaps{Form: true}
-	}
-	caps := adapter.ClientCaps{Form: c.Elicitation.Form != nil, URL: c.Elicitation.URL != nil}
-	if !caps.Form && !caps.URL {
-		caps.Form = true
-	}
-	return caps
+	return adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
 }
 
 // inputResponses converts the elicitation answers of a retry.

@@ -187,7 +187,11 @@ func (s *server) bodies() map[string]body {
 	}
 }
 
-func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *server {
+func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts ...serverOpt) *server {
+	var so serverOpts
+	for _, o := range opts {
+		o(&so)
+	}
 	keys, err := runtime.NewKeyRing(runtime.Key{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)})
 	if err != nil {
 		t.Fatal(err)
@@ -199,8 +203,8 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *serv
 	switch sdk {
 	case goSDK:
 		s.gs = mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
-		cfg := &gosdk.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy}
-		for name, b := range s.bodies() {
+		cfg := &gosdk.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors}
+		for name, b := range s.allBodies() {
 			s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
 				gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 					s.runs.Add(1)
@@ -214,8 +218,8 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *serv
 		}
 	case mcpGo:
 		s.ms = mgserver.NewMCPServer("srv", "v0", mgserver.WithToolCapabilities(false))
-		cfg := &mcpgo.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy}
-		for name, b := range s.bodies() {
+		cfg := &mcpgo.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors}
+		for name, b := range s.allBodies() {
 			s.ms.AddTool(mgmcp.NewTool(name),
 				mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
 					s.runs.Add(1)
