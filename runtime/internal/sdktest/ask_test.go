@@ -284,7 +284,9 @@ var askMatrix = []matrixCase{
 		}
 		s := newServer(t, sdk, runtime.UnavailableAuto)
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version),
-			answer: func(context.Context, question) (*runtime.Response, error) { return nil, errors.New("form renderer crashed") }})
+			answer: func(context.Context, question) (*runtime.Response, error) {
+				return nil, errors.New("form renderer crashed")
+			}})
 		res, err := c.call(callCtx(t), "deploy", nil)
 		if err != nil || !res.IsError || !strings.HasPrefix(res.Text, "Could not ask the user (") || !strings.Contains(res.Text, "try again later") {
 			t.Fatalf("call = %+v, %v; want a could-not-ask tool error", res, err)
