@@ -103,10 +103,13 @@ func TestQuickAskBadOptions(t *testing.T) {
 	ctx := context.Background()
 	a := elicittest.New()
 	for name, f := range map[string]func() error{
-		"no options":     func() error { _, err := core.AskChoice(ctx, a, "?", nil); return err },
-		"repeated value": func() error { _, err := core.AskChoices(ctx, a, "?", []core.Option{{Value: "a"}, {Value: "a"}}); return err },
-		"bad default":    func() error { _, err := core.AskChoice(ctx, a, "?", regions, core.WithDefault("", "mars")); return err },
-		"other field":    func() error { _, err := core.AskText(ctx, a, "?", core.WithDefault("name", "x")); return err },
+		"no options": func() error { _, err := core.AskChoice(ctx, a, "?", nil); return err },
+		"repeated value": func() error {
+			_, err := core.AskChoices(ctx, a, "?", []core.Option{{Value: "a"}, {Value: "a"}})
+			return err
+		},
+		"bad default": func() error { _, err := core.AskChoice(ctx, a, "?", regions, core.WithDefault("", "mars")); return err },
+		"other field": func() error { _, err := core.AskText(ctx, a, "?", core.WithDefault("name", "x")); return err },
 	} {
 		if err := f(); err == nil || !strings.Contains(err.Error(), "bad ask option") {
 			t.Errorf("%s: err = %v, want a bad ask option", name, err)
