@@ -424,3 +424,32 @@ const AskErrorsJSONRPC = core.AskErrorsJSONRPC
 func AskFailureText(err error) string {
 	return core.AskFailureText(err)
 }
+
+// ErrNoForm means a client-side Answerer got an elicitation whose schema
+// matches none of its forms.
+var ErrNoForm = core.ErrNoForm
+
+// FormAnswer answers the elicitations of one generated form on the
+// client side; build it with AnswerForm.
+type FormAnswer = core.FormAnswer
+
+// AnswerForm returns the client-side answer of one generated form T, for
+// Go MCP clients and end-to-end tests: elicitations whose requested
+// schema is schema (the generated TSchema()) are answered by fn, a typed
+// function that gets the server's message and returns what the user
+// did. An accepted value becomes content through accept (the generated
+// AcceptT, which refuses an invalid value).
+func AnswerForm[T any](schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[T], error)) FormAnswer {
+	return core.AnswerForm(schema, accept, fn)
+}
+
+// Answerer answers the elicitations a Go MCP client receives, pushed or
+// inside a 2026-07-28 input_required result, by matching each request's
+// schema to one of its forms. The SDK adapters turn it into each
+// client's elicitation handler.
+type Answerer = core.Answerer
+
+// NewAnswerer returns an Answerer for forms, tried in order.
+func NewAnswerer(forms ...FormAnswer) *Answerer {
+	return core.NewAnswerer(forms...)
+}

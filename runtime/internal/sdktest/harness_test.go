@@ -419,6 +419,10 @@ type clientOpts struct {
 	// tap) instead of pipes. mcp-go's stdio server is a process-wide
 	// singleton, so only one stdio connection may exist at a time.
 	inProcess bool
+	// goHandler and mgHandler, when set, replace answer as the go-sdk or
+	// mcp-go client's elicitation handler.
+	goHandler func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	mgHandler mgclient.ElicitationHandler
 }
 
 // conn is a connected client, SDK-neutral.
@@ -602,7 +606,7 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 				c.notes <- r.Params.ElicitationID
 			},
 		}
-		if o.answer != nil {
+		if o.answer != nil || o.goHandler != nil {
 			answer := o.answer
 			opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				r, err := answer(ctx, goQuestion(req.Params))
@@ -610,6 +614,9 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 					return nil, err
 				}
 				return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
+			}
+			if o.goHandler != nil {
+				opts.ElicitationHandler = o.goHandler
 			}
 			if o.url {
 				opts.Capabilities = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
@@ -626,8 +633,12 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 		c.version = cs.InitializeResult().ProtocolVersion
 	case mcpGo:
 		var copts []mgclient.ClientOption
-		if o.answer != nil {
-			copts = append(copts, mgclient.WithElicitationHandler(mgHandler{o.answer}))
+		if o.answer != nil || o.mgHandler != nil {
+			var h mgclient.ElicitationHandler = mgHandler{o.answer}
+			if o.mgHandler != nil {
+				h = o.mgHandler
+			}
+			copts = append(copts, mgclient.WithElicitationHandler(h))
 			if o.url {
 				copts = append(copts, mgclient.WithClientCapabilities(mgmcp.ClientCapabilities{
 					Elicitation: &mgmcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}))
