@@ -133,8 +133,13 @@ func HandleFor[In, Out any](cfg *Config, h HandlerFor[In, Out]) mcp.ToolHandlerF
 			return nil, zero, wireError(err)
 		}
 		res, out, err := h(ctx, req, in, a)
-		res, err = a.Finish(res, err)
-		if err != nil || res.InputRequests != nil {
+		res, toolErr, err := a.finish(res, err)
+		switch {
+		case toolErr != "":
+			// A plain error is go-sdk's isError result, sent without
+			// checking the (zero) output against the output schema.
+			return nil, zero, errors.New(toolErr)
+		case err != nil || res.InputRequests != nil:
 			return res, zero, err
 		}
 		return res, out, nil
@@ -188,26 +193,35 @@ func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *ada
 // for required URL steps on 2025-11-25), or a tool error telling the
 // model what to ask the user; see adapter.Exchange.Reply.
 func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+	res, text, err := a.finish(res, err)
+	if text != "" {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+	}
+	return res, err
+}
+
+// finish is Finish, with a tool error returned as its text.
+func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, string, error) {
 	r := a.cfg.settings().Finish(a.Exchange, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
 		in, err := inputRequests(r.Requests)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return &mcp.CallToolResult{InputRequests: in, RequestState: r.State}, nil
+		return &mcp.CallToolResult{InputRequests: in, RequestState: r.State}, "", nil
 	case adapter.ReplyToolError:
-		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}}, nil
+		return nil, r.Text, nil
 	case adapter.ReplyResult:
 		if r.Err != nil {
-			return nil, r.Err
+			return nil, "", r.Err
 		}
 		if res == nil {
 			res = &mcp.CallToolResult{}
 		}
-		return res, nil
+		return res, "", nil
 	}
-	return nil, replyError(r, a.Version())
+	return nil, "", replyError(r, a.Version())
 }
 
 // inputRequests encodes the questions of an input_required result.
