@@ -53,3 +53,50 @@ func TestHandleForAskFailure(t *testing.T) {
 		t.Errorf("text = %q", txt)
 	}
 }
+
+// A client running the multi round-trip itself fills inputResponses with
+// gosdk.InputResponses and a typed function per form.
+func TestInputResponsesManual(t *testing.T) {
+	ctx := context.Background()
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Keys: runtime.NewRandomKeyRing()},
+		func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+			out, err := testforms.AskDeploy(ctx, ask, "deploy?")
+			if err != nil {
+				return nil, err
+			}
+			v, _ := out.Accepted()
+			return text(string(out.Action) + " " + v.Branch), nil
+		}))
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	answers := runtime.NewAnswerer(runtime.AnswerForm(testforms.DeploySchema(), testforms.AcceptDeploy,
+		func(_ context.Context, msg string) (runtime.Outcome[testforms.Deploy], error) {
+			return runtime.Outcome[testforms.Deploy]{Action: runtime.ActionAccept, Value: testforms.Deploy{Branch: "feature", Env: testforms.EnvStaging, Replicas: 2}}, nil
+		}))
+	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, &mcp.ClientOptions{
+		ElicitationHandler: gosdk.ElicitationHandler(answers),
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+	})
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{}})
+	if err != nil || !res.NeedsInput() {
+		t.Fatalf("round 1 = %+v, %v; want input_required", res, err)
+	}
+	in, err := gosdk.InputResponses(ctx, answers, res.InputRequests)
+	if err != nil || len(in) != 1 || in["Deploy"] == nil {
+		t.Fatalf("InputResponses = %v, %v", in, err)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{}, InputResponses: in, RequestState: res.RequestState})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "accept feature" {
+		t.Fatalf("round 2 = %+v, %v", res, err)
+	}
+}

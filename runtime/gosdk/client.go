@@ -3,6 +3,7 @@ package gosdk
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,4 +45,26 @@ func ElicitationHandler(a *runtime.Answerer) func(context.Context, *mcp.ElicitRe
 		}
 		return ElicitResult(r), nil
 	}
+}
+
+// InputResponses answers the elicitations among the inputRequests of a
+// 2026-07-28 input_required result with a, for a client that runs the
+// multi round-trip itself (mcp.ClientOptions.MultiRoundTrip disabled):
+// retry the call with these as InputResponses and the result's
+// RequestState. Requests of other kinds (sampling, roots) are left out.
+func InputResponses(ctx context.Context, a *runtime.Answerer, requests mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+	h := ElicitationHandler(a)
+	out := make(mcp.InputResponseMap, len(requests))
+	for key, ir := range requests {
+		p, ok := ir.(*mcp.ElicitParams)
+		if !ok {
+			continue
+		}
+		r, err := h(ctx, &mcp.ElicitRequest{Params: p})
+		if err != nil {
+			return nil, fmt.Errorf("gosdk: answering %q: %w", key, err)
+		}
+		out[key] = r
+	}
+	return out, nil
 }
