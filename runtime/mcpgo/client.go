@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -49,4 +50,25 @@ func (h ElicitationHandler) Elicit(ctx context.Context, req mcp.ElicitationReque
 		return nil, err
 	}
 	return ElicitationResult(r), nil
+}
+
+// InputResponses answers the elicitations among the inputRequests of a
+// 2026-07-28 input_required result with a, for a client that runs the
+// multi round-trip itself: retry the call with these as InputResponses
+// and the result's RequestState. Requests of other kinds (sampling,
+// roots) are left out.
+func InputResponses(ctx context.Context, a *runtime.Answerer, requests mcp.InputRequests) (mcp.InputResponses, error) {
+	h := ElicitationHandler{Answerer: a}
+	out := make(mcp.InputResponses, len(requests))
+	for key, ir := range requests {
+		if ir.Method != mcp.MethodElicitationCreate || ir.Elicitation == nil {
+			continue
+		}
+		r, err := h.Elicit(ctx, mcp.ElicitationRequest{Params: *ir.Elicitation})
+		if err != nil {
+			return nil, fmt.Errorf("mcpgo: answering %q: %w", key, err)
+		}
+		out[key] = mcp.NewElicitationInputResponse(*r)
+	}
+	return out, nil
 }
