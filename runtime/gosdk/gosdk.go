@@ -60,6 +60,7 @@ type Config struct {
 	// ..."); AskErrorsJSONRPC makes an invalid answer JSON-RPC -32602
 	// and returns other failures unchanged. Protocol errors (a bad
 	// requestState, malformed inputResponses) are always -32602.
+	// Prompts (HandlePrompt), which have no isError, keep JSON-RPC errors.
 	AskErrors runtime.AskErrorPolicy
 	// Principal names the authenticated user the state of a tool call is
 	// bound to. Nil means the bearer token's user
