@@ -164,7 +164,7 @@ func TestRetriesModern(t *testing.T) {
 	s := &core.Settings{Keys: ring}
 	bad := &core.Response{Action: core.ActionAccept, Content: map[string]any{"choice": "mars"}}
 	state := ""
-	round := func(answer *core.Response) (core.Outcome[string], error, core.Reply) {
+	round := func(answer *core.Response) (core.Reply, error) {
 		call := &core.Call{Tool: "t", Version: core.Version20260728, Caps: core.ClientCaps{Form: true}}
 		var resp map[string]*core.Response
 		if answer != nil {
@@ -174,20 +174,20 @@ func TestRetriesModern(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := core.AskChoice(context.Background(), x, "Where?", regions, core.WithRetries(1))
+		_, err = core.AskChoice(context.Background(), x, "Where?", regions, core.WithRetries(1))
 		r := s.Finish(x, err)
 		state = r.State
-		return out, err, r
+		return r, err
 	}
-	_, _, r := round(nil)
+	r, _ := round(nil)
 	if r.Kind != core.ReplyInputRequired || r.Requests[0].Key != "Choice" {
 		t.Fatalf("round 1: %+v", r)
 	}
-	_, _, r = round(bad)
+	r, _ = round(bad)
 	if r.Kind != core.ReplyInputRequired || r.Requests[0].Key != "Choice" || !strings.Contains(r.Requests[0].Request.Message, "not accepted") {
 		t.Fatalf("round 2 (invalid answer, one retry left): %+v", r)
 	}
-	_, err, r = round(bad)
+	r, err = round(bad)
 	if !errors.Is(err, core.ErrInvalidContent) || r.Kind != core.ReplyToolError || !strings.HasPrefix(r.Text, `The answer was invalid: choice: "mars" is not one of`) {
 		t.Fatalf("round 3 (retries used up): %v, %+v", err, r)
 	}
