@@ -350,7 +350,14 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 		case strings.Contains(msg, "client does not support"), strings.Contains(msg, "cannot be sent while serving"):
 			return nil, &runtime.UnavailableError{Reason: msg, Mode: req.Mode, Schema: req.Schema, Message: req.Message}
 		case strings.Contains(msg, "does not match requested schema"):
-			return nil, fmt.Errorf("%w: %s", runtime.ErrInvalidContent, msg)
+			// go-sdk checked the answer against the schema itself.
+			_, detail, _ := strings.Cut(msg, "does not match requested schema: ")
+			detail = strings.TrimPrefix(detail, "validating root: ")
+			name := ""
+			if req.Schema != nil {
+				name = req.Schema.Name
+			}
+			return nil, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: "does not match the form: " + detail}}}
 		}
 		return nil, err
 	}
