@@ -360,7 +360,7 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: NewElicitationID()}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
-		return "", fmt.Errorf("ask url: %w", err)
+		return "", &AskError{Form: "url", Err: err}
 	}
 	return resp.Action, nil
 }
