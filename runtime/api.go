@@ -311,3 +311,145 @@ func WithOptions(field string, opts ...Option) AskOption {
 func WithTimeout(d time.Duration) AskOption {
 	return core.WithTimeout(d)
 }
+
+// AskConfirm asks a yes/no question without a form struct: one required
+// boolean field, ConfirmField, titled "Confirm" (WithTitle changes it),
+// unticked unless WithDefault(ConfirmField, true). It takes WithKey,
+// WithTimeout, WithDefault, WithTitle and WithRetries, works on every
+// protocol era, and validates the answer as a generated form would.
+func AskConfirm(ctx context.Context, a Asker, message string, opts ...AskOption) (Outcome[bool], error) {
+	return core.AskConfirm(ctx, a, message, opts...)
+}
+
+// AskText asks for a line of text: one required string field, TextField,
+// titled "Your answer" (WithTitle changes it; WithDefault pre-fills it).
+func AskText(ctx context.Context, a Asker, message string, opts ...AskOption) (Outcome[string], error) {
+	return core.AskText(ctx, a, message, opts...)
+}
+
+// AskChoice asks the user to pick one of options: one required
+// single-select field, ChoiceField, titled "Your choice". An answer
+// outside options is never accepted. Options need distinct values; their
+// titles, when given, are what the user sees.
+func AskChoice(ctx context.Context, a Asker, message string, options []Option, opts ...AskOption) (Outcome[string], error) {
+	return core.AskChoice(ctx, a, message, options, opts...)
+}
+
+// AskChoices asks the user to pick any of options: one required
+// multi-select field, ChoicesField, titled "Your choices" (an empty
+// selection is a valid answer). Every item of an accepted answer is one
+// of options, none repeated. A 2025-06-18 client, which has no
+// multi-select, is asked with one checkbox per option instead.
+func AskChoices(ctx context.Context, a Asker, message string, options []Option, opts ...AskOption) (Outcome[[]string], error) {
+	return core.AskChoices(ctx, a, message, options, opts...)
+}
+
+// ConfirmField is AskConfirm's boolean property.
+const ConfirmField = core.ConfirmField
+
+// TextField is AskText's string property.
+const TextField = core.TextField
+
+// ChoiceField is AskChoice's single-select property.
+const ChoiceField = core.ChoiceField
+
+// ChoicesField is AskChoices' multi-select property.
+const ChoicesField = core.ChoicesField
+
+// WithTitle sets the title of a quick ask's field (AskConfirm, AskText,
+// AskChoice, AskChoices), the label a client shows beside the input. It
+// does not change generated forms, whose titles come from the struct.
+func WithTitle(title string) AskOption {
+	return core.WithTitle(title)
+}
+
+// WithRetries asks again, up to n more times, when the user's answer is
+// invalid, adding what was wrong to the message. On 2025-era connections
+// each retry is another elicitation/create; on 2026-07-28 it is another
+// input_required round for the same inputRequests key. When the retries
+// are used up, the ask fails with the last validation error.
+func WithRetries(n int) AskOption {
+	return core.WithRetries(n)
+}
+
+// CanAsk reports, before anything is asked, whether the client can
+// answer every form in schemas (the generated TSchema() functions), so
+// that a tool asking several forms never has the user fill the first
+// only to find the second cannot be asked. It returns nil or the
+// *UnavailableError (matching ErrUnavailable) the first form that cannot
+// be asked would fail with; return it from the handler as you would a
+// failed ask. With an Asker that cannot tell (not a Checker), it
+// returns nil.
+func CanAsk(ctx context.Context, a Asker, schemas ...*Schema) error {
+	return core.CanAsk(ctx, a, schemas...)
+}
+
+// Checker is implemented by Askers that can tell, before asking, whether
+// the client can answer a request (the SDK adapters' Askers do).
+type Checker = core.Checker
+
+// ProtocolVersioner is implemented by Askers that know the protocol
+// version of the client they ask (the SDK adapters' Askers do).
+type ProtocolVersioner = core.ProtocolVersioner
+
+// AskError is an ask that failed: the Asker could not get an answer or
+// the answer did not validate. It wraps the cause.
+type AskError = core.AskError
+
+// TimeoutError is an ask that timed out (WithTimeout). It matches
+// ErrTimeout.
+type TimeoutError = core.TimeoutError
+
+// ErrMalformedInput is matched by a 2026-07-28 answer that is not an
+// elicitation result at all: a protocol error (JSON-RPC -32602), never
+// asked again.
+var ErrMalformedInput = core.ErrMalformedInput
+
+// AskErrorPolicy chooses what an SDK adapter's tool wrapper does when an
+// ask fails for a reason that is not a protocol error (timeout, invalid
+// answer, client failure).
+type AskErrorPolicy = core.AskErrorPolicy
+
+// AskErrorsToolError (the default) answers a tool result with isError
+// whose text says what happened and what to do next (AskFailureText).
+const AskErrorsToolError = core.AskErrorsToolError
+
+// AskErrorsJSONRPC answers a JSON-RPC error instead: -32602 for an
+// invalid answer, the handler's error otherwise.
+const AskErrorsJSONRPC = core.AskErrorsJSONRPC
+
+// AskFailureText returns the text of a tool error result for a handler
+// that failed because an ask failed, saying what happened and what to do
+// next; "" for protocol errors and errors that are not ask failures.
+func AskFailureText(err error) string {
+	return core.AskFailureText(err)
+}
+
+// ErrNoForm means a client-side Answerer got an elicitation whose schema
+// matches none of its forms.
+var ErrNoForm = core.ErrNoForm
+
+// FormAnswer answers the elicitations of one generated form on the
+// client side; build it with AnswerForm.
+type FormAnswer = core.FormAnswer
+
+// AnswerForm returns the client-side answer of one generated form T, for
+// Go MCP clients and end-to-end tests: elicitations whose requested
+// schema is schema (the generated TSchema()) are answered by fn, a typed
+// function that gets the server's message and returns what the user
+// did. An accepted value becomes content through accept (the generated
+// AcceptT, which refuses an invalid value).
+func AnswerForm[T any](schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[T], error)) FormAnswer {
+	return core.AnswerForm(schema, accept, fn)
+}
+
+// Answerer answers the elicitations a Go MCP client receives, pushed or
+// inside a 2026-07-28 input_required result, by matching each request's
+// schema to one of its forms. The SDK adapters turn it into each
+// client's elicitation handler.
+type Answerer = core.Answerer
+
+// NewAnswerer returns an Answerer for forms, tried in order.
+func NewAnswerer(forms ...FormAnswer) *Answerer {
+	return core.NewAnswerer(forms...)
+}

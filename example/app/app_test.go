@@ -341,7 +341,8 @@ func TestEveryToolEveryAction(t *testing.T) {
 
 // TestInvalidContent answers each form with content that violates it,
 // bypassing the SDK client's own checks (manual multi round-trip): the
-// server refuses it with -32602 and does nothing.
+// server refuses it with an isError result saying what was invalid, and
+// does nothing.
 func TestInvalidContent(t *testing.T) {
 	for _, tc := range toolCases {
 		if tc.invalid == nil {
@@ -361,12 +362,15 @@ func TestInvalidContent(t *testing.T) {
 			for key := range res.InputRequests {
 				responses[key] = &mcp.ElicitResult{Action: "accept", Content: tc.invalid}
 			}
-			_, err = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args, InputResponses: responses, RequestState: res.RequestState})
-			var we *jsonrpc.Error
-			if !errors.As(err, &we) || we.Code != adapter.CodeInvalidParams {
-				t.Fatalf("round 2 with %v: err = %v, want JSON-RPC -32602", tc.invalid, err)
+			res, err = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args, InputResponses: responses, RequestState: res.RequestState})
+			if err != nil || !res.IsError || len(res.Content) == 0 {
+				t.Fatalf("round 2 with %v: %+v, %v; want an isError result the model can act on", tc.invalid, res, err)
 			}
-			t.Logf("refused: %s", we.Message)
+			txt := res.Content[0].(*mcp.TextContent).Text
+			if !strings.HasPrefix(txt, "The answer was invalid: ") {
+				t.Errorf("text = %q", txt)
+			}
+			t.Logf("refused: %s", txt)
 			if n := len(store.Deployments()) + len(store.Bookings()) + len(store.Campaigns()); n != 0 {
 				t.Errorf("an invalid answer had side effects (%d)", n)
 			}

@@ -198,3 +198,20 @@ type Sealer = core.Sealer
 
 // State is what rides in requestState between the rounds of one call.
 type State = core.State
+
+// Settings are what every SDK adapter's Config holds in common; the
+// adapter copies its Config into Settings and leaves sealing, the era
+// rules and the choice of reply to it.
+type Settings = core.Settings
+
+// InitializeCaps applies the era rules to the elicitation capability a
+// client declared in initialize (2025-era connections).
+func InitializeCaps(version string, declared, form, url bool) ClientCaps {
+	return core.InitializeCaps(version, declared, form, url)
+}
+
+// LegacyUnavailable returns why a form cannot be asked of a 2025-06-18
+// client, or "" when it can (optional multi-select fields are left out).
+func LegacyUnavailable(s *runtime.Schema) string {
+	return core.LegacyUnavailable(s)
+}

@@ -71,6 +71,26 @@ func (a *Asker) Requests() []*runtime.Request {
 	return append([]*runtime.Request(nil), a.requests...)
 }
 
+// ProtocolVersion returns Version, or the latest version when it is
+// empty (runtime.ProtocolVersioner): AskChoices asks a 2025-06-18 Asker
+// with one checkbox per option, as it would a real client.
+func (a *Asker) ProtocolVersion() string {
+	if a.Version == "" {
+		return runtime.LatestVersion
+	}
+	return a.Version
+}
+
+// CheckAsk reports whether a form request can be encoded for Version
+// (runtime.Checker), so that runtime.CanAsk sees what Ask would.
+func (a *Asker) CheckAsk(req *runtime.Request) error {
+	if req == nil || req.Mode != runtime.ModeForm || req.Schema == nil {
+		return nil
+	}
+	_, err := req.Schema.JSON(a.Version)
+	return err
+}
+
 // Ask implements runtime.Asker.
 func (a *Asker) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
 	if req.Mode == runtime.ModeForm {

@@ -53,6 +53,15 @@ type Config struct {
 	// JSON-RPC -32021 with requiredCapabilities on 2026-07-28 requests and
 	// a tool error telling the model what to ask on older ones.
 	Unavailable runtime.UnavailablePolicy
+	// AskErrors chooses what any other failed ask becomes: by default
+	// (AskErrorsToolError) a tool result with isError whose text tells
+	// the model what happened and what to do next ("The user did not
+	// answer within 2m: ask again later", "The answer was invalid:
+	// ..."); AskErrorsJSONRPC makes an invalid answer JSON-RPC -32602
+	// and returns other failures unchanged. Protocol errors (a bad
+	// requestState, malformed inputResponses) are always -32602.
+	// Prompts (HandlePrompt), which have no isError, keep JSON-RPC errors.
+	AskErrors runtime.AskErrorPolicy
 	// Principal names the authenticated user the state of a tool call is
 	// bound to. Nil means the bearer token's user
 	// (req.Extra.TokenInfo.UserID).
@@ -66,8 +75,10 @@ type Config struct {
 	Now func() time.Time
 }
 
-func (c *Config) sealer() *adapter.Sealer {
-	return &adapter.Sealer{Keys: c.Keys, TTL: c.StateTTL, Now: c.Now}
+// settings returns the adapter settings shared with the other SDK
+// adapters.
+func (c *Config) settings() *adapter.Settings {
+	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now}
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
@@ -123,8 +134,13 @@ func HandleFor[In, Out any](cfg *Config, h HandlerFor[In, Out]) mcp.ToolHandlerF
 			return nil, zero, wireError(err)
 		}
 		res, out, err := h(ctx, req, in, a)
-		res, err = a.Finish(res, err)
-		if err != nil || res.InputRequests != nil {
+		res, toolErr, err := a.finish(res, err)
+		switch {
+		case toolErr != "":
+			// A plain error is go-sdk's isError result, sent without
+			// checking the (zero) output against the output schema.
+			return nil, zero, errors.New(toolErr)
+		case err != nil || res.InputRequests != nil:
 			return res, zero, err
 		}
 		return res, out, nil
@@ -163,19 +179,15 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *adapter.Call, state string, responses mcp.InputResponseMap) (*adapter.Exchange, error) {
 	call.Version = req.ProtocolVersion()
 	call.Caps = clientCaps(req, call.Version)
-	if adapter.Modern(call.Version) {
-		call.State = state
-		call.Responses, call.Malformed = inputResponses(responses)
-	} else {
-		call.Push = &pusher{ss: req.Session, version: call.Version}
-		if sessionless(req.Session) {
-			// The client's capabilities are unknown, not absent: let the
-			// pusher say why it cannot ask.
-			call.Caps = adapter.ClientCaps{Form: true, URL: true}
-			call.Push = &pusher{version: call.Version, sessionless: true}
-		}
+	answers, malformed := inputResponses(responses)
+	push := &pusher{ss: req.Session, version: call.Version}
+	if !adapter.Modern(call.Version) && sessionless(req.Session) {
+		// The client's capabilities are unknown, not absent: let the
+		// pusher say why it cannot ask.
+		call.Caps = adapter.ClientCaps{Form: true, URL: true}
+		push = &pusher{version: call.Version, sessionless: true}
 	}
-	x, err := adapter.NewExchange(cfg.sealer(), call)
+	x, err := cfg.settings().Start(call, state, answers, malformed, push)
 	if err != nil {
 		return nil, &codedError{err: err, code: adapter.CodeInvalidParams, msg: adapter.InvalidStateMessage(err)}
 	}
@@ -189,26 +201,35 @@ func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *ada
 // for required URL steps on 2025-11-25), or a tool error telling the
 // model what to ask the user; see adapter.Exchange.Reply.
 func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
-	r := a.Reply(err, a.cfg.Unavailable)
+	res, text, err := a.finish(res, err)
+	if text != "" {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+	}
+	return res, err
+}
+
+// finish is Finish, with a tool error returned as its text.
+func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, string, error) {
+	r := a.cfg.settings().Finish(a.Exchange, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
 		in, err := inputRequests(r.Requests)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return &mcp.CallToolResult{InputRequests: in, RequestState: r.State}, nil
+		return &mcp.CallToolResult{InputRequests: in, RequestState: r.State}, "", nil
 	case adapter.ReplyToolError:
-		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}}, nil
+		return nil, r.Text, nil
 	case adapter.ReplyResult:
 		if r.Err != nil {
-			return nil, r.Err
+			return nil, "", r.Err
 		}
 		if res == nil {
 			res = &mcp.CallToolResult{}
 		}
-		return res, nil
+		return res, "", nil
 	}
-	return nil, replyError(r, a.Version())
+	return nil, "", replyError(r, a.Version())
 }
 
 // inputRequests encodes the questions of an input_required result.
@@ -272,17 +293,10 @@ func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) adapter
 		return caps
 	}
 	c := req.ClientCapabilities()
-	if c == nil || c.Elicitation == nil || !adapter.CanElicit(version) {
+	if c == nil || c.Elicitation == nil {
 		return adapter.ClientCaps{}
 	}
-	if version != "" && version < runtime.Version20251125 {
-		return adapter.ClientCaps{Form: true}
-	}
-	caps := adapter.ClientCaps{Form: c.Elicitation.Form != nil, URL: c.Elicitation.URL != nil}
-	if !caps.Form && !caps.URL {
-		caps.Form = true
-	}
-	return caps
+	return adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
 }
 
 // inputResponses converts the elicitation answers of a retry.
@@ -367,7 +381,14 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 		case strings.Contains(msg, "client does not support"), strings.Contains(msg, "cannot be sent while serving"):
 			return nil, &runtime.UnavailableError{Reason: msg, Mode: req.Mode, Schema: req.Schema, Message: req.Message}
 		case strings.Contains(msg, "does not match requested schema"):
-			return nil, fmt.Errorf("%w: %s", runtime.ErrInvalidContent, msg)
+			// go-sdk checked the answer against the schema itself.
+			_, detail, _ := strings.Cut(msg, "does not match requested schema: ")
+			detail = strings.TrimPrefix(detail, "validating root: ")
+			name := ""
+			if req.Schema != nil {
+				name = req.Schema.Name
+			}
+			return nil, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: "does not match the form: " + detail}}}
 		}
 		return nil, err
 	}

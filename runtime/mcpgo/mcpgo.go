@@ -58,6 +58,14 @@ type Config struct {
 	// default is the tool error telling the model what to ask;
 	// UnavailablePassThrough returns the handler's error.
 	Unavailable runtime.UnavailablePolicy
+	// AskErrors chooses what any other failed ask becomes: by default
+	// (AskErrorsToolError) a tool result with isError whose text tells
+	// the model what happened and what to do next ("The user did not
+	// answer within 2m: ask again later", "The answer was invalid:
+	// ..."); AskErrorsJSONRPC returns the failure as the handler's
+	// error. Protocol errors (a bad requestState, malformed
+	// inputResponses) are always errors.
+	AskErrors runtime.AskErrorPolicy
 	// Principal names the authenticated user the state is bound to
 	// (mcp-go has no notion of one: take it from your auth middleware's
 	// context). Nil means none.
@@ -66,8 +74,16 @@ type Config struct {
 	Now func() time.Time
 }
 
-func (c *Config) sealer() *adapter.Sealer {
-	return &adapter.Sealer{Keys: c.Keys, TTL: c.StateTTL, Now: c.Now}
+// settings returns the adapter settings shared with the other SDK
+// adapters. mcp-go cannot send -32021 with data, so UnavailableAuto and
+// UnavailableMissingCapability become the tool error that tells the
+// model what to ask.
+func (c *Config) settings() *adapter.Settings {
+	policy := c.Unavailable
+	if policy == runtime.UnavailableAuto || policy == runtime.UnavailableMissingCapability {
+		policy = runtime.UnavailableToolError
+	}
+	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now}
 }
 
 // Handler is a tool handler that can ask the user through ask.
@@ -106,23 +122,17 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		return nil, errors.New("mcpgo: nil Config")
 	}
 	version := server.RequestProtocolVersion(ctx)
-	modern := adapter.Modern(version)
 	call := &adapter.Call{
 		Tool:    req.Params.Name,
 		Args:    rawArguments(req),
 		Version: version,
-		Caps:    clientCaps(ctx, req, version, modern),
+		Caps:    clientCaps(ctx, req, version),
 	}
 	if cfg.Principal != nil {
 		call.Principal = cfg.Principal(ctx, req)
 	}
-	if modern {
-		call.State = req.Params.RequestState
-		call.Responses, call.Malformed = inputResponses(req.Params.InputResponses)
-	} else {
-		call.Push = &pusher{srv: server.ServerFromContext(ctx), version: version}
-	}
-	x, err := adapter.NewExchange(cfg.sealer(), call)
+	answers, malformed := inputResponses(req.Params.InputResponses)
+	x, err := cfg.settings().Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version})
 	if err != nil {
 		return nil, fmt.Errorf("invalid requestState: %w", err)
 	}
@@ -135,11 +145,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 // 2025-11-25, an error, or a tool error telling the model what to ask the
 // user; see adapter.Exchange.Reply.
 func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
-	policy := a.cfg.Unavailable
-	if policy == runtime.UnavailableAuto || policy == runtime.UnavailableMissingCapability {
-		policy = runtime.UnavailableToolError // mcp-go cannot send -32021 with data
-	}
-	r := a.Reply(err, policy)
+	r := a.cfg.settings().Finish(a.Exchange, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
 		b := server.NewInputRequestBuilder(r.State)
@@ -206,8 +212,8 @@ func rawArguments(req mcp.CallToolRequest) []byte {
 
 // clientCaps reads the elicitation modes the client declared: from
 // _meta on 2026-07-28 requests, from initialize otherwise.
-func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string, modern bool) adapter.ClientCaps {
-	if modern {
+func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string) adapter.ClientCaps {
+	if adapter.Modern(version) {
 		var raw any
 		if m := req.Params.Meta; m != nil {
 			raw = m.AdditionalFields[adapter.MetaKeyClientCapabilities]
@@ -221,21 +227,11 @@ func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string, mo
 		return caps
 	}
 	s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo)
-	if !ok || !adapter.CanElicit(version) {
+	if !ok {
 		return adapter.ClientCaps{}
 	}
 	e := s.GetClientCapabilities().Elicitation
-	if e == nil {
-		return adapter.ClientCaps{}
-	}
-	if version != "" && version < runtime.Version20251125 {
-		return adapter.ClientCaps{Form: true}
-	}
-	caps := adapter.ClientCaps{Form: e.Form != nil, URL: e.URL != nil}
-	if !caps.Form && !caps.URL {
-		caps.Form = true
-	}
-	return caps
+	return adapter.InitializeCaps(version, e != nil, e != nil && e.Form != nil, e != nil && e.URL != nil)
 }
 
 // inputResponses converts the elicitation answers of a retry.

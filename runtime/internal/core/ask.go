@@ -48,6 +48,8 @@ type askConfig struct {
 	keySet   bool
 	options  []fieldValue
 	defaults []fieldValue
+	title    string
+	retries  int
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -141,21 +143,53 @@ func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts .
 		return none, err
 	}
 	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
+	return askDecode(ctx, a, req, &cfg, f.Decode)
+}
+
+// askDecode asks req and decodes an accepted answer with decode. An
+// invalid answer is asked again, with its errors added to the message,
+// as long as cfg.retries allows (see WithRetries).
+func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig, decode func(s *Schema, content map[string]any) (T, error)) (Outcome[T], error) {
+	var none Outcome[T]
+	s := req.Schema
 	resp, err := ask(ctx, a, req, cfg.timeout)
-	if err != nil {
-		return none, fmt.Errorf("ask %s: %w", s.Name, err)
-	}
-	switch resp.Action {
-	case ActionAccept:
-		v, err := f.Decode(s, resp.Content)
-		if err != nil {
-			return none, err
+	for tries := 0; ; tries++ {
+		var invalid error
+		switch {
+		case err == nil && resp.Action == ActionAccept:
+			v, derr := decode(s, resp.Content)
+			if derr == nil {
+				return Outcome[T]{Action: ActionAccept, Value: v}, nil
+			}
+			invalid = derr
+		case err == nil:
+			return Outcome[T]{Action: resp.Action}, nil // ask checked the action
+		case errors.Is(err, ErrInvalidContent) && !errors.Is(err, ErrMalformedInput):
+			invalid = &AskError{Form: s.Name, Err: err}
+		default:
+			return none, &AskError{Form: s.Name, Err: err}
 		}
-		return Outcome[T]{Action: ActionAccept, Value: v}, nil
-	case ActionDecline, ActionCancel:
-		return Outcome[T]{Action: resp.Action}, nil
+		if cfg.retries <= 0 {
+			return none, invalid
+		}
+		again := *req
+		again.Message = retryMessage(req.Message, invalid)
+		if ra, ok := a.(reasker); ok {
+			// The asker counts the retries: on 2026-07-28 they span
+			// rounds, each of which runs the handler again.
+			resp, err = ask(ctx, AskerFunc(func(ctx context.Context, r *Request) (*Response, error) {
+				return ra.askAgain(ctx, r, cfg.retries)
+			}), &again, cfg.timeout)
+			if errors.Is(err, errRetriesUsed) {
+				return none, invalid
+			}
+			continue
+		}
+		if tries >= cfg.retries {
+			return none, invalid
+		}
+		resp, err = ask(ctx, a, &again, cfg.timeout)
 	}
-	return none, fmt.Errorf("ask %s: %w %q", s.Name, ErrInvalidAction, resp.Action)
 }
 
 func ask(ctx context.Context, a Asker, req *Request, timeout time.Duration) (*Response, error) {
@@ -171,7 +205,7 @@ func ask(ctx context.Context, a Asker, req *Request, timeout time.Duration) (*Re
 	resp, err := a.Ask(actx, req)
 	if err != nil {
 		if timeout > 0 && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w after %s: %w", ErrTimeout, timeout, err)
+			return nil, &TimeoutError{After: timeout, Err: err}
 		}
 		return nil, err
 	}
@@ -326,7 +360,7 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: NewElicitationID()}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
-		return "", fmt.Errorf("ask url: %w", err)
+		return "", &AskError{Form: "url", Err: err}
 	}
 	return resp.Action, nil
 }

@@ -187,10 +187,8 @@ func (x *Exchange) checkCaps(req *Request) error {
 		return x.unavailable(req, "the client did not declare the elicitation capability")
 	}
 	if req.Mode == ModeForm && SchemaVersion(v) == Version20250618 {
-		for i := range req.Schema.Properties {
-			if p := &req.Schema.Properties[i]; p.Kind == KindMulti {
-				return x.unavailable(req, fmt.Sprintf("multi-select field %q cannot be asked of a %s client", p.Name, Version20250618))
-			}
+		if reason := LegacyUnavailable(req.Schema); reason != "" {
+			return x.unavailable(req, reason)
 		}
 	}
 	return nil
@@ -221,7 +219,7 @@ func (x *Exchange) askModern(key string, req *Request) (*Response, error) {
 		if req.Schema != nil {
 			name = req.Schema.Name
 		}
-		return nil, &ValidationError{Form: name, Fields: []*FieldError{{Msg: "inputResponses[" + strconv.Quote(key) + "]: " + reason}}}
+		return nil, fmt.Errorf("%w: %w", ErrMalformedInput, &ValidationError{Form: name, Fields: []*FieldError{{Msg: "inputResponses[" + strconv.Quote(key) + "]: " + reason}}})
 	}
 	if r, ok := x.call.Responses[key]; ok && r != nil {
 		x.state.Answers[key] = r

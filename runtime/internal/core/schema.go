@@ -143,28 +143,35 @@ func (s *Schema) JSON(version string) (json.RawMessage, error) {
 // AppendJSON appends the compact requestedSchema for a client speaking
 // version. For 2025-06-18 titled enums become enum + enumNames and
 // non-boolean defaults are dropped; a multi-select property cannot be
-// expressed there and yields an *UnavailableError. An unknown or empty
-// version is treated as the latest.
+// expressed there: an optional one is left out of the form (the answer
+// then gets its default or zero value), a required one, or a form that
+// would be left empty, yields an *UnavailableError (see
+// LegacyUnavailable). An unknown or empty version is treated as the
+// latest.
 func (s *Schema) AppendJSON(b []byte, version string) ([]byte, error) {
 	legacy := version == Version20250618
+	if legacy {
+		if reason := LegacyUnavailable(s); reason != "" {
+			return nil, &UnavailableError{Reason: reason, Mode: ModeForm, Schema: s}
+		}
+	}
 	b = append(b, `{"type":"object","properties":{`...)
+	n := 0
 	for i := range s.Properties {
 		p := &s.Properties[i]
 		if legacy && p.Kind == KindMulti {
-			return nil, &UnavailableError{
-				Reason: fmt.Sprintf("multi-select field %q cannot be asked of a %s client", p.Name, version),
-				Mode:   ModeForm, Schema: s,
-			}
+			continue // optional (LegacyUnavailable): left out, the value gets its default
 		}
-		if i > 0 {
+		if n > 0 {
 			b = append(b, ',')
 		}
+		n++
 		b = appendString(b, p.Name)
 		b = append(b, ':')
 		b = p.appendJSON(b, legacy)
 	}
 	b = append(b, '}')
-	n := 0
+	n = 0
 	for i := range s.Properties {
 		if !s.Properties[i].Required {
 			continue
@@ -358,4 +365,27 @@ func appendValue(b []byte, v any) []byte {
 		return append(b, "null"...)
 	}
 	return append(b, q...)
+}
+
+// LegacyUnavailable returns why s cannot be asked of a 2025-06-18 client,
+// or "" when it can: a required multi-select field cannot be expressed in
+// that version, and a form whose only fields are optional multi-selects
+// would be sent empty (which some clients cannot render). Optional
+// multi-select fields are left out of the form.
+func LegacyUnavailable(s *Schema) string {
+	kept := 0
+	for i := range s.Properties {
+		p := &s.Properties[i]
+		if p.Kind != KindMulti {
+			kept++
+			continue
+		}
+		if p.Required {
+			return fmt.Sprintf("multi-select field %q cannot be asked of a %s client", p.Name, Version20250618)
+		}
+	}
+	if kept == 0 && len(s.Properties) > 0 {
+		return fmt.Sprintf("multi-select fields cannot be asked of a %s client, and the form would be empty without them", Version20250618)
+	}
+	return ""
 }

@@ -187,7 +187,11 @@ func (s *server) bodies() map[string]body {
 	}
 }
 
-func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *server {
+func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts ...serverOpt) *server {
+	var so serverOpts
+	for _, o := range opts {
+		o(&so)
+	}
 	keys, err := runtime.NewKeyRing(runtime.Key{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)})
 	if err != nil {
 		t.Fatal(err)
@@ -199,8 +203,8 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *serv
 	switch sdk {
 	case goSDK:
 		s.gs = mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
-		cfg := &gosdk.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy}
-		for name, b := range s.bodies() {
+		cfg := &gosdk.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors}
+		for name, b := range s.allBodies() {
 			s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
 				gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 					s.runs.Add(1)
@@ -214,8 +218,8 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy) *serv
 		}
 	case mcpGo:
 		s.ms = mgserver.NewMCPServer("srv", "v0", mgserver.WithToolCapabilities(false))
-		cfg := &mcpgo.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy}
-		for name, b := range s.bodies() {
+		cfg := &mcpgo.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors}
+		for name, b := range s.allBodies() {
 			s.ms.AddTool(mgmcp.NewTool(name),
 				mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
 					s.runs.Add(1)
@@ -415,6 +419,10 @@ type clientOpts struct {
 	// tap) instead of pipes. mcp-go's stdio server is a process-wide
 	// singleton, so only one stdio connection may exist at a time.
 	inProcess bool
+	// goHandler and mgHandler, when set, replace answer as the go-sdk or
+	// mcp-go client's elicitation handler.
+	goHandler func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	mgHandler mgclient.ElicitationHandler
 }
 
 // conn is a connected client, SDK-neutral.
@@ -598,7 +606,7 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 				c.notes <- r.Params.ElicitationID
 			},
 		}
-		if o.answer != nil {
+		if o.answer != nil || o.goHandler != nil {
 			answer := o.answer
 			opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				r, err := answer(ctx, goQuestion(req.Params))
@@ -606,6 +614,9 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 					return nil, err
 				}
 				return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
+			}
+			if o.goHandler != nil {
+				opts.ElicitationHandler = o.goHandler
 			}
 			if o.url {
 				opts.Capabilities = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
@@ -622,8 +633,12 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 		c.version = cs.InitializeResult().ProtocolVersion
 	case mcpGo:
 		var copts []mgclient.ClientOption
-		if o.answer != nil {
-			copts = append(copts, mgclient.WithElicitationHandler(mgHandler{o.answer}))
+		if o.answer != nil || o.mgHandler != nil {
+			var h mgclient.ElicitationHandler = mgHandler{o.answer}
+			if o.mgHandler != nil {
+				h = o.mgHandler
+			}
+			copts = append(copts, mgclient.WithElicitationHandler(h))
 			if o.url {
 				copts = append(copts, mgclient.WithClientCapabilities(mgmcp.ClientCapabilities{
 					Elicitation: &mgmcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}))

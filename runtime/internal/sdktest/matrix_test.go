@@ -236,7 +236,7 @@ var matrix = []matrixCase{
 		if sdk == mcpGo { // go-sdk's own client would refuse to send a wrong type
 			content["branch"] = 42
 		}
-		s := newServer(t, sdk, runtime.UnavailableAuto)
+		s := newServer(t, sdk, runtime.UnavailableAuto, askErrors(runtime.AskErrorsJSONRPC))
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version),
 			answer: respond(&runtime.Response{Action: runtime.ActionAccept, Content: content})})
 		res, err := c.call(callCtx(t), "deploy", nil)

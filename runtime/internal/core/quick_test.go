@@ -1,0 +1,273 @@
+package core_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitgen/elicitgen/runtime/elicittest"
+	"github.com/elicitgen/elicitgen/runtime/internal/core"
+)
+
+var regions = []core.Option{{Value: "eu", Title: "Europe"}, {Value: "us"}}
+
+func TestQuickAsks(t *testing.T) {
+	ctx := context.Background()
+	a := elicittest.New(
+		elicittest.Accept(map[string]any{"confirm": true}),
+		elicittest.Accept(map[string]any{"text": "hello"}),
+		elicittest.Accept(map[string]any{"choice": "us"}),
+		elicittest.Accept(map[string]any{"choices": []any{"us", "eu"}}),
+	)
+	c, err := core.AskConfirm(ctx, a, "Go?", core.WithKey("go"))
+	if err != nil || !c.Value || c.Action != core.ActionAccept {
+		t.Fatalf("AskConfirm = %+v, %v", c, err)
+	}
+	txt, err := core.AskText(ctx, a, "Name?", core.WithTitle("Release name"), core.WithDefault("", "v1"))
+	if err != nil || txt.Value != "hello" {
+		t.Fatalf("AskText = %+v, %v", txt, err)
+	}
+	ch, err := core.AskChoice(ctx, a, "Where?", regions)
+	if err != nil || ch.Value != "us" {
+		t.Fatalf("AskChoice = %+v, %v", ch, err)
+	}
+	cs, err := core.AskChoices(ctx, a, "Where all?", regions)
+	if err != nil || !slices.Equal(cs.Value, []string{"us", "eu"}) {
+		t.Fatalf("AskChoices = %+v, %v", cs, err)
+	}
+	reqs := a.Requests()
+	want := []struct{ key, prop, title, json string }{
+		{"go", "confirm", "Confirm", `{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm","default":false}},"required":["confirm"]}`},
+		{"", "text", "Release name", `{"type":"object","properties":{"text":{"type":"string","title":"Release name","default":"v1"}},"required":["text"]}`},
+		{"", "choice", "Your choice", `{"type":"object","properties":{"choice":{"type":"string","title":"Your choice","oneOf":[{"const":"eu","title":"Europe"},{"const":"us","title":"us"}]}},"required":["choice"]}`},
+		{"", "choices", "Your choices", `{"type":"object","properties":{"choices":{"type":"array","title":"Your choices","items":{"anyOf":[{"const":"eu","title":"Europe"},{"const":"us","title":"us"}]}}},"required":["choices"]}`},
+	}
+	for i, w := range want {
+		r := reqs[i]
+		p := r.Schema.Property(w.prop)
+		if r.Key != w.key || p == nil || p.Title != w.title || len(r.Schema.Properties) != 1 {
+			t.Errorf("request %d: key %q schema %+v, want key %q, one property %s titled %q", i, r.Key, r.Schema, w.key, w.prop, w.title)
+		}
+		if b, err := r.Schema.JSON(core.LatestVersion); err != nil || string(b) != w.json {
+			t.Errorf("request %d schema:\n got %s (%v)\nwant %s", i, b, err, w.json)
+		}
+	}
+}
+
+func TestQuickAsksValidate(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		answer  map[string]any
+		ask     func(a core.Asker) error
+		wantErr string
+	}{
+		{"choice outside options", map[string]any{"choice": "mars"}, func(a core.Asker) error {
+			_, err := core.AskChoice(ctx, a, "Where?", regions)
+			return err
+		}, `choice: "mars" is not one of`},
+		{"choices outside options", map[string]any{"choices": []any{"eu", "mars"}}, func(a core.Asker) error {
+			_, err := core.AskChoices(ctx, a, "Where?", regions)
+			return err
+		}, `choices: item "mars" is not one of`},
+		{"choices repeated", map[string]any{"choices": []any{"eu", "eu"}}, func(a core.Asker) error {
+			_, err := core.AskChoices(ctx, a, "Where?", regions)
+			return err
+		}, `choices: item "eu" is repeated`},
+		{"confirm missing", map[string]any{}, func(a core.Asker) error {
+			_, err := core.AskConfirm(ctx, a, "Go?")
+			return err
+		}, `confirm: is required`},
+		{"text wrong type", map[string]any{"text": 3}, func(a core.Asker) error {
+			_, err := core.AskText(ctx, a, "Name?")
+			return err
+		}, `text: must be a string`},
+		{"unknown field", map[string]any{"text": "x", "value": "y"}, func(a core.Asker) error {
+			_, err := core.AskText(ctx, a, "Name?")
+			return err
+		}, `value: is not a field of this form`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.ask(elicittest.New(elicittest.Accept(tc.answer)))
+			if !errors.Is(err, core.ErrInvalidContent) || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("err = %v, want ErrInvalidContent with %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestQuickAskBadOptions(t *testing.T) {
+	ctx := context.Background()
+	a := elicittest.New()
+	for name, f := range map[string]func() error{
+		"no options": func() error { _, err := core.AskChoice(ctx, a, "?", nil); return err },
+		"repeated value": func() error {
+			_, err := core.AskChoices(ctx, a, "?", []core.Option{{Value: "a"}, {Value: "a"}})
+			return err
+		},
+		"bad default": func() error { _, err := core.AskChoice(ctx, a, "?", regions, core.WithDefault("", "mars")); return err },
+		"other field": func() error { _, err := core.AskText(ctx, a, "?", core.WithDefault("name", "x")); return err },
+	} {
+		if err := f(); err == nil || !strings.Contains(err.Error(), "bad ask option") {
+			t.Errorf("%s: err = %v, want a bad ask option", name, err)
+		}
+	}
+	if n := len(a.Requests()); n != 0 {
+		t.Errorf("%d requests sent for bad options", n)
+	}
+}
+
+// TestAskChoicesLegacy: a 2025-06-18 client has no multi-select, so
+// AskChoices asks one checkbox per option.
+func TestAskChoicesLegacy(t *testing.T) {
+	a := elicittest.New(elicittest.Accept(map[string]any{"us": true, "eu": false}))
+	a.Version = core.Version20250618
+	cs, err := core.AskChoices(context.Background(), a, "Where all?", regions, core.WithDefault(core.ChoicesField, []string{"eu"}))
+	if err != nil || !slices.Equal(cs.Value, []string{"us"}) {
+		t.Fatalf("AskChoices = %+v, %v", cs, err)
+	}
+	b, err := a.Requests()[0].Schema.JSON(core.Version20250618)
+	want := `{"type":"object","properties":{"eu":{"type":"boolean","title":"Europe","default":true},"us":{"type":"boolean","title":"us","default":false}}}`
+	if err != nil || string(b) != want {
+		t.Errorf("schema\n got %s (%v)\nwant %s", b, err, want)
+	}
+}
+
+func TestRetriesPlainAsker(t *testing.T) {
+	bad := elicittest.Accept(map[string]any{"choice": "mars"})
+	a := elicittest.New(bad, bad, elicittest.Accept(map[string]any{"choice": "eu"}))
+	ch, err := core.AskChoice(context.Background(), a, "Where?", regions, core.WithRetries(2))
+	if err != nil || ch.Value != "eu" {
+		t.Fatalf("AskChoice = %+v, %v", ch, err)
+	}
+	reqs := a.Requests()
+	if len(reqs) != 3 || !strings.Contains(reqs[1].Message, `The previous answer was not accepted: choice: "mars" is not one of`) {
+		t.Fatalf("%d requests; second message %q", len(reqs), reqs[min(1, len(reqs)-1)].Message)
+	}
+	a = elicittest.New(bad, bad, bad)
+	_, err = core.AskChoice(context.Background(), a, "Where?", regions, core.WithRetries(1))
+	if !errors.Is(err, core.ErrInvalidContent) || len(a.Requests()) != 2 {
+		t.Fatalf("err = %v after %d requests, want ErrInvalidContent after 2", err, len(a.Requests()))
+	}
+}
+
+// TestRetriesModern: on 2026-07-28 a retry is another input_required
+// round for the same key, and the count survives the rounds.
+func TestRetriesModern(t *testing.T) {
+	ring, err := core.NewKeyRing(core.Key{ID: "k", Secret: make([]byte, 32)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &core.Settings{Keys: ring}
+	bad := &core.Response{Action: core.ActionAccept, Content: map[string]any{"choice": "mars"}}
+	state := ""
+	round := func(answer *core.Response) (core.Reply, error) {
+		call := &core.Call{Tool: "t", Version: core.Version20260728, Caps: core.ClientCaps{Form: true}}
+		var resp map[string]*core.Response
+		if answer != nil {
+			resp = map[string]*core.Response{"Choice": answer}
+		}
+		x, err := s.Start(call, state, resp, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = core.AskChoice(context.Background(), x, "Where?", regions, core.WithRetries(1))
+		r := s.Finish(x, err)
+		state = r.State
+		return r, err
+	}
+	r, _ := round(nil)
+	if r.Kind != core.ReplyInputRequired || r.Requests[0].Key != "Choice" {
+		t.Fatalf("round 1: %+v", r)
+	}
+	r, _ = round(bad)
+	if r.Kind != core.ReplyInputRequired || r.Requests[0].Key != "Choice" || !strings.Contains(r.Requests[0].Request.Message, "not accepted") {
+		t.Fatalf("round 2 (invalid answer, one retry left): %+v", r)
+	}
+	r, err = round(bad)
+	if !errors.Is(err, core.ErrInvalidContent) || r.Kind != core.ReplyToolError || !strings.HasPrefix(r.Text, `The answer was invalid: choice: "mars" is not one of`) {
+		t.Fatalf("round 3 (retries used up): %v, %+v", err, r)
+	}
+}
+
+func TestLegacyOptionalMultiLeftOut(t *testing.T) {
+	s := &core.Schema{Name: "F", Properties: []core.Property{
+		{Name: "name", Kind: core.KindString, Required: true},
+		{Name: "tags", Kind: core.KindMulti, Options: []core.Option{{Value: "x"}}, Default: []string{"x"}},
+	}}
+	b, err := s.JSON(core.Version20250618)
+	if want := `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`; err != nil || string(b) != want {
+		t.Fatalf("2025-06-18 schema = %s, %v; want %s", b, err, want)
+	}
+	if b, _ := s.JSON(core.Version20251125); !strings.Contains(string(b), `"tags"`) {
+		t.Errorf("2025-11-25 schema lost the multi-select: %s", b)
+	}
+	only := &core.Schema{Name: "G", Properties: []core.Property{s.Properties[1]}}
+	req := s.Clone()
+	req.Properties[1].Required = true
+	for name, bad := range map[string]*core.Schema{"required multi-select": req, "only optional multi-selects": only} {
+		if _, err := bad.JSON(core.Version20250618); !errors.Is(err, core.ErrUnavailable) {
+			t.Errorf("%s: err = %v, want ErrUnavailable", name, err)
+		}
+	}
+
+	// Through an exchange: the optional one is left out and decodes to
+	// its default; CanAsk refuses the required one before anything is
+	// asked.
+	var pushed []*core.Request
+	push := core.AskerFunc(func(_ context.Context, r *core.Request) (*core.Response, error) {
+		pushed = append(pushed, r)
+		return &core.Response{Action: core.ActionAccept, Content: map[string]any{"name": "n"}}, nil
+	})
+	st := &core.Settings{}
+	x, err := st.Start(&core.Call{Tool: "t", Version: core.Version20250618, Caps: core.ClientCaps{Form: true}}, "", nil, nil, push)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := core.CanAsk(context.Background(), x, s); err != nil {
+		t.Errorf("CanAsk(optional multi-select) = %v", err)
+	}
+	if err := core.CanAsk(context.Background(), x, s, req); !errors.Is(err, core.ErrUnavailable) || !strings.Contains(err.Error(), `multi-select field "tags"`) {
+		t.Errorf("CanAsk(required multi-select second) = %v, want unavailable", err)
+	}
+	if len(pushed) != 0 {
+		t.Errorf("CanAsk asked %d questions", len(pushed))
+	}
+	resp, err := x.Ask(context.Background(), &core.Request{Mode: core.ModeForm, Schema: s})
+	if err != nil || len(pushed) != 1 {
+		t.Fatalf("Ask = %v, %v", resp, err)
+	}
+	d := core.NewDecoder(s, resp.Content)
+	var name string
+	var tags []string
+	core.DecodeString(&d, 0, &name)
+	core.DecodeMulti(&d, 1, &tags)
+	if err := d.Finish(); err != nil || name != "n" || !slices.Equal(tags, []string{"x"}) {
+		t.Errorf("decoded %q %v, %v; want the default tags", name, tags, err)
+	}
+}
+
+func TestAskFailureText(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&core.AskError{Form: "F", Err: &core.TimeoutError{After: 2 * time.Minute, Err: context.DeadlineExceeded}}, "The user did not answer within 2m: ask again later"},
+		{&core.TimeoutError{After: 90 * time.Second, Err: context.DeadlineExceeded}, "within 1m30s:"},
+		{&core.ValidationError{Form: "F", Fields: []*core.FieldError{{Field: "n", Msg: "is required"}}}, "The answer was invalid: n: is required. "},
+		{&core.AskError{Form: "F", Err: errors.New("pipe closed")}, "Could not ask the user (pipe closed)"},
+		{&core.UnavailableError{Reason: "r", Schema: &core.Schema{Properties: []core.Property{{Name: "branch"}}}}, "cannot ask"},
+		{errors.New("handler bug"), ""},
+		{&core.AskError{Form: "F", Err: context.Canceled}, ""},
+		{core.ErrInvalidState, ""},
+		{&core.AskError{Form: "F", Err: core.ErrMalformedInput}, ""},
+	} {
+		got := core.AskFailureText(tc.err)
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("AskFailureText(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}
