@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,7 +18,8 @@ import (
 // Translations live beside the forms, one catalog per language:
 // elicit.<tag>.json, keyed form -> property -> {"title", "description",
 // "options": {value: title}}. The key "//" is a comment anywhere (the
-// catalog template puts the source text there). A form entry holds
+// catalog template puts the source text there). A form whose entry is
+// null stays in the source language on purpose (no warnings). A form entry holds
 // properties only: the message of an ask is the handler's argument, not
 // part of the form, so handlers translate it themselves
 // (runtime.LanguagePreference, runtime.MatchLanguage).
@@ -42,6 +44,9 @@ type Locale struct {
 	// Forms hold the translations, forms and properties in the order of
 	// the model; untranslated strings are empty.
 	Forms []*FormLocale
+	// Skip names the forms whose entry is null: left in the source
+	// language on purpose, so nothing of them is reported missing.
+	Skip []string `json:"-"`
 }
 
 // FormLocale is one form's translations in a catalog.
@@ -313,6 +318,10 @@ func (r *catalogReader) read(l *Locale) {
 			}
 			continue
 		}
+		if string(m.val) == "null" {
+			l.Skip = append(l.Skip, f.Name)
+			continue
+		}
 		got[f.Name] = r.form(f, m)
 	}
 	for _, f := range r.pkg.Forms {
@@ -476,6 +485,9 @@ func MissingTranslations(pkgs []*Package) []Missing {
 func missingIn(pkg *Package, l *Locale) []Missing {
 	var out []Missing
 	for _, f := range pkg.Forms {
+		if slices.Contains(l.Skip, f.Name) {
+			continue
+		}
 		fl := l.form(f.Name)
 		for _, fld := range f.Fields {
 			p := &fld.Prop
@@ -562,6 +574,10 @@ func LocaleTemplate(pkg *Package, tag string) ([]byte, error) {
 		}
 		fl := have.form(f.Name)
 		w.key(1, f.Name)
+		if slices.Contains(have.Skip, f.Name) {
+			w.buf.WriteString("null")
+			continue
+		}
 		w.open()
 		for _, fld := range f.Fields {
 			p := &fld.Prop
@@ -680,6 +696,9 @@ type DocsTranslation struct {
 	// Missing lists the untranslated strings, e.g. "`branch` description,
 	// `environment` option `staging`" (Markdown); empty when complete.
 	Missing string
+	// Skipped: the catalog's entry for the form is null, so it stays in
+	// the source language on purpose.
+	Skipped bool
 }
 
 func docsTranslations(p *Package, f *Form) []*DocsTranslation {
@@ -711,10 +730,18 @@ func docsTranslations(p *Package, f *Form) []*DocsTranslation {
 				}
 			}
 		}
+		skipped := slices.Contains(l.Skip, f.Name)
+		if skipped {
+			missing = nil
+		}
 		out = append(out, &DocsTranslation{
 			Tag: mdText(l.Tag), File: codeSpan(filepath.Base(l.File)),
 			Translated: total - len(missing), Total: total, Missing: strings.Join(missing, ", "),
+			Skipped: skipped,
 		})
+		if skipped {
+			out[len(out)-1].Translated = 0
+		}
 	}
 	return out
 }
