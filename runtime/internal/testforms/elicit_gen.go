@@ -348,10 +348,12 @@ func init() {
 			Tag: "ja",
 			Props: []elicitimpl.PropText{
 				{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ"},
-				{Name: "env", Title: "環境", Options: []runtime.Option{
+				{Name: "env", Title: "環境", Description: "デプロイ先の環境", Options: []runtime.Option{
 					{Value: "staging", Title: "ステージング"},
 					{Value: "prod", Title: "本番"},
 				}},
+				{Name: "replicas", Description: "実行するインスタンス数"},
+				{Name: "confirm", Description: "本番トラフィックに影響することを了承します"},
 			},
 		},
 	}
