@@ -112,11 +112,13 @@ func isAlnum(s string) bool {
 	return true
 }
 
-// loadLocales reads the catalogs beside pkg's forms into pkg.Locales and
-// sets pkg.Lang, reporting every problem at its file:line:col. When
-// partial is set (--type), keys naming forms outside pkg.Forms are
-// tolerated: they may be forms that were not selected.
-func loadLocales(src *Source, pkg *Package, partial bool) Diagnostics {
+// LoadLocales reads the translation catalogs (elicit.<tag>.json) in the
+// directory of src into pkg.Locales, checked against pkg's forms, and
+// sets pkg.Lang; pkg comes from Analyze(src, ...). Every problem is a
+// Diagnostic at its file:line:col. When partial is set (--type), keys
+// naming forms outside pkg.Forms are tolerated: they may be forms that
+// were not selected.
+func LoadLocales(src *Source, pkg *Package, partial bool) Diagnostics {
 	var sink diagSink
 	pkg.Lang = DefaultLang
 	var langPos token.Position
