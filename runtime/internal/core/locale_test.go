@@ -184,3 +184,28 @@ func TestLocaleKeepsAskTimeOptions(t *testing.T) {
 		t.Fatal("static schema modified")
 	}
 }
+
+// BenchmarkAskLocale measures one Ask of an 11-field form through a
+// scripted asker: in the source text (the baseline) and in Japanese,
+// which copies the schema and writes three properties' text.
+func BenchmarkAskLocale(b *testing.B) {
+	content := map[string]any{"name": "abc", "count": float64(1)}
+	answer := core.AskerFunc(func(context.Context, *core.Request) (*core.Response, error) {
+		return &core.Response{Action: core.ActionAccept, Content: content}, nil
+	})
+	f := localeForm()
+	for _, tag := range []string{"source", "ja"} {
+		opt := core.WithLocale(tag)
+		if tag == "source" {
+			opt = core.WithLocale("")
+		}
+		b.Run(tag, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := core.Ask(context.Background(), answer, f, "?", opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
