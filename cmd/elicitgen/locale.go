@@ -28,7 +28,9 @@ option title of every form, keyed form -> property, with "" where a
 translation is still missing and, under the key "//", the source text as a
 hint. Translations the catalog already has are kept, strings of fields that
 are gone are dropped, new ones are added: run it again whenever the forms
-change. An empty string asks in the source text.
+change. An empty string asks in the source text; a form whose entry is
+null stays in the source language on purpose (kept null, never reported).
+The "//" comments are rewritten.
 
 go generate embeds the catalogs into elicit_gen.go; elicitgen check lists
 what is not translated yet (a warning). --stdout prints the catalog of a
@@ -84,7 +86,9 @@ single package instead of writing it.`,
 			return nil
 		},
 	}
-	flags.register(cmd)
+	// No --type: a catalog covers every form of its package, and a
+	// partial one written back would drop the other forms' translations.
+	cmd.Flags().StringVar(&flags.tags, "tags", "", "comma-separated build tags")
 	cmd.Flags().BoolVar(&stdout, "stdout", false, "print the catalog instead of writing it (one package only)")
 	return cmd
 }
