@@ -209,3 +209,17 @@ func BenchmarkAskLocale(b *testing.B) {
 		})
 	}
 }
+
+func TestElicittestLanguage(t *testing.T) {
+	a := elicittest.New(elicittest.Decline())
+	a.Language = "ja"
+	if core.LanguagePreference(a) != "ja" {
+		t.Fatal("elicittest.Asker.Language not reported")
+	}
+	if _, err := core.Ask(context.Background(), a, localeForm(), "?"); err != nil {
+		t.Fatal(err)
+	}
+	if sent(t, a).Property("name").Title != "名前" {
+		t.Fatal("elicittest.Asker.Language not used")
+	}
+}
