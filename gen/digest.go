@@ -84,6 +84,7 @@ func (d *digest) pkg(p *Package) {
 	for _, f := range p.Forms {
 		d.form(f)
 	}
+	d.locales(p.Lang, p.Locales) // locale.go
 }
 
 func (d *digest) form(f *Form) {

@@ -21,6 +21,9 @@ func fullModel() *Package {
 	st := &Struct{Name: "S", PkgPath: "p", Fields: []StructField{{Name: "A", Type: full(), Tag: "t"}}}
 	return &Package{
 		Name: "p", PkgPath: "example.com/p", Dir: "/d", BuildConstraint: "linux", HasGenerated: true,
+		Lang: "en", Locales: []*Locale{{Tag: "ja", File: "/d/elicit.ja.json", Forms: []*FormLocale{{Form: "F", Props: []*PropLocale{{
+			Prop: "a", Title: "タ", Description: "説", Options: []runtime.Option{{Value: "v", Title: "ブイ"}},
+		}}}}}},
 		Forms: []*Form{{
 			Name: "F", Doc: "doc", SourceFile: "f.go", Guard: st,
 			Embedded: []*Struct{{Name: "E", PkgPath: "p", Fields: []StructField{{Name: "B", Type: full(), Tag: "u"}}}},

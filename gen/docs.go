@@ -58,6 +58,9 @@ type DocsForm struct {
 	NumFields   int
 	NumRequired int
 	Fields      []*DocsField
+	// Translations say, per catalog (elicit.<tag>.json) of the package,
+	// how much of the form is translated; none without catalogs.
+	Translations []*DocsTranslation
 	// Form is the underlying model, for custom templates.
 	Form *Form
 }
@@ -152,6 +155,7 @@ func NewDocsCatalog(pkgs []*Package) *DocsCatalog {
 				}
 				df.Fields = append(df.Fields, docsField(p, f, fld))
 			}
+			df.Translations = docsTranslations(p, f) // locale.go
 			cat.Forms = append(cat.Forms, df)
 		}
 	}

@@ -38,6 +38,7 @@ func EmitGo(pkg *Package) ([]byte, error) {
 		f.Comment(chunkMark)
 		emitForm(f, form, guarded)
 	}
+	emitLocales(f, pkg) // translations (emit_locale.go)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, generatorBug("rendering %s: %v", pkg.PkgPath, err)

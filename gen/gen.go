@@ -88,6 +88,7 @@ func Models(ctx context.Context, cfg Config) ([]*Package, error) {
 	for _, src := range srcs {
 		pkg, ds := Analyze(src, cfg.Types)
 		diags = append(diags, ds...)
+		diags = append(diags, LoadLocales(src, pkg, len(cfg.Types) > 0)...) // locale.go
 		pkgs = append(pkgs, pkg)
 	}
 	if len(diags) > 0 {

@@ -22,6 +22,11 @@ type Package struct {
 	// HasGenerated reports whether the package, as loaded, compiles an
 	// elicit_gen.go of ours (so one with no forms left is an orphan).
 	HasGenerated bool `json:"-"`
+	// Lang is the language of the forms' own text ("en" unless a file
+	// says //elicit:lang TAG); Locales are the translation catalogs
+	// (elicit.<tag>.json) beside the forms, by tag. See locale.go.
+	Lang    string
+	Locales []*Locale
 }
 
 // Form is one struct type that becomes an elicitation form.

@@ -453,3 +453,47 @@ type Answerer = core.Answerer
 func NewAnswerer(forms ...FormAnswer) *Answerer {
 	return core.NewAnswerer(forms...)
 }
+
+// WithLocale asks this question in the language tag names, a BCP 47
+// language tag ("ja-JP") or a whole Accept-Language list ("fr-CH,
+// ja;q=0.8"). Tags match case-insensitively, and a tag without a catalog
+// falls back by dropping its last subtag (ja-JP -> ja) and then to the
+// form's source text, as RFC 4647 lookup does. It overrides the language
+// the adapter took from the request; WithLocale("") asks in the source
+// text. Only titles, descriptions and option titles change: option values
+// and every validation rule stay the same, so an answer validates
+// identically in every language.
+func WithLocale(tag string) AskOption {
+	return core.WithLocale(tag)
+}
+
+// LanguagePreferrer is implemented by Askers that know the user's
+// language preference for the current request (an adapter's Asker does:
+// see the adapters' Config.Locale).
+type LanguagePreferrer = core.LanguagePreferrer
+
+// LanguagePreference returns the language preference a carries for the
+// current request ("" when none), for handlers that translate their own
+// messages; see MatchLanguage.
+func LanguagePreference(a Asker) string {
+	return core.LanguagePreference(a)
+}
+
+// MatchLanguage returns the entry of have that best serves pref (a tag or
+// an Accept-Language list), "" when none does. Ranges are tried in order
+// of their q-values (q=0 excludes), each by RFC 4647 lookup: compared
+// case-insensitively, then truncated one subtag at a time (zh-Hant-TW,
+// zh-Hant, zh). A "*" range matches nothing here: it accepts whatever
+// the caller falls back to.
+func MatchLanguage(pref string, have ...string) string {
+	return core.MatchLanguage(pref, have...)
+}
+
+// MetaKeyAcceptLanguage is the params._meta key under which a request
+// carries the user's language preference, in the syntax of the HTTP
+// Accept-Language header ("ja-JP, en;q=0.5"), as proposed by SEP-2792
+// "Per-Request User Language Preference"
+// (https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2792).
+// The preference belongs to the one request: servers must not keep it as
+// session state.
+const MetaKeyAcceptLanguage = core.MetaKeyAcceptLanguage

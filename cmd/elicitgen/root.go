@@ -213,7 +213,9 @@ func newCheckCmd() *cobra.Command {
 		Use:   "check [packages]",
 		Short: "Fail when generated files are stale, missing or orphaned",
 		Long: `check regenerates in memory and prints a unified diff of every generated
-file that is stale, missing or orphaned. Exit status: 0 clean, 1 diff, 2 error.`,
+file that is stale, missing or orphaned. Exit status: 0 clean, 1 diff, 2 error.
+Strings a translation catalog (elicit.<tag>.json) lacks are listed as
+warnings on stderr; they do not change the exit status.`,
 		Example:      `  elicitgen check ./...`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -225,6 +227,7 @@ file that is stale, missing or orphaned. Exit status: 0 clean, 1 diff, 2 error.`
 			if err != nil {
 				return err
 			}
+			printMissingTranslations(cmd.ErrOrStderr(), cfg.Dir, res.Packages) // locale.go
 			diff, err := gen.Stale(res, cfg.Dir)
 			if err != nil {
 				return withCode(2, err)

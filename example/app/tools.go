@@ -125,7 +125,7 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 	if !known {
 		return nil, res, fmt.Errorf("unknown service %q", in.Service)
 	}
-	out, err := forms.AskDeploy(ctx, ask, fmt.Sprintf("Deploy %s? It is on branch %s.", in.Service, branch),
+	out, err := forms.AskDeploy(ctx, ask, deployMessage(ask, in.Service, branch), // locale.go
 		runtime.WithDefault("branch", branch))
 	if err != nil {
 		res.Outcome = OutcomeUnavailable

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
@@ -45,8 +46,9 @@ type step struct {
 	title  string
 	tool   string
 	args   map[string]any
-	elicit bool // the client can be asked
-	form   any  // the zero value of the form struct the tool asks, if any
+	meta   map[string]any // the request's _meta
+	elicit bool           // the client can be asked
+	form   any            // the zero value of the form struct the tool asks, if any
 	answer func(q *mcp.ElicitParams, schema map[string]any) *mcp.ElicitResult
 }
 
@@ -56,6 +58,14 @@ var steps = []step{
 		tool:  app.ToolDeploy, args: map[string]any{"service": "billing"}, elicit: true, form: forms.Deploy{},
 		answer: func(_ *mcp.ElicitParams, s map[string]any) *mcp.ElicitResult {
 			return accept(map[string]any{"branch": defaultOf(s, "branch"), "environment": "production", "confirmed": true})
+		},
+	},
+	{
+		title: "deploy in Japanese: the request prefers ja-JP (SEP-2792 acceptLanguage), so titles and options come from forms/elicit.ja.json; the values are the same",
+		tool:  app.ToolDeploy, args: map[string]any{"service": "billing"}, elicit: true,
+		meta: map[string]any{runtime.MetaKeyAcceptLanguage: "ja-JP, en;q=0.5"},
+		answer: func(_ *mcp.ElicitParams, s map[string]any) *mcp.ElicitResult {
+			return accept(map[string]any{"branch": defaultOf(s, "branch"), "environment": "staging", "confirmed": true})
 		},
 	},
 	{
@@ -181,7 +191,11 @@ func runStep(ctx context.Context, w io.Writer, server *mcp.Server, st step) erro
 	defer cs.Close()
 	args, _ := json.Marshal(st.args)
 	fmt.Fprintf(w, "call: %s %s\n", st.tool, args)
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: st.tool, Arguments: st.args})
+	if st.meta != nil {
+		meta, _ := json.Marshal(st.meta)
+		fmt.Fprintf(w, "_meta: %s\n", meta)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: st.tool, Arguments: st.args, Meta: maps.Clone(st.meta)}) // the client adds its own keys
 	if err != nil {
 		return err
 	}

@@ -62,7 +62,13 @@ func TestDemo(t *testing.T) {
 			t.Errorf("%s: the struct is not shown beside its schema:\n%s", form, block)
 		}
 	}
-	if n := strings.Count(out, `"outcome":"accepted"`); n != 5 {
-		t.Errorf("%d accepted outcomes, want 5:\n%s", n, out)
+	if n := strings.Count(out, `"outcome":"accepted"`); n != 6 {
+		t.Errorf("%d accepted outcomes, want 6:\n%s", n, out)
+	}
+	// The same form, asked in English and in Japanese (elicit.ja.json).
+	for _, want := range []string{`"title": "Branch"`, `"title": "ブランチ"`, `"title": "本番"`, `"const": "production"`, "billing をデプロイしますか"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
 	}
 }

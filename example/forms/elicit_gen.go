@@ -1297,3 +1297,21 @@ var _ _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = CampaignAp
 
 // If this does not compile, the options of SendWindow changed: run go generate.
 var _ = [...]SendWindow{SendNow, SendTonight, SendTomorrow}
+
+// init attaches the translations of the elicit.<tag>.json catalogs.
+func init() {
+	elicitFormDeploy.Locales = []elicitimpl.Locale{
+		{Tag: "en"},
+		{
+			Tag: "ja",
+			Props: []elicitimpl.PropText{
+				{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ。"},
+				{Name: "environment", Title: "環境", Description: "デプロイ先。", Options: []runtime.Option{
+					{Value: "staging", Title: "ステージング"},
+					{Value: "production", Title: "本番"},
+				}},
+				{Name: "confirmed", Title: "このデプロイを承認します", Description: "本番トラフィックに影響することを了承します。"},
+			},
+		},
+	}
+}

@@ -77,6 +77,7 @@ func run(pass *analysis.Pass) (any, error) {
 	only, directive := generateTypes(files)
 	src := &gen.Source{Fset: pass.Fset, Files: files, Types: pkg, Info: info, Dir: dir}
 	model, diags := gen.Analyze(src, only)
+	diags = append(diags, gen.LoadLocales(src, model, len(only) > 0)...) // translation catalogs
 	fallback := files[0].Name.Pos()
 	if directive.IsValid() {
 		fallback = directive

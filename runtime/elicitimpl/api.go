@@ -154,3 +154,14 @@ func Ptr[T any](v T) *T {
 func Strings[S ~string](v []S) []string {
 	return core.Strings[S](v)
 }
+
+// Locale is one form's text in one language, translated from an
+// elicit.<tag>.json catalog beside the form. Generated code attaches the
+// locales of a form to its Form; an entry without Props names the
+// language the form's own text is written in (the source language).
+type Locale = core.Locale
+
+// PropText is one property's text in one language. An empty Title or
+// Description keeps the source text; Options map option values (which
+// never change) to translated titles.
+type PropText = core.PropText

@@ -59,7 +59,15 @@ type Asker struct {
 	// Version is the protocol version whose schema encoding requests are
 	// checked with ("" for the latest).
 	Version string
+	// Language is the user's language preference the asker carries, as an
+	// adapter's does for a request (a BCP 47 tag or an Accept-Language
+	// list): asks without runtime.WithLocale are translated to it, and
+	// runtime.LanguagePreference returns it.
+	Language string
 }
+
+// LanguagePreference implements runtime.LanguagePreferrer.
+func (a *Asker) LanguagePreference() string { return a.Language }
 
 // New returns an Asker that gives the answers in order.
 func New(answers ...Answer) *Asker { return &Asker{answers: answers} }

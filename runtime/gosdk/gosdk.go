@@ -73,6 +73,13 @@ type Config struct {
 	PromptPrincipal func(ctx context.Context, req *mcp.GetPromptRequest) string
 	// Now is the clock of state expiry; nil means time.Now.
 	Now func() time.Time
+	// Locale returns the user's language preference for a tool call or
+	// prompt: a BCP 47 tag or an Accept-Language list. Asks without
+	// runtime.WithLocale use it to pick a form's translation
+	// (elicit.<tag>.json). Nil, or "" returned, means the request's own
+	// preference, params._meta["io.modelcontextprotocol/acceptLanguage"]
+	// (SEP-2792), when it carries one. See locale.go.
+	Locale func(ctx context.Context, req mcp.Request) string
 }
 
 // settings returns the adapter settings shared with the other SDK
@@ -165,7 +172,7 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 		return nil, errors.New("gosdk: nil Config")
 	}
 	p := req.Params
-	x, err := newExchange(cfg, req, &adapter.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req)}, p.RequestState, p.InputResponses)
+	x, err := newExchange(cfg, req, &adapter.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req), Language: cfg.language(ctx, req)}, p.RequestState, p.InputResponses)
 	if err != nil {
 		return nil, err
 	}

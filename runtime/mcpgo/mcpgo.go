@@ -72,6 +72,13 @@ type Config struct {
 	Principal func(ctx context.Context, req mcp.CallToolRequest) string
 	// Now is the clock of state expiry; nil means time.Now.
 	Now func() time.Time
+	// Locale returns the user's language preference for a tool call: a
+	// BCP 47 tag or an Accept-Language list. Asks without
+	// runtime.WithLocale use it to pick a form's translation
+	// (elicit.<tag>.json). Nil, or "" returned, means the request's own
+	// preference, params._meta["io.modelcontextprotocol/acceptLanguage"]
+	// (SEP-2792), when it carries one. See locale.go.
+	Locale func(ctx context.Context, req mcp.CallToolRequest) string
 }
 
 // settings returns the adapter settings shared with the other SDK
@@ -131,6 +138,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 	if cfg.Principal != nil {
 		call.Principal = cfg.Principal(ctx, req)
 	}
+	call.Language = cfg.language(ctx, req)
 	answers, malformed := inputResponses(req.Params.InputResponses)
 	x, err := cfg.settings().Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version})
 	if err != nil {

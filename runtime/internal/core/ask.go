@@ -28,6 +28,9 @@ type Form[T any] struct {
 	Encode func(v *T) map[string]any
 	// Validate checks v against the static schema.
 	Validate func(v *T) error
+	// Locales are the form's translations (elicit.<tag>.json), picked per
+	// ask by WithLocale or the request's language preference.
+	Locales []Locale
 }
 
 // Accept builds the client-side answer that submits v. It refuses a v that
@@ -50,6 +53,9 @@ type askConfig struct {
 	defaults []fieldValue
 	title    string
 	retries  int
+	// locale is the WithLocale preference; localeSet tells it from none.
+	locale    string
+	localeSet bool
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -142,6 +148,7 @@ func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts .
 	if err != nil {
 		return none, err
 	}
+	s = localize(s, s != f.Schema, f.Locales, &cfg, a)
 	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
 	return askDecode(ctx, a, req, &cfg, f.Decode)
 }

@@ -25,6 +25,10 @@ type Call struct {
 	Version string
 	// Caps are the elicitation modes the client declared for this request.
 	Caps ClientCaps
+	// Language is the user's language preference for this request, a BCP
+	// 47 tag or an Accept-Language list (SEP-2792); "" for none. Asks
+	// without WithLocale use it to pick a form's translation.
+	Language string
 
 	// State is the requestState the client echoed (2026-07-28).
 	State string

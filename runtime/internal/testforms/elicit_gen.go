@@ -339,3 +339,22 @@ var _ _Notify_changed_since_elicitgen_ran_run_go_generate = Notify{}
 
 // If this does not compile, the options of Channel changed: run go generate.
 var _ = [...]Channel{ChannelEmail, ChannelSlack}
+
+// init attaches the translations of the elicit.<tag>.json catalogs.
+func init() {
+	elicitFormDeploy.Locales = []elicitimpl.Locale{
+		{Tag: "en"},
+		{
+			Tag: "ja",
+			Props: []elicitimpl.PropText{
+				{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ"},
+				{Name: "env", Title: "環境", Description: "デプロイ先の環境", Options: []runtime.Option{
+					{Value: "staging", Title: "ステージング"},
+					{Value: "prod", Title: "本番"},
+				}},
+				{Name: "replicas", Description: "実行するインスタンス数"},
+				{Name: "confirm", Description: "本番トラフィックに影響することを了承します"},
+			},
+		},
+	}
+}

@@ -1,0 +1,65 @@
+package analyzer_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/elicitgen/elicitgen/gen"
+)
+
+// TestTranslations runs the analyzer on a module whose forms have a
+// translation catalog: generated files that embed the catalog are fresh
+// (an analyzer that ignored catalogs would call elicit_gen.go stale), and
+// a key naming no property is reported with its place in the catalog.
+func TestTranslations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a module with go/packages")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rootMod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goLine := "go 1.24"
+	for _, l := range strings.Split(string(rootMod), "\n") {
+		if strings.HasPrefix(l, "go ") {
+			goLine = strings.TrimSpace(l)
+		}
+	}
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/fresh\n\n"+goLine+"\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => "+root+"\n")
+	write("go.sum", string(sum))
+	write("forms.go", freshForms)
+	write("elicit.ja.json", `{"Deploy": {"env": {"title": "環境", "options": {"prod": "本番"}}}}`)
+	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Write(res); err != nil {
+		t.Fatal(err)
+	}
+	if diags, complaints := messages(t, dir); len(diags) > 0 || len(complaints) > 0 {
+		t.Fatalf("fresh files with a catalog: diagnostics %q, complaints %q; want none", diags, complaints)
+	}
+	write("elicit.ja.json", "{\"Deploy\": {\n  \"enviro\": {}}}")
+	diags, _ := messages(t, dir)
+	if len(diags) != 1 || !strings.Contains(diags[0], `elicit.ja.json:2:3: form Deploy has no property "enviro"`) {
+		t.Errorf("bad key: diagnostics %q", diags)
+	}
+}

@@ -1,0 +1,749 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/elicitgen/elicitgen/runtime"
+)
+
+// Translations live beside the forms, one catalog per language:
+// elicit.<tag>.json, keyed form -> property -> {"title", "description",
+// "options": {value: title}}. The key "//" is a comment anywhere (the
+// catalog template puts the source text there). A form whose entry is
+// null stays in the source language on purpose (no warnings). A form entry holds
+// properties only: the message of an ask is the handler's argument, not
+// part of the form, so handlers translate it themselves
+// (runtime.LanguagePreference, runtime.MatchLanguage).
+
+// DefaultLang is the language of a package's own form text unless one of
+// its files says //elicit:lang TAG.
+const DefaultLang = "en"
+
+// langDirective declares the language of a package's form text.
+const langDirective = "//elicit:lang "
+
+// commentKey is the catalog key that is a comment at every level.
+const commentKey = "//"
+
+// Locale is one checked translation catalog (elicit.<tag>.json) of a
+// package.
+type Locale struct {
+	// Tag is the BCP 47 tag of the file name, as written there.
+	Tag string
+	// File is the catalog's path.
+	File string `json:"-"`
+	// Forms hold the translations, forms and properties in the order of
+	// the model; untranslated strings are empty.
+	Forms []*FormLocale
+	// Skip names the forms whose entry is null: left in the source
+	// language on purpose, so nothing of them is reported missing.
+	Skip []string `json:"-"`
+}
+
+// FormLocale is one form's translations in a catalog.
+type FormLocale struct {
+	Form  string
+	Props []*PropLocale
+}
+
+// PropLocale is one property's translations: empty strings keep the
+// source text; Options map option values to titles, in option order.
+type PropLocale struct {
+	Prop        string
+	Title       string
+	Description string
+	Options     []runtime.Option
+}
+
+// LocaleFileName returns the catalog file name of tag.
+func LocaleFileName(tag string) string { return "elicit." + tag + ".json" }
+
+// localeTag returns the tag of a catalog file name, or false when name
+// is not one.
+func localeTag(name string) (string, bool) {
+	tag, ok := strings.CutPrefix(name, "elicit.")
+	if !ok {
+		return "", false
+	}
+	tag, ok = strings.CutSuffix(tag, ".json")
+	return tag, ok && tag != ""
+}
+
+// ValidLangTag reports whether tag is a well-formed BCP 47 language tag
+// of the common shape: a 2-3 or 5-8 letter language, then subtags of 1
+// to 8 letters or digits (script, region, variants, extensions).
+func ValidLangTag(tag string) bool {
+	subs := strings.Split(tag, "-")
+	if l := len(subs[0]); !(l >= 2 && l <= 3 || l >= 5 && l <= 8) || !isAlpha(subs[0]) {
+		return false
+	}
+	for _, s := range subs[1:] {
+		if len(s) == 0 || len(s) > 8 || !isAlnum(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlpha(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9') && !isAlpha(s[i:i+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// LoadLocales reads the translation catalogs (elicit.<tag>.json) in the
+// directory of src into pkg.Locales, checked against pkg's forms, and
+// sets pkg.Lang; pkg comes from Analyze(src, ...). Every problem is a
+// Diagnostic at its file:line:col. When partial is set (--type), keys
+// naming forms outside pkg.Forms are tolerated: they may be forms that
+// were not selected.
+func LoadLocales(src *Source, pkg *Package, partial bool) Diagnostics {
+	var sink diagSink
+	pkg.Lang = DefaultLang
+	var langPos token.Position
+	for _, f := range src.Files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				tag, ok := strings.CutPrefix(c.Text, langDirective)
+				if !ok {
+					continue
+				}
+				tag, pos := strings.TrimSpace(tag), src.Fset.Position(c.Pos())
+				switch {
+				case !ValidLangTag(tag):
+					sink.errorf(pos, "//elicit:lang %q is not a BCP 47 language tag (e.g. en, ja, pt-BR)", tag)
+				case langPos.IsValid() && !strings.EqualFold(tag, pkg.Lang):
+					sink.errorf(pos, "//elicit:lang %s, but %s:%d says %s: a package's forms have one language", tag, filepath.Base(langPos.Filename), langPos.Line, pkg.Lang)
+				default:
+					pkg.Lang, langPos = tag, pos
+				}
+			}
+		}
+	}
+	if src.Dir == "" {
+		return sink.list
+	}
+	entries, err := os.ReadDir(src.Dir)
+	if err != nil {
+		sink.errorf(token.Position{}, "reading translations: %v", err)
+		return sink.list
+	}
+	seen := map[string]string{}
+	for _, e := range entries {
+		tag, ok := localeTag(e.Name())
+		if !ok || e.IsDir() {
+			continue
+		}
+		path := filepath.Join(src.Dir, e.Name())
+		at := token.Position{Filename: path, Line: 1, Column: 1}
+		switch low := strings.ToLower(tag); {
+		case !ValidLangTag(tag):
+			sink.errorf(at, "%q in the file name is not a BCP 47 language tag: name translation files elicit.<tag>.json, e.g. elicit.ja.json, elicit.pt-BR.json", tag)
+			continue
+		case seen[low] != "":
+			sink.errorf(at, "%s and %s translate into the same language: keep one", e.Name(), seen[low])
+			continue
+		case strings.EqualFold(tag, pkg.Lang):
+			sink.errorf(at, "%s translates into %s, the language the forms are written in: edit the Go source instead, or declare another language with //elicit:lang", e.Name(), pkg.Lang)
+			continue
+		default:
+			seen[low] = e.Name()
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			sink.errorf(at, "%v", err)
+			continue
+		}
+		l := &Locale{Tag: tag, File: path}
+		(&catalogReader{file: path, data: data, sink: &sink, pkg: pkg, partial: partial}).read(l)
+		pkg.Locales = append(pkg.Locales, l)
+	}
+	sort.Slice(pkg.Locales, func(i, j int) bool { return pkg.Locales[i].Tag < pkg.Locales[j].Tag })
+	return sink.list
+}
+
+// catalogReader checks one catalog against the package's forms.
+type catalogReader struct {
+	file    string
+	data    []byte
+	sink    *diagSink
+	pkg     *Package
+	partial bool
+}
+
+// member is one key of a JSON object with the offsets of the key and of
+// its value, and the raw value.
+type member struct {
+	key            string
+	keyOff, valOff int
+	val            json.RawMessage
+}
+
+// pos turns a byte offset of the file into a position.
+func (r *catalogReader) pos(off int) token.Position {
+	off = min(max(off, 0), len(r.data))
+	line := 1 + bytes.Count(r.data[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(r.data[:off], '\n')
+	return token.Position{Filename: r.file, Offset: off, Line: line, Column: col}
+}
+
+// object returns the members of the JSON object at data[off:], whose raw
+// text is raw, in order; duplicate keys are reported. ok is false when
+// raw is not an object (reported as what).
+func (r *catalogReader) object(raw []byte, off int, what string) ([]member, bool) {
+	if len(raw) == 0 || raw[0] != '{' {
+		r.sink.errorf(r.pos(off), "%s must be a JSON object, not %s", what, jsonKind(raw))
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return nil, false
+	}
+	var out []member
+	dup := map[string]bool{}
+	for dec.More() {
+		kstart := skipSep(raw, int(dec.InputOffset()))
+		t, err := dec.Token()
+		if err != nil {
+			return out, false
+		}
+		key, _ := t.(string)
+		vstart := skipSep(raw, int(dec.InputOffset()))
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return out, false
+		}
+		if dup[key] {
+			r.sink.errorf(r.pos(off+kstart), "duplicate key %q", key)
+			continue
+		}
+		dup[key] = true
+		out = append(out, member{key: key, keyOff: off + kstart, valOff: off + vstart, val: v})
+	}
+	return out, true
+}
+
+// skipSep skips white space, ':' and ',' from raw[i].
+func skipSep(raw []byte, i int) int {
+	for i < len(raw) && strings.IndexByte(" \t\r\n:,", raw[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+func jsonKind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// text decodes a JSON string member.
+func (r *catalogReader) text(m member, what string) (string, bool) {
+	var s string
+	if len(m.val) == 0 || m.val[0] != '"' || json.Unmarshal(m.val, &s) != nil {
+		r.sink.errorf(r.pos(m.valOff), "%s must be a string, not %s", what, jsonKind(m.val))
+		return "", false
+	}
+	return s, true
+}
+
+// read checks the catalog and fills l.
+func (r *catalogReader) read(l *Locale) {
+	var top any
+	if err := json.Unmarshal(r.data, &top); err != nil {
+		off := 0
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = int(se.Offset)
+			if off > 0 {
+				off-- // Offset is just past the bad byte
+			}
+		}
+		r.sink.errorf(r.pos(off), "malformed JSON: %v", err)
+		return
+	}
+	start := skipSep(r.data, 0)
+	forms, ok := r.object(r.data[start:], start, "a translation file")
+	if !ok {
+		return
+	}
+	byName := map[string]*Form{}
+	var names []string
+	for _, f := range r.pkg.Forms {
+		byName[f.Name] = f
+		names = append(names, f.Name)
+	}
+	got := map[string]*FormLocale{}
+	for _, m := range forms {
+		if m.key == commentKey {
+			continue
+		}
+		f := byName[m.key]
+		if f == nil {
+			if !r.partial {
+				r.sink.errorf(r.pos(m.keyOff), "no form %s in package %s%s", m.key, r.pkg.PkgPath, didYouMean(m.key, names))
+			}
+			continue
+		}
+		if string(m.val) == "null" {
+			l.Skip = append(l.Skip, f.Name)
+			continue
+		}
+		got[f.Name] = r.form(f, m)
+	}
+	for _, f := range r.pkg.Forms {
+		if fl := got[f.Name]; fl != nil && len(fl.Props) > 0 {
+			l.Forms = append(l.Forms, fl)
+		}
+	}
+}
+
+// form checks one form's entry.
+func (r *catalogReader) form(f *Form, fm member) *FormLocale {
+	props, ok := r.object(fm.val, fm.valOff, "the entry of form "+f.Name)
+	if !ok {
+		return nil
+	}
+	byName := map[string]*Field{}
+	var names []string
+	for _, fld := range f.Fields {
+		byName[fld.Prop.Name] = fld
+		names = append(names, fld.Prop.Name)
+	}
+	got := map[string]*PropLocale{}
+	for _, m := range props {
+		if m.key == commentKey {
+			continue
+		}
+		fld := byName[m.key]
+		if fld == nil {
+			r.sink.errorf(r.pos(m.keyOff), "form %s has no property %q%s", f.Name, m.key, didYouMean(m.key, names))
+			continue
+		}
+		got[m.key] = r.prop(f, &fld.Prop, m)
+	}
+	fl := &FormLocale{Form: f.Name}
+	for _, fld := range f.Fields {
+		if pl := got[fld.Prop.Name]; pl != nil && (pl.Title != "" || pl.Description != "" || len(pl.Options) > 0) {
+			fl.Props = append(fl.Props, pl)
+		}
+	}
+	return fl
+}
+
+// prop checks one property's entry.
+func (r *catalogReader) prop(f *Form, p *runtime.Property, pm member) *PropLocale {
+	where := f.Name + "." + p.Name
+	keys, ok := r.object(pm.val, pm.valOff, "the entry of "+where)
+	if !ok {
+		return nil
+	}
+	pl := &PropLocale{Prop: p.Name}
+	for _, m := range keys {
+		switch m.key {
+		case commentKey:
+		case "title":
+			pl.Title, _ = r.text(m, where+" title")
+		case "description":
+			pl.Description, _ = r.text(m, where+" description")
+		case "options":
+			pl.Options = r.options(where, p, m)
+		default:
+			r.sink.errorf(r.pos(m.keyOff), "unknown key %q in %s: a property translates \"title\", \"description\" and \"options\"%s", m.key, where, didYouMean(m.key, []string{"title", "description", "options"}))
+		}
+	}
+	return pl
+}
+
+// options checks a property's option titles, keyed by option value.
+func (r *catalogReader) options(where string, p *runtime.Property, om member) []runtime.Option {
+	switch {
+	case p.Dynamic:
+		r.sink.errorf(r.pos(om.keyOff), "%s has no options to translate: its options are supplied when asking, so give their titles in runtime.WithOptions", where)
+		return nil
+	case len(p.Options) == 0:
+		r.sink.errorf(r.pos(om.keyOff), "%s has no options to translate: it is a %s property", where, p.Kind)
+		return nil
+	}
+	ms, ok := r.object(om.val, om.valOff, "the options of "+where)
+	if !ok {
+		return nil
+	}
+	values := make([]string, len(p.Options))
+	for i, o := range p.Options {
+		values[i] = o.Value
+	}
+	got := map[string]string{}
+	for _, m := range ms {
+		if m.key == commentKey {
+			continue
+		}
+		known := false
+		for _, v := range values {
+			known = known || v == m.key
+		}
+		if !known {
+			r.sink.errorf(r.pos(m.keyOff), "%s has no option %q (options are %s)%s", where, m.key, quoteList(values), didYouMean(m.key, values))
+			continue
+		}
+		got[m.key], _ = r.text(m, where+" option "+m.key)
+	}
+	var out []runtime.Option
+	for _, v := range values {
+		if t := got[v]; t != "" {
+			out = append(out, runtime.Option{Value: v, Title: t})
+		}
+	}
+	return out
+}
+
+func quoteList(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// didYouMean suggests the name of names closest to key, if one is close.
+func didYouMean(key string, names []string) string {
+	best, bestD := "", min(3, len(key)/2+1)
+	for _, n := range names {
+		if strings.EqualFold(n, key) {
+			return fmt.Sprintf(" (did you mean %q?)", n)
+		}
+		if d := editDistance(strings.ToLower(key), strings.ToLower(n)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// Missing is one source string a catalog does not translate.
+type Missing struct {
+	// File is the catalog's path; Tag its language.
+	File, Tag string
+	// Form and Prop name the property; Key is "title", "description" or
+	// "options.<value>"; Source is the text that is shown instead.
+	Form, Prop, Key, Source string
+}
+
+func (m Missing) String() string {
+	return fmt.Sprintf("%s: warning: %s.%s %s not translated to %s (shows %q)", m.File, m.Form, m.Prop, m.Key, m.Tag, m.Source)
+}
+
+// MissingTranslations lists, per catalog of pkgs, every title,
+// description and option title that the forms' source has and the
+// catalog does not translate (absent or empty), in file, form and
+// property order. Those strings are asked in the source language.
+func MissingTranslations(pkgs []*Package) []Missing {
+	var out []Missing
+	for _, pkg := range pkgs {
+		for _, l := range pkg.Locales {
+			out = append(out, missingIn(pkg, l)...)
+		}
+	}
+	return out
+}
+
+func missingIn(pkg *Package, l *Locale) []Missing {
+	var out []Missing
+	for _, f := range pkg.Forms {
+		if slices.Contains(l.Skip, f.Name) {
+			continue
+		}
+		fl := l.form(f.Name)
+		for _, fld := range f.Fields {
+			p := &fld.Prop
+			pl := fl.prop(p.Name)
+			add := func(key, source string) {
+				out = append(out, Missing{File: l.File, Tag: l.Tag, Form: f.Name, Prop: p.Name, Key: key, Source: source})
+			}
+			if p.Title != "" && pl.Title == "" {
+				add("title", p.Title)
+			}
+			if p.Description != "" && pl.Description == "" {
+				add("description", p.Description)
+			}
+			if p.Dynamic {
+				continue
+			}
+			for _, o := range p.Options {
+				if o.Title != "" && pl.option(o.Value) == "" {
+					add("options."+o.Value, o.Title)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (l *Locale) form(name string) *FormLocale {
+	for _, f := range l.Forms {
+		if f.Form == name {
+			return f
+		}
+	}
+	return nil
+}
+
+func (f *FormLocale) prop(name string) *PropLocale {
+	if f != nil {
+		for _, p := range f.Props {
+			if p.Prop == name {
+				return p
+			}
+		}
+	}
+	return &PropLocale{}
+}
+
+func (p *PropLocale) option(value string) string {
+	for _, o := range p.Options {
+		if o.Value == value {
+			return o.Title
+		}
+	}
+	return ""
+}
+
+// LocaleTemplate returns the catalog of pkg for tag, for translators:
+// every translatable string of every form (titles, descriptions, option
+// titles), with the translations the package's catalog for tag already
+// has and "" for the rest, and under each property the key "//" holding
+// its source text as a hint (the loader ignores it). Forms, properties
+// and options are in source order; the bytes are deterministic. Running
+// it again after the forms change keeps what was translated, adds the
+// new strings and drops the ones that are gone.
+func LocaleTemplate(pkg *Package, tag string) ([]byte, error) {
+	if !ValidLangTag(tag) {
+		return nil, fmt.Errorf("%q is not a BCP 47 language tag (e.g. ja, ja-JP, pt-BR)", tag)
+	}
+	if strings.EqualFold(tag, pkg.Lang) {
+		return nil, fmt.Errorf("%s is the language the forms of %s are written in", tag, pkg.PkgPath)
+	}
+	have := &Locale{}
+	for _, l := range pkg.Locales {
+		if strings.EqualFold(l.Tag, tag) {
+			have = l
+		}
+	}
+	w := &jsonWriter{}
+	w.open()
+	w.key(1, commentKey)
+	w.str(fmt.Sprintf("%s translations of the elicitation forms of %s (source language %s): fill in the empty strings; an empty string shows the source text. \"//\" keys are comments. Update with: elicitgen locale %s", tag, pkg.PkgPath, pkg.Lang, tag))
+	for _, f := range pkg.Forms {
+		if len(f.Fields) == 0 {
+			continue
+		}
+		fl := have.form(f.Name)
+		w.key(1, f.Name)
+		if slices.Contains(have.Skip, f.Name) {
+			w.buf.WriteString("null")
+			continue
+		}
+		w.open()
+		for _, fld := range f.Fields {
+			p := &fld.Prop
+			pl := fl.prop(p.Name)
+			w.key(2, p.Name)
+			w.open()
+			if p.Title != "" || p.Description != "" || len(p.Options) > 0 && !p.Dynamic {
+				w.key(3, commentKey)
+				w.hint(p)
+			}
+			w.key(3, "title")
+			w.str(pl.Title)
+			w.key(3, "description")
+			w.str(pl.Description)
+			if len(p.Options) > 0 && !p.Dynamic {
+				w.key(3, "options")
+				w.open()
+				for _, o := range p.Options {
+					w.key(4, o.Value)
+					w.str(pl.option(o.Value))
+				}
+				w.close(3)
+			}
+			w.close(2)
+		}
+		w.close(1)
+	}
+	w.close(0)
+	w.buf.WriteByte('\n')
+	return w.buf.Bytes(), nil
+}
+
+// jsonWriter writes the indented catalog template in a fixed order.
+type jsonWriter struct {
+	buf   bytes.Buffer
+	first bool
+}
+
+func (w *jsonWriter) open() { w.buf.WriteByte('{'); w.first = true }
+
+func (w *jsonWriter) close(depth int) {
+	w.buf.WriteString("\n" + strings.Repeat("  ", depth) + "}")
+	w.first = false
+}
+
+// key writes a key at depth, after a comma unless it opens its object.
+func (w *jsonWriter) key(depth int, k string) {
+	if !w.first {
+		w.buf.WriteByte(',')
+	}
+	w.first = false
+	w.buf.WriteString("\n" + strings.Repeat("  ", depth))
+	w.str(k)
+	w.buf.WriteString(": ")
+}
+
+func (w *jsonWriter) str(s string) {
+	enc := json.NewEncoder(&w.buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // strings always encode
+	w.buf.Truncate(w.buf.Len() - 1)
+}
+
+// hint writes the source text of p on one line.
+func (w *jsonWriter) hint(p *runtime.Property) {
+	w.buf.WriteByte('{')
+	n := 0
+	item := func(k, v string) {
+		if n > 0 {
+			w.buf.WriteString(", ")
+		}
+		n++
+		w.str(k)
+		w.buf.WriteString(": ")
+		w.str(v)
+	}
+	if p.Title != "" {
+		item("title", p.Title)
+	}
+	if p.Description != "" {
+		item("description", p.Description)
+	}
+	if len(p.Options) > 0 && !p.Dynamic {
+		if n > 0 {
+			w.buf.WriteString(", ")
+		}
+		n++
+		w.str("options")
+		w.buf.WriteString(": {")
+		for i, o := range p.Options {
+			if i > 0 {
+				w.buf.WriteString(", ")
+			}
+			w.str(o.Value)
+			w.buf.WriteString(": ")
+			title := o.Title
+			if title == "" {
+				title = o.Value // what clients show
+			}
+			w.str(title)
+		}
+		w.buf.WriteByte('}')
+	}
+	w.buf.WriteByte('}')
+}
+
+// DocsTranslation is one catalog's coverage of one form, for the docs
+// catalog.
+type DocsTranslation struct {
+	// Tag is the catalog's language; File its name (code span).
+	Tag  string
+	File string
+	// Translated of Total source strings (titles, descriptions, option
+	// titles) have a translation.
+	Translated, Total int
+	// Missing lists the untranslated strings, e.g. "`branch` description,
+	// `environment` option `staging`" (Markdown); empty when complete.
+	Missing string
+	// Skipped: the catalog's entry for the form is null, so it stays in
+	// the source language on purpose.
+	Skipped bool
+}
+
+func docsTranslations(p *Package, f *Form) []*DocsTranslation {
+	var out []*DocsTranslation
+	for _, l := range p.Locales {
+		one := &Package{Forms: []*Form{f}}
+		var missing []string
+		for _, m := range missingIn(one, l) {
+			what := codeSpan(m.Prop) + " " + m.Key
+			if v, ok := strings.CutPrefix(m.Key, "options."); ok {
+				what = codeSpan(m.Prop) + " option " + codeSpan(v)
+			}
+			missing = append(missing, what)
+		}
+		total := 0
+		for _, fld := range f.Fields {
+			pr := &fld.Prop
+			if pr.Title != "" {
+				total++
+			}
+			if pr.Description != "" {
+				total++
+			}
+			if !pr.Dynamic {
+				for _, o := range pr.Options {
+					if o.Title != "" {
+						total++
+					}
+				}
+			}
+		}
+		skipped := slices.Contains(l.Skip, f.Name)
+		if skipped {
+			missing = nil
+		}
+		out = append(out, &DocsTranslation{
+			Tag: mdText(l.Tag), File: codeSpan(filepath.Base(l.File)),
+			Translated: total - len(missing), Total: total, Missing: strings.Join(missing, ", "),
+			Skipped: skipped,
+		})
+		if skipped {
+			out[len(out)-1].Translated = 0
+		}
+	}
+	return out
+}
