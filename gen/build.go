@@ -586,40 +586,49 @@ func (b *builder) scanEnum(named *types.Named) *enumInfo {
 	return e
 }
 
-// stripName removes a leading "Name " or "Name: " from a doc comment, the
-// Go convention for doc comments, so that "EnvProd is Production" reads
-// "Production"... only when the comment starts with the name itself.
+// stripName removes the Go doc-comment prefix of a constant's title: a
+// comment that begins with the constant's name followed by "is", "means",
+// ":" or "-" ("EnvProd is Production", "EnvProd: Production") keeps only
+// what follows. Anything else is the author's title, kept whole: the
+// constant Staging with the comment "Staging (test)" is titled
+// "Staging (test)".
 func stripName(title, name string) string {
-	if rest, ok := strings.CutPrefix(title, name+" "); ok {
-		for _, w := range []string{"is ", "means ", "- ", ": "} {
-			if r, ok := strings.CutPrefix(rest, w); ok {
-				return strings.TrimSpace(r)
-			}
-		}
-		return rest
+	rest, ok := strings.CutPrefix(title, name)
+	if !ok {
+		return title
 	}
-	if rest, ok := strings.CutPrefix(title, name+":"); ok {
-		return strings.TrimSpace(rest)
+	if r, ok := strings.CutPrefix(rest, ":"); ok {
+		return strings.TrimSpace(r)
+	}
+	rest, ok = strings.CutPrefix(rest, " ")
+	if !ok {
+		return title
+	}
+	for _, w := range []string{"is ", "means ", "- ", ": "} {
+		if r, ok := strings.CutPrefix(rest, w); ok && strings.TrimSpace(r) != "" {
+			return strings.TrimSpace(r)
+		}
 	}
 	return title
 }
 
 // stripSubject turns a Go doc comment that starts with the field's name
-// into text for a person: "Branch is the git branch to deploy." becomes
-// "The git branch to deploy.".
+// followed by "is" or "are" into text for a person: "Branch is the git
+// branch to deploy." becomes "The git branch to deploy.". Any other
+// comment is the author's words and stays as written: "Branch to
+// deploy." is kept whole.
 func stripSubject(desc, name string) string {
 	rest, ok := strings.CutPrefix(desc, name+" ")
-	if !ok || rest == "" {
+	if !ok {
 		return desc
 	}
-	for _, verb := range []string{"is ", "are ", "holds ", "has "} {
+	for _, verb := range []string{"is ", "are "} {
 		if r, ok := strings.CutPrefix(rest, verb); ok && r != "" {
-			rest = r
-			break
+			c, n := utf8.DecodeRuneInString(r)
+			return string(unicode.ToUpper(c)) + r[n:]
 		}
 	}
-	r, n := utf8.DecodeRuneInString(rest)
-	return string(unicode.ToUpper(r)) + rest[n:]
+	return desc
 }
 
 func (b *builder) useEnum(form *Form, seen map[string]bool, e *enumInfo, p *runtime.Property) {

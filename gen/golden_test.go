@@ -47,5 +47,21 @@ func runGolden(t *testing.T, file string) {
 			got[filepath.ToSlash(rel)] = f.Content
 		}
 	}
+	if len(got) == 0 && !expectsNothing(c) {
+		t.Fatalf("%s produced no files and no diagnostics: a golden must test something (add a form, or the comment line %q if producing nothing is the point)", filepath.Base(file), noOutputDirective)
+	}
 	c.check(t, got, "go test ./gen")
+}
+
+// noOutputDirective, a line of a golden's comment, says the case expects
+// the generator to produce nothing at all.
+const noOutputDirective = "expect: no output"
+
+func expectsNothing(c *goldenCase) bool {
+	for _, line := range strings.Split(string(c.ar.Comment), "\n") {
+		if strings.TrimSpace(line) == noOutputDirective {
+			return true
+		}
+	}
+	return false
 }
