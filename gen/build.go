@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build/constraint"
 	"go/constant"
@@ -32,9 +33,21 @@ type Source struct {
 // and Go-type rule. When only is non-empty, just the named types are
 // forms. Diagnostics are sorted; a non-empty list means the model must not
 // be emitted.
+//
+// When only is empty and a //go:generate line of the package runs
+// elicitgen with --type, those types are the forms, exactly as go
+// generate makes them: generate, check and the analyzer then agree with
+// what the directive produced.
 func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 	b := &builder{enums: map[*types.TypeName]*enumInfo{}, src: src, docs: map[token.Pos]*ast.Field{}, consts: map[token.Pos]*ast.ValueSpec{}, constDocs: map[token.Pos]*ast.CommentGroup{}}
 	b.index()
+	var onlyPos token.Position
+	if len(only) == 0 {
+		var at token.Pos
+		if only, at = DirectiveTypes(src.Files); len(only) > 0 {
+			onlyPos = b.pos(at)
+		}
+	}
 	pkg := &Package{Name: src.Types.Name(), PkgPath: src.Types.Path(), Dir: src.Dir}
 	want := map[string]bool{}
 	for _, n := range only {
@@ -90,7 +103,7 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 	}
 	for _, n := range only {
 		if !found[n] {
-			b.sink.errorf(token.Position{}, "type %s not found in package %s", n, src.Types.Path())
+			b.sink.errorf(onlyPos, "type %s not found in package %s%s", n, src.Types.Path(), suggestType(n, specNames(b.typeSpecs())))
 		}
 	}
 	return pkg, b.sink.list.Sort()
@@ -815,4 +828,99 @@ func splitWords(s string) []string {
 	}
 	flush()
 	return words
+}
+
+func specNames(specs []typeSpec) []string {
+	out := make([]string, len(specs))
+	for i, ts := range specs {
+		out[i] = ts.spec.Name.Name
+	}
+	return out
+}
+
+// suggestType returns " (did you mean X?)" for the declared type name
+// closest to name, or "".
+func suggestType(name string, declared []string) string {
+	best, bestD := "", min(3, len(name)/2+1)
+	for _, d := range declared {
+		if strings.EqualFold(d, name) {
+			return fmt.Sprintf(" (did you mean %s?)", d)
+		}
+		if dist := editDistance(strings.ToLower(name), strings.ToLower(d)); dist < bestD {
+			best, bestD = d, dist
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+// DirectiveTypes returns the --type list of the first //go:generate line
+// in files that runs elicitgen's generate command (go tool elicitgen,
+// elicitgen, go run .../cmd/elicitgen[@version]), and the line's position;
+// nil when there is none or it has no --type.
+func DirectiveTypes(files []*ast.File) ([]string, token.Pos) {
+	for _, f := range files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				line, ok := strings.CutPrefix(c.Text, "//go:generate ")
+				if !ok {
+					continue
+				}
+				args, ok := generateArgs(strings.Fields(line))
+				if !ok {
+					continue
+				}
+				return typeFlag(args), c.Pos()
+			}
+		}
+	}
+	return nil, token.NoPos
+}
+
+// generateArgs returns the arguments after the elicitgen command of a
+// generate directive, and whether the line runs elicitgen's generate
+// command (the default) rather than another one such as docs.
+func generateArgs(args []string) ([]string, bool) {
+	for i, a := range args {
+		name, _, _ := strings.Cut(a, "@")
+		if name != "elicitgen" && !strings.HasSuffix(name, "/elicitgen") {
+			continue
+		}
+		rest := args[i+1:]
+		if len(rest) > 0 {
+			switch rest[0] {
+			case "schema", "check", "diff", "docs", "version", "help", "completion":
+				return nil, false
+			}
+		}
+		return rest, true
+	}
+	return nil, false
+}
+
+// typeFlag returns the type names of a --type flag in args.
+func typeFlag(args []string) []string {
+	for i, a := range args {
+		var val string
+		switch {
+		case a == "--type" || a == "-type":
+			if i+1 < len(args) {
+				val = args[i+1]
+			}
+		case strings.HasPrefix(a, "--type=") || strings.HasPrefix(a, "-type="):
+			_, val, _ = strings.Cut(a, "=")
+		default:
+			continue
+		}
+		var names []string
+		for _, t := range strings.Split(val, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				names = append(names, t)
+			}
+		}
+		return names
+	}
+	return nil
 }

@@ -131,7 +131,7 @@ func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts .
 	var none Outcome[T]
 	cfg, err := newAskConfig(opts)
 	if err != nil {
-		return none, fmt.Errorf("ask %s: %w", f.Schema.Name, err)
+		return none, askErr(f.Schema.Name, err)
 	}
 	if a == nil {
 		return none, &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: f.Schema, Message: message}
@@ -143,7 +143,7 @@ func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts .
 	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
-		return none, fmt.Errorf("ask %s: %w", s.Name, err)
+		return none, askErr(s.Name, err)
 	}
 	switch resp.Action {
 	case ActionAccept:
@@ -155,7 +155,7 @@ func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts .
 	case ActionDecline, ActionCancel:
 		return Outcome[T]{Action: resp.Action}, nil
 	}
-	return none, fmt.Errorf("ask %s: %w %q", s.Name, ErrInvalidAction, resp.Action)
+	return none, askErr(s.Name, fmt.Errorf("%w %q", ErrInvalidAction, resp.Action))
 }
 
 func ask(ctx context.Context, a Asker, req *Request, timeout time.Duration) (*Response, error) {
@@ -203,6 +203,16 @@ func prepareSchema(s *Schema, cfg *askConfig) (*Schema, error) {
 			if len(opts) == 0 {
 				errs.Add(fv.field, "WithOptions: no options given")
 			}
+			seen := make(map[string]bool, len(opts))
+			for _, o := range opts {
+				switch {
+				case o.Value == "":
+					errs.Add(fv.field, "WithOptions: an option has an empty value")
+				case seen[o.Value]:
+					errs.Add(fv.field, fmt.Sprintf("WithOptions: value %q given twice", o.Value))
+				}
+				seen[o.Value] = true
+			}
 			p.Options = opts
 			if p.Style != EnumLegacy {
 				p.Style = EnumPlain
@@ -236,10 +246,11 @@ func prepareSchema(s *Schema, cfg *askConfig) (*Schema, error) {
 		}
 	}
 	if err := errs.Err(s.Name); err != nil {
+		ve := err.(*ValidationError)
 		if missing {
-			return nil, fmt.Errorf("ask %s: %w: %w", s.Name, ErrMissingOptions, err)
+			return nil, askErr(s.Name, &detailError{kind: ErrMissingOptions, fields: ve})
 		}
-		return nil, fmt.Errorf("ask %s: bad ask option: %w", s.Name, err)
+		return nil, askErr(s.Name, &detailError{label: "bad ask option", fields: ve})
 	}
 	return s, nil
 }
@@ -366,4 +377,54 @@ func NewElicitationID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	return hex.EncodeToString(b[:])
+}
+
+// askError is an error of asking one form. Its message names the form
+// once and says "elicit:" once, whatever it wraps:
+// "elicit: ask Triage: options not supplied: kr: options must be supplied
+// with WithOptions".
+type askError struct {
+	form string
+	err  error
+}
+
+func askErr(form string, err error) error { return &askError{form, err} }
+
+func (e *askError) Error() string {
+	return "elicit: ask " + e.form + ": " + strings.TrimPrefix(e.err.Error(), "elicit: ")
+}
+
+func (e *askError) Unwrap() error { return e.err }
+
+// detailError is a sentinel (or a label) with the field problems behind
+// it, printed without repeating the form's name or "elicit:".
+type detailError struct {
+	kind   error
+	label  string
+	fields *ValidationError
+}
+
+func (e *detailError) Error() string {
+	head := e.label
+	if e.kind != nil {
+		head = strings.TrimPrefix(e.kind.Error(), "elicit: ")
+	}
+	var sb strings.Builder
+	sb.WriteString(head)
+	for i, f := range e.fields.Fields {
+		if i == 0 {
+			sb.WriteString(": ")
+		} else {
+			sb.WriteString("; ")
+		}
+		sb.WriteString(f.Error())
+	}
+	return sb.String()
+}
+
+func (e *detailError) Unwrap() []error {
+	if e.kind == nil {
+		return []error{e.fields}
+	}
+	return []error{e.kind, e.fields}
 }
