@@ -253,13 +253,13 @@ func Stale(res *Result, dir string) (string, error) {
 			continue
 		}
 		newGo, newJSON := contentOf(res, goPath), contentOf(res, jsonPath)
-		for _, line := range staleForms(pkg, files[goPath], newGo, files[jsonPath], newJSON) {
-			if line.pos.IsValid() {
-				p := line.pos
+		for _, line := range StaleForms(pkg, files[goPath], newGo, files[jsonPath], newJSON) {
+			if line.Pos.IsValid() {
+				p := line.Pos
 				p.Filename = rel(p.Filename)
-				fmt.Fprintf(&summary, "%s: %s\n", p, line.msg)
+				fmt.Fprintf(&summary, "%s: %s\n", p, line.Msg)
 			} else {
-				fmt.Fprintf(&summary, "%s: %s\n", rel(pkg.Dir), line.msg)
+				fmt.Fprintf(&summary, "%s: %s\n", rel(pkg.Dir), line.Msg)
 			}
 		}
 	}
@@ -292,20 +292,22 @@ func contentOf(res *Result, path string) []byte {
 	return nil
 }
 
-// staleLine is one line of check's summary: a message at a form, or for
-// the package when pos is not valid.
-type staleLine struct {
-	pos token.Position
-	msg string
+// StaleForm is one finding of StaleForms: a message at a form, or about
+// the package's files when Pos is not valid.
+type StaleForm struct {
+	Pos token.Position
+	Msg string
 }
 
-// staleForms names what changed between the files on disk (nil when
-// missing) and the regenerated ones: each form whose schema or generated
-// code differs, forms no longer generated, and code outside any form.
-func staleForms(pkg *Package, oldGo, newGo, oldJSON, newJSON []byte) []staleLine {
-	var out []staleLine
+// StaleForms names what changed between a package's generated files on
+// disk (nil when missing) and the regenerated ones: each form whose schema
+// or generated code differs, by name and at its position, forms no longer
+// generated, missing files, and code outside any form. check and the
+// analyzer both report these.
+func StaleForms(pkg *Package, oldGo, newGo, oldJSON, newJSON []byte) []StaleForm {
+	var out []StaleForm
 	if oldGo == nil && oldJSON == nil {
-		return []staleLine{{msg: fmt.Sprintf("%s and %s are missing: run go generate", GoFile, SchemaFile)}}
+		return []StaleForm{{Msg: fmt.Sprintf("%s and %s are missing: run go generate", GoFile, SchemaFile)}}
 	}
 	names := make([]string, len(pkg.Forms))
 	for i, f := range pkg.Forms {
@@ -331,7 +333,7 @@ func staleForms(pkg *Package, oldGo, newGo, oldJSON, newJSON []byte) []staleLine
 			what = append(what, "code in "+GoFile+" is stale")
 		}
 		if len(what) > 0 {
-			out = append(out, staleLine{f.Pos, fmt.Sprintf("form %s: %s: run go generate", f.Name, strings.Join(what, ", "))})
+			out = append(out, StaleForm{f.Pos, fmt.Sprintf("form %s: %s: run go generate", f.Name, strings.Join(what, ", "))})
 		}
 	}
 	var gone []string
@@ -342,17 +344,17 @@ func staleForms(pkg *Package, oldGo, newGo, oldJSON, newJSON []byte) []staleLine
 	}
 	sort.Strings(gone)
 	for _, name := range gone {
-		out = append(out, staleLine{msg: fmt.Sprintf("%s still holds %s, which is no longer a form here: run go generate", SchemaFile, name)})
+		out = append(out, StaleForm{Msg: fmt.Sprintf("%s still holds %s, which is no longer a form here: run go generate", SchemaFile, name)})
 	}
 	switch {
 	case oldJSON == nil:
-		out = append(out, staleLine{msg: SchemaFile + " is missing: run go generate"})
+		out = append(out, StaleForm{Msg: SchemaFile + " is missing: run go generate"})
 	case oldGo == nil:
-		out = append(out, staleLine{msg: GoFile + " is missing: run go generate"})
+		out = append(out, StaleForm{Msg: GoFile + " is missing: run go generate"})
 	case !oldOK:
-		out = append(out, staleLine{msg: GoFile + " does not parse: run go generate"})
+		out = append(out, StaleForm{Msg: GoFile + " does not parse: run go generate"})
 	case oldCode[""] != newCode[""] && len(out) == 0:
-		out = append(out, staleLine{msg: GoFile + " is stale outside any one form (another elicitgen version?): run go generate"})
+		out = append(out, StaleForm{Msg: GoFile + " is stale outside any one form (another elicitgen version?): run go generate"})
 	}
 	return out
 }

@@ -121,3 +121,27 @@ func TestDiffUnknownRevision(t *testing.T) {
 		t.Fatalf("diff --base nosuchrev: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestCheckSeesMixedPair: a new elicit_gen.json beside the old
+// elicit_gen.go (what a generate killed between its two renames leaves) is
+// reported, at the form.
+func TestCheckSeesMixedPair(t *testing.T) {
+	dir := newPkg(t, cliForm)
+	if _, stderr, code := runCLI(); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, stderr)
+	}
+	oldGo, _ := os.ReadFile(filepath.Join(dir, "elicit_gen.go"))
+	writeFile(t, filepath.Join(dir, "forms.go"), strings.Replace(cliForm, "default=main", "default=trunk", 1))
+	if _, stderr, code := runCLI(); code != 0 {
+		t.Fatalf("second generate: exit %d: %s", code, stderr)
+	}
+	newGo, _ := os.ReadFile(filepath.Join(dir, "elicit_gen.go"))
+	if string(newGo) == string(oldGo) {
+		t.Skip("the default does not show in the Go file; nothing to mix")
+	}
+	writeFile(t, filepath.Join(dir, "elicit_gen.go"), string(oldGo))
+	stdout, _, code := runCLI("check")
+	if code != 1 || !strings.Contains(stdout, "form Deploy: code in elicit_gen.go is stale") || strings.Contains(stdout, "elicit_gen.json is stale") {
+		t.Fatalf("mixed pair: exit %d:\n%s", code, stdout)
+	}
+}

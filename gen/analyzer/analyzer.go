@@ -120,19 +120,25 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		path string
-		want []byte
-	}{{goPath, wantGo}, {jsonPath, wantJSON}} {
-		got, err := readFile(pass, f.path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			pass.Reportf(at, "%s is missing: run go generate", filepath.Base(f.path))
-		case err != nil:
+	var got [2][]byte
+	for i, path := range []string{goPath, jsonPath} {
+		data, err := readFile(pass, path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
-		case !bytes.Equal(got, f.want):
-			pass.Reportf(at, "%s is stale: run go generate", filepath.Base(f.path))
 		}
+		got[i] = data
+	}
+	if bytes.Equal(got[0], wantGo) && bytes.Equal(got[1], wantJSON) {
+		return nil, nil
+	}
+	// Staleness is reported at the form that changed, by name, as
+	// elicitgen check does.
+	for _, s := range gen.StaleForms(model, got[0], wantGo, got[1], wantJSON) {
+		pos := findPos(pass, s.Pos)
+		if !pos.IsValid() {
+			pos = at
+		}
+		pass.Report(analysis.Diagnostic{Pos: pos, Message: s.Msg})
 	}
 	return nil, nil
 }
