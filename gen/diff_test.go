@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/gen"
-	elicitgen "github.com/elicitgen/elicitgen/gen"
 )
 
 func TestUnifiedDiff(t *testing.T) {
@@ -51,7 +50,7 @@ func TestUnifiedDiff(t *testing.T) {
 // into b and keeps as many lines as a longest common subsequence.
 func TestUnifiedDiffMinimal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	gen := func(n int) string {
+	lines := func(n int) string {
 		var sb strings.Builder
 		for range n {
 			fmt.Fprintf(&sb, "%c\n", 'a'+rng.IntN(4))
@@ -59,8 +58,8 @@ func TestUnifiedDiffMinimal(t *testing.T) {
 		return sb.String()
 	}
 	for i := range 300 {
-		a, b := gen(rng.IntN(30)), gen(rng.IntN(30))
-		d := elicitgen.UnifiedDiff("a", "b", a, b)
+		a, b := lines(rng.IntN(30)), lines(rng.IntN(30))
+		d := gen.UnifiedDiff("a", "b", a, b)
 		got, kept := applyDiff(t, a, d)
 		if got != b {
 			t.Fatalf("case %d: applying the diff gives %q, want %q\n%s", i, got, b, d)
@@ -87,7 +86,7 @@ func TestUnifiedDiffLinearSpace(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	d := elicitgen.UnifiedDiffLimit("a", "b", a.String(), b.String(), 200)
+	d := gen.UnifiedDiffLimit("a", "b", a.String(), b.String(), 200)
 	runtime.ReadMemStats(&after)
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 		t.Fatalf("diffing 12,000 lines allocated %d MB", alloc>>20)

@@ -258,7 +258,7 @@ with build tags. Exit status: 0 clean, 1 stale, 2 error.`,
 			}
 			diff, err := gen.Stale(res, cfg.Dir)
 			if err != nil {
-				return withCode(2, err)
+				return withCode(2, fmt.Errorf("elicitgen: %w", err))
 			}
 			if diff != "" {
 				fmt.Fprint(cmd.OutOrStdout(), diff)
