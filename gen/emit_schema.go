@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/elicitgen/elicitgen/gen/schemadiff"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
@@ -15,7 +16,7 @@ import (
 // key as {"properties": {...}, "required": [...]}: each property as sent
 // but without its choices (a single-select is {"type":"string"}, a
 // multi-select's items are {"type":"string"}).
-const AskTimeKey = "x-elicitgen-options"
+const AskTimeKey = schemadiff.AskTimeKey
 
 // EmitSchemaFile returns elicit_gen.json for pkg: one object keyed by form
 // name, each value the requestedSchema as sent to a 2025-11-25 or later

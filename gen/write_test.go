@@ -75,7 +75,7 @@ func TestWriteKilled(t *testing.T) {
 	g0, j0 := genPair(0)
 	writeFile(t, goPath, g0)
 	writeFile(t, jsonPath, j0)
-	const kills = 15
+	const kills = 12
 	mixed := 0
 	for i := range kills {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestWriteKilled$")
