@@ -445,6 +445,11 @@ func (p *parser) propOf(form, name string, raw json.RawMessage, askTime bool) (*
 		}
 		pr.enum = set
 	}
+	if pr.enum != nil && len(pr.enum.values) == 0 {
+		// No answer is valid against an empty list: it is how elicitgen
+		// wrote ask-time options before AskTimeKey, and means the same.
+		pr.enum, pr.askTime = nil, true
+	}
 	if pr.typ == "array" && !sawItems {
 		return nil, p.errf(form, name, `type "array" needs "items" (a multi-select enum)`)
 	}
