@@ -211,8 +211,12 @@ func syncDir(dir string) {
 	}
 }
 
-// staleDiffLines caps the unified diff printed for one stale file.
-const staleDiffLines = 300
+// staleDiffLines caps the unified diff printed for one stale file, and
+// staleFormLines the stale forms named for one package.
+const (
+	staleDiffLines = 300
+	staleFormLines = 100
+)
 
 // Stale compares the result with the files on disk. For every package
 // whose generated files are stale or missing it first names each form
@@ -253,7 +257,12 @@ func Stale(res *Result, dir string) (string, error) {
 			continue
 		}
 		newGo, newJSON := contentOf(res, goPath), contentOf(res, jsonPath)
-		for _, line := range StaleForms(pkg, files[goPath], newGo, files[jsonPath], newJSON) {
+		lines := StaleForms(pkg, files[goPath], newGo, files[jsonPath], newJSON)
+		if len(lines) > staleFormLines {
+			more := len(lines) - staleFormLines
+			lines = append(lines[:staleFormLines:staleFormLines], StaleForm{Msg: fmt.Sprintf("%d more findings not shown", more)})
+		}
+		for _, line := range lines {
 			if line.Pos.IsValid() {
 				p := line.Pos
 				p.Filename = rel(p.Filename)

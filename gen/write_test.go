@@ -3,6 +3,7 @@ package gen_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -212,5 +213,55 @@ func TestWriteRefusesHandWrittenSchema(t *testing.T) {
 				t.Fatalf("a refused Write still wrote %s", gen.GoFile)
 			}
 		})
+	}
+}
+
+// TestStaleNamesFormsAndCaps: check's report names each stale form at its
+// position, and caps how many it names and how much diff it prints.
+func TestStaleNamesFormsAndCaps(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), []byte(goldenMod))
+	var src strings.Builder
+	src.WriteString("package forms\n")
+	for i := range 150 {
+		fmt.Fprintf(&src, "\ntype Form%d struct {\n\tName string `json:\"name\" elicit:\"maxLength=%d\"`\n}\n", i, i+1)
+	}
+	writeFile(t, filepath.Join(dir, "forms.go"), []byte(src.String()))
+	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Write(res); err != nil {
+		t.Fatal(err)
+	}
+	// Change one form, then every form.
+	one := strings.Replace(src.String(), `maxLength=8"`, `maxLength=80"`, 1)
+	writeFile(t, filepath.Join(dir, "forms.go"), []byte(one))
+	res, err = gen.Generate(context.Background(), gen.Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := gen.Stale(res, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(out, "\n"); first != "forms.go:31:6: form Form7: schema in elicit_gen.json is stale, code in elicit_gen.go is stale: run go generate" {
+		t.Fatalf("first line %q, want Form7 named at its position:\n%s", first, out)
+	}
+	if strings.Count(out, ": form Form") != 1 {
+		t.Fatalf("other forms reported stale:\n%s", out)
+	}
+	all := strings.ReplaceAll(src.String(), `elicit:"maxLength=`, `elicit:"minLength=1,maxLength=`)
+	writeFile(t, filepath.Join(dir, "forms.go"), []byte(all))
+	res, err = gen.Generate(context.Background(), gen.Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ = gen.Stale(res, dir)
+	if n := strings.Count(out, ": form Form"); n != 100 || !strings.Contains(out, "50 more findings not shown") {
+		t.Fatalf("%d forms named, want 100 and a count of the rest", n)
+	}
+	if n := strings.Count(out, "\n"); n > 100+1+2*(300+3) {
+		t.Fatalf("report has %d lines", n)
 	}
 }
