@@ -329,7 +329,7 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	}
 	cfg, err := newAskConfig(opts)
 	if err != nil {
-		return "", fmt.Errorf("ask url: %w", err)
+		return "", askErr("url", err)
 	}
 	if a == nil {
 		return "", &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
@@ -337,7 +337,7 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: NewElicitationID()}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
-		return "", fmt.Errorf("ask url: %w", err)
+		return "", askErr("url", err)
 	}
 	return resp.Action, nil
 }
@@ -379,8 +379,8 @@ func NewElicitationID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// askError is an error of asking one form. Its message names the form
-// once and says "elicit:" once, whatever it wraps:
+// askError is an error of asking one form (or "url" for URL mode). Its
+// message names the form once and says "elicit:" once, whatever it wraps:
 // "elicit: ask Triage: options not supplied: kr: options must be supplied
 // with WithOptions".
 type askError struct {
