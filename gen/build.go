@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build/constraint"
 	"go/constant"
@@ -32,16 +33,35 @@ type Source struct {
 // and Go-type rule. When only is non-empty, just the named types are
 // forms. Diagnostics are sorted; a non-empty list means the model must not
 // be emitted.
+//
+// When only is empty and a //go:generate line of the package runs
+// elicitgen with --type, those types are the forms, exactly as go
+// generate makes them: generate, check and the analyzer then agree with
+// what the directive produced.
 func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 	b := &builder{enums: map[*types.TypeName]*enumInfo{}, src: src, docs: map[token.Pos]*ast.Field{}, consts: map[token.Pos]*ast.ValueSpec{}, constDocs: map[token.Pos]*ast.CommentGroup{}}
 	b.index()
+	var onlyPos token.Position
+	if len(only) == 0 {
+		var at token.Pos
+		if only, at = DirectiveTypes(src.Files); len(only) > 0 {
+			onlyPos = b.pos(at)
+		}
+	}
 	pkg := &Package{Name: src.Types.Name(), PkgPath: src.Types.Path(), Dir: src.Dir}
 	want := map[string]bool{}
 	for _, n := range only {
 		want[n] = true
 	}
 	found := map[string]bool{}
-	for _, ts := range b.typeSpecs() {
+	specs := b.typeSpecs()
+	embedded := embeddedInForms(specs)
+	for _, ts := range specs {
+		if st, ok := ts.spec.Type.(*ast.StructType); ok {
+			b.checkTagKeys(st)
+		}
+	}
+	for _, ts := range specs {
 		st, ok := ts.spec.Type.(*ast.StructType)
 		if !ok {
 			if want[ts.spec.Name.Name] {
@@ -56,7 +76,9 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 				continue
 			}
 			found[name] = true
-		} else if !isForm(ts.doc, st) {
+		} else if !isForm(ts.doc, st) || (embedded[name] && !hasFormMarker(ts.doc)) {
+			// A struct only embedded in forms lends them its fields; it
+			// is a form of its own only when marked //elicit:form.
 			continue
 		}
 		if ts.spec.TypeParams != nil {
@@ -81,7 +103,7 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 	}
 	for _, n := range only {
 		if !found[n] {
-			b.sink.errorf(token.Position{}, "type %s not found in package %s", n, src.Types.Path())
+			b.sink.errorf(onlyPos, "type %s not found in package %s%s", n, src.Types.Path(), suggestType(n, specNames(b.typeSpecs())))
 		}
 	}
 	return pkg, b.sink.list.Sort()
@@ -150,15 +172,66 @@ func (b *builder) checkNames(pkg *Package) {
 	}
 }
 
-// isForm reports whether a struct declaration is a form: a field with an
-// elicit tag, or the doc line //elicit:form.
-func isForm(doc *ast.CommentGroup, st *ast.StructType) bool {
+// embeddedInForms returns the names of the package's struct types that a
+// form candidate embeds (by value or pointer).
+func embeddedInForms(specs []typeSpec) map[string]bool {
+	out := map[string]bool{}
+	for _, ts := range specs {
+		st, ok := ts.spec.Type.(*ast.StructType)
+		if !ok || !isForm(ts.doc, st) {
+			continue
+		}
+		for _, f := range st.Fields.List {
+			if len(f.Names) > 0 {
+				continue
+			}
+			e := f.Type
+			if star, ok := e.(*ast.StarExpr); ok {
+				e = star.X
+			}
+			if id, ok := e.(*ast.Ident); ok && id.Name != ts.spec.Name.Name {
+				out[id.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// checkTagKeys reports struct tag keys that look like a misspelt elicit:
+// such a field would silently go unconstrained.
+func (b *builder) checkTagKeys(st *ast.StructType) {
+	for _, f := range st.Fields.List {
+		if f.Tag == nil {
+			continue
+		}
+		tag, err := strconv.Unquote(f.Tag.Value)
+		if err != nil {
+			continue
+		}
+		for _, k := range structTagKeys(tag) {
+			if nearElicit(k.Key) {
+				b.sink.errorf(b.pos(f.Tag.Pos()+token.Pos(1+k.Offset)), "struct tag key %q: did you mean elicit? (elicitgen reads only `elicit:\"...\"`)", k.Key)
+			}
+		}
+	}
+}
+
+func hasFormMarker(doc *ast.CommentGroup) bool {
 	if doc != nil {
 		for _, c := range doc.List {
 			if strings.TrimSpace(c.Text) == "//elicit:form" {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// isForm reports whether a struct declaration is a form: a field with an
+// elicit tag, or the doc line //elicit:form.
+func isForm(doc *ast.CommentGroup, st *ast.StructType) bool {
+	if hasFormMarker(doc) {
+		return true
 	}
 	for _, f := range st.Fields.List {
 		if f.Tag != nil {
@@ -289,9 +362,8 @@ func (b *builder) form(obj *types.TypeName) *Form {
 		Guard:      b.guard(obj),
 	}
 	n := len(b.sink.list)
-	names := map[string]*Field{}
-	enums := map[string]bool{}
-	b.fields(f, st, nil, names, enums, map[*types.Struct]bool{st: true})
+	fs := &formState{form: f, names: map[string]*Field{}, enums: map[string]bool{}, seen: map[*types.Struct]bool{st: true}}
+	b.fields(fs, st, nil)
 	if len(b.sink.list) > n {
 		return nil
 	}
@@ -306,8 +378,19 @@ func (b *builder) guard(obj *types.TypeName) *Struct {
 	return &Struct{Name: obj.Name(), PkgPath: obj.Pkg().Path(), Fields: r.Fields}
 }
 
+// formState is what building one form tracks, apart from the file-wide
+// state of the builder: the form, its property names so far, the enums it
+// uses and the embedded structs already flattened.
+type formState struct {
+	form  *Form
+	names map[string]*Field
+	enums map[string]bool
+	seen  map[*types.Struct]bool
+}
+
 // fields appends the form fields of st (recursing into embedded structs).
-func (b *builder) fields(f *Form, st *types.Struct, path []string, names map[string]*Field, enums map[string]bool, seen map[*types.Struct]bool) {
+func (b *builder) fields(fs *formState, st *types.Struct, path []string) {
+	f := fs.form
 	for i := 0; i < st.NumFields(); i++ {
 		v := st.Field(i)
 		tag := reflect.StructTag(st.Tag(i))
@@ -326,16 +409,16 @@ func (b *builder) fields(f *Form, st *types.Struct, path []string, names map[str
 					continue
 				}
 				if est, ok := v.Type().Underlying().(*types.Struct); ok && !isTime(v.Type()) {
-					if seen[est] {
+					if fs.seen[est] {
 						continue
 					}
-					seen[est] = true
+					fs.seen[est] = true
 					if named, ok := types.Unalias(v.Type()).(*types.Named); ok {
 						if g := typeRef(b.src.Types, est); g != nil && named.Obj().Pkg() != nil {
 							f.Embedded = append(f.Embedded, &Struct{Name: named.Obj().Name(), PkgPath: named.Obj().Pkg().Path(), Fields: g.Fields})
 						}
 					}
-					b.fields(f, est, append(append([]string(nil), path...), v.Name()), names, enums, seen)
+					b.fields(fs, est, append(append([]string(nil), path...), v.Name()))
 					continue
 				}
 			}
@@ -343,17 +426,34 @@ func (b *builder) fields(f *Form, st *types.Struct, path []string, names map[str
 		if !v.Exported() {
 			continue
 		}
-		fld := b.field(v, tag, append(append([]string(nil), path...), v.Name()), enums, f)
+		fld := b.field(fs, v, tag, append(append([]string(nil), path...), v.Name()))
 		if fld == nil {
 			continue
 		}
-		if prev, ok := names[fld.Prop.Name]; ok {
+		if prev, ok := fs.names[fld.Prop.Name]; ok {
 			b.sink.errorf(fld.Pos, "property %q is also the name of field %s (%s:%d): each property needs its own name", fld.Prop.Name, strings.Join(prev.Access, "."), filepath.Base(prev.Pos.Filename), prev.Pos.Line)
 			continue
 		}
-		names[fld.Prop.Name] = fld
+		fs.names[fld.Prop.Name] = fld
 		f.Fields = append(f.Fields, fld)
 	}
+}
+
+// unitless lists types that would reach a person as a bare number whose
+// unit they cannot guess, with what to use instead.
+var unitless = map[string]string{
+	"time.Duration": "it would be asked as an integer of nanoseconds; use an integer field that names its unit (TimeoutSeconds int `elicit:\"min=1\"`) or a string parsed with time.ParseDuration",
+	"time.Month":    "it would be asked as a number 1-12; use a named string type with constants (an enum) or an int with min=1,max=12",
+	"time.Weekday":  "it would be asked as a number 0-6; use a named string type with constants (an enum)",
+}
+
+// unitlessType returns the hint for a type in unitless, or "".
+func unitlessType(t types.Type) string {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return unitless[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
 }
 
 func isStructType(t types.Type) bool {
@@ -376,7 +476,7 @@ func typeName(from *types.Package, t types.Type) string {
 }
 
 // field builds one field; nil means it was rejected (and reported).
-func (b *builder) field(v *types.Var, tag reflect.StructTag, access []string, enums map[string]bool, form *Form) *Field {
+func (b *builder) field(fs *formState, v *types.Var, tag reflect.StructTag, access []string) *Field {
 	astField := b.docs[v.Pos()]
 	fpos := b.pos(v.Pos())
 	jsonName, jsonOpts, _ := strings.Cut(tag.Get("json"), ",")
@@ -399,11 +499,6 @@ func (b *builder) field(v *types.Var, tag reflect.StructTag, access []string, en
 		}
 		p.Description = stripSubject(p.Description, v.Name())
 	}
-	if looksSecret(v.Name()) || looksSecret(p.Name) {
-		b.sink.errorf(fpos, "field %s looks like a secret: form mode must not ask for passwords, tokens, API keys or card numbers; ask for it out of band with URL mode (runtime.AskURL)", v.Name())
-		return nil
-	}
-
 	// Type.
 	t := types.Unalias(v.Type())
 	if ptr, ok := t.(*types.Pointer); ok {
@@ -423,20 +518,26 @@ func (b *builder) field(v *types.Var, tag reflect.StructTag, access []string, en
 			return nil
 		}
 	}
-	if !b.classify(fld, v, t, enums, form) {
+	if !b.classify(fs, fld, v, t) {
 		return nil
 	}
 
 	// Tag options.
-	raw, hasElicit := tag.Lookup("elicit")
-	if !hasElicit {
-		return b.finish(fld, v, nil, nil)
+	var opts tagOptions
+	if raw, ok := tag.Lookup("elicit"); ok {
+		var terrs []*tagError
+		opts, terrs = parseTag(raw)
+		for _, e := range terrs {
+			b.sink.errorf(b.tagPos(astField, v, e.Offset), "%s", e.Msg)
+		}
+		if len(terrs) > 0 {
+			return nil
+		}
 	}
-	opts, terrs := parseTag(raw)
-	for _, e := range terrs {
-		b.sink.errorf(b.tagPos(astField, v, e.Offset), "%s", e.Msg)
-	}
-	if len(terrs) > 0 {
+	// Only text can carry a secret: TokenCount int and ResetPassword bool
+	// are not asking for one.
+	if fld.GoKind == GoString && !hasKey(opts, optNotSecret) && (looksSecret(v.Name()) || looksSecret(p.Name)) {
+		b.sink.errorf(fpos, "field %s looks like a secret: form mode must not ask for passwords, tokens, API keys or card numbers; ask for it out of band with URL mode (runtime.AskURL), or, if it is not a secret, add the tag option %s (elicit:\"%s\")", v.Name(), optNotSecret, optNotSecret)
 		return nil
 	}
 	return b.finish(fld, v, opts, astField)
@@ -457,7 +558,7 @@ func (b *builder) tagPos(astField *ast.Field, v *types.Var, off int) token.Posit
 }
 
 // classify sets the field's Go kind and the property's kind from its type.
-func (b *builder) classify(fld *Field, v *types.Var, t types.Type, enums map[string]bool, form *Form) bool {
+func (b *builder) classify(fs *formState, fld *Field, v *types.Var, t types.Type) bool {
 	p := &fld.Prop
 	bad := func(what string) bool {
 		b.sink.errorf(fld.Pos, "field %s has type %s, %s: MCP forms are flat objects of strings, numbers, booleans, enums and multi-select enums", v.Name(), typeName(b.src.Types, v.Type()), what)
@@ -467,6 +568,10 @@ func (b *builder) classify(fld *Field, v *types.Var, t types.Type, enums map[str
 		fld.GoKind, p.Kind, p.Format = GoTime, runtime.KindString, "date-time"
 		return true
 	}
+	if hint := unitlessType(t); hint != "" {
+		b.sink.errorf(fld.Pos, "field %s has type %s, whose unit a person cannot guess: %s", v.Name(), typeName(b.src.Types, v.Type()), hint)
+		return false
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		switch {
@@ -475,7 +580,7 @@ func (b *builder) classify(fld *Field, v *types.Var, t types.Type, enums map[str
 			if named, ok := t.(*types.Named); ok {
 				if e := b.enum(named); e != nil {
 					p.Kind = runtime.KindEnum
-					b.useEnum(form, enums, e, p)
+					b.useEnum(fs, e, p)
 				}
 			}
 		case u.Info()&types.IsBoolean != 0:
@@ -501,12 +606,13 @@ func (b *builder) classify(fld *Field, v *types.Var, t types.Type, enums map[str
 		fld.GoKind, p.Kind = GoMulti, runtime.KindMulti
 		if named, ok := elem.(*types.Named); ok {
 			if e := b.enum(named); e != nil {
-				b.useEnum(form, enums, e, p)
+				b.useEnum(fs, e, p)
 			}
 		}
 		return true
 	case *types.Struct:
-		return bad("a nested struct")
+		b.sink.errorf(fld.Pos, "field %s has type %s, a nested struct: MCP forms are flat objects; to ask for its fields, embed it (write %s without a field name) so they flatten into the form", v.Name(), typeName(b.src.Types, v.Type()), typeName(b.src.Types, v.Type()))
+		return false
 	case *types.Map:
 		return bad("a map")
 	case *types.Interface:
@@ -586,43 +692,52 @@ func (b *builder) scanEnum(named *types.Named) *enumInfo {
 	return e
 }
 
-// stripName removes a leading "Name " or "Name: " from a doc comment, the
-// Go convention for doc comments, so that "EnvProd is Production" reads
-// "Production"... only when the comment starts with the name itself.
+// stripName removes the Go doc-comment prefix of a constant's title: a
+// comment that begins with the constant's name followed by "is", "means",
+// ":" or "-" ("EnvProd is Production", "EnvProd: Production") keeps only
+// what follows. Anything else is the author's title, kept whole: the
+// constant Staging with the comment "Staging (test)" is titled
+// "Staging (test)".
 func stripName(title, name string) string {
-	if rest, ok := strings.CutPrefix(title, name+" "); ok {
-		for _, w := range []string{"is ", "means ", "- ", ": "} {
-			if r, ok := strings.CutPrefix(rest, w); ok {
-				return strings.TrimSpace(r)
-			}
-		}
-		return rest
+	rest, ok := strings.CutPrefix(title, name)
+	if !ok {
+		return title
 	}
-	if rest, ok := strings.CutPrefix(title, name+":"); ok {
-		return strings.TrimSpace(rest)
+	if r, ok := strings.CutPrefix(rest, ":"); ok {
+		return strings.TrimSpace(r)
+	}
+	rest, ok = strings.CutPrefix(rest, " ")
+	if !ok {
+		return title
+	}
+	for _, w := range []string{"is ", "means ", "- ", ": "} {
+		if r, ok := strings.CutPrefix(rest, w); ok && strings.TrimSpace(r) != "" {
+			return strings.TrimSpace(r)
+		}
 	}
 	return title
 }
 
 // stripSubject turns a Go doc comment that starts with the field's name
-// into text for a person: "Branch is the git branch to deploy." becomes
-// "The git branch to deploy.".
+// followed by "is" or "are" into text for a person: "Branch is the git
+// branch to deploy." becomes "The git branch to deploy.". Any other
+// comment is the author's words and stays as written: "Branch to
+// deploy." is kept whole.
 func stripSubject(desc, name string) string {
 	rest, ok := strings.CutPrefix(desc, name+" ")
-	if !ok || rest == "" {
+	if !ok {
 		return desc
 	}
-	for _, verb := range []string{"is ", "are ", "holds ", "has "} {
+	for _, verb := range []string{"is ", "are "} {
 		if r, ok := strings.CutPrefix(rest, verb); ok && r != "" {
-			rest = r
-			break
+			c, n := utf8.DecodeRuneInString(r)
+			return string(unicode.ToUpper(c)) + r[n:]
 		}
 	}
-	r, n := utf8.DecodeRuneInString(rest)
-	return string(unicode.ToUpper(r)) + rest[n:]
+	return desc
 }
 
-func (b *builder) useEnum(form *Form, seen map[string]bool, e *enumInfo, p *runtime.Property) {
+func (b *builder) useEnum(fs *formState, e *enumInfo, p *runtime.Property) {
 	p.Options = e.values
 	p.Style = runtime.EnumPlain
 	for _, o := range e.values {
@@ -632,9 +747,9 @@ func (b *builder) useEnum(form *Form, seen map[string]bool, e *enumInfo, p *runt
 		}
 	}
 	key := e.enum.PkgPath + "." + e.enum.Name
-	if !seen[key] {
-		seen[key] = true
-		form.Enums = append(form.Enums, e.enum)
+	if !fs.enums[key] {
+		fs.enums[key] = true
+		fs.form.Enums = append(fs.form.Enums, e.enum)
 	}
 }
 
@@ -662,7 +777,7 @@ func looksSecret(name string) bool {
 	words := splitWords(name)
 	for i, w := range words {
 		switch w {
-		case "password", "passwd", "passphrase", "secret", "token", "apikey", "cvv", "cvc", "pin", "ssn", "privatekey", "cardnumber", "creditcard", "pan":
+		case "password", "passwd", "passphrase", "passcode", "secret", "token", "apikey", "cvv", "cvc", "pin", "ssn", "privatekey", "cardnumber", "creditcard", "pan":
 			return true
 		}
 		if i+1 < len(words) {
@@ -713,4 +828,99 @@ func splitWords(s string) []string {
 	}
 	flush()
 	return words
+}
+
+func specNames(specs []typeSpec) []string {
+	out := make([]string, len(specs))
+	for i, ts := range specs {
+		out[i] = ts.spec.Name.Name
+	}
+	return out
+}
+
+// suggestType returns " (did you mean X?)" for the declared type name
+// closest to name, or "".
+func suggestType(name string, declared []string) string {
+	best, bestD := "", min(3, len(name)/2+1)
+	for _, d := range declared {
+		if strings.EqualFold(d, name) {
+			return fmt.Sprintf(" (did you mean %s?)", d)
+		}
+		if dist := editDistance(strings.ToLower(name), strings.ToLower(d)); dist < bestD {
+			best, bestD = d, dist
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+// DirectiveTypes returns the --type list of the first //go:generate line
+// in files that runs elicitgen's generate command (go tool elicitgen,
+// elicitgen, go run .../cmd/elicitgen[@version]), and the line's position;
+// nil when there is none or it has no --type.
+func DirectiveTypes(files []*ast.File) ([]string, token.Pos) {
+	for _, f := range files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				line, ok := strings.CutPrefix(c.Text, "//go:generate ")
+				if !ok {
+					continue
+				}
+				args, ok := generateArgs(strings.Fields(line))
+				if !ok {
+					continue
+				}
+				return typeFlag(args), c.Pos()
+			}
+		}
+	}
+	return nil, token.NoPos
+}
+
+// generateArgs returns the arguments after the elicitgen command of a
+// generate directive, and whether the line runs elicitgen's generate
+// command (the default) rather than another one such as docs.
+func generateArgs(args []string) ([]string, bool) {
+	for i, a := range args {
+		name, _, _ := strings.Cut(a, "@")
+		if name != "elicitgen" && !strings.HasSuffix(name, "/elicitgen") {
+			continue
+		}
+		rest := args[i+1:]
+		if len(rest) > 0 {
+			switch rest[0] {
+			case "schema", "check", "diff", "docs", "version", "help", "completion":
+				return nil, false
+			}
+		}
+		return rest, true
+	}
+	return nil, false
+}
+
+// typeFlag returns the type names of a --type flag in args.
+func typeFlag(args []string) []string {
+	for i, a := range args {
+		var val string
+		switch {
+		case a == "--type" || a == "-type":
+			if i+1 < len(args) {
+				val = args[i+1]
+			}
+		case strings.HasPrefix(a, "--type=") || strings.HasPrefix(a, "-type="):
+			_, val, _ = strings.Cut(a, "=")
+		default:
+			continue
+		}
+		var names []string
+		for _, t := range strings.Split(val, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				names = append(names, t)
+			}
+		}
+		return names
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -15,193 +16,286 @@ import (
 
 var formats = []string{"email", "uri", "date", "date-time"}
 
-// finish applies the elicit tag options to fld and checks the MCP rules
-// that involve them. It returns nil when the field was rejected.
-func (b *builder) finish(fld *Field, v *types.Var, opts []tagOption, astField *ast.Field) *Field {
-	p := &fld.Prop
-	n := len(b.sink.list)
-	at := func(o tagOption) token.Position { return b.tagPos(astField, v, o.Offset) }
-	lazy := func(o tagOption) func() token.Position { return func() token.Position { return at(o) } }
-	get := tagOptions(opts)
-	numeric := fld.GoKind == GoInt || fld.GoKind == GoUint || fld.GoKind == GoFloat
-	plainString := fld.GoKind == GoString && p.Kind == runtime.KindString
+// optNotSecret is the tag option that tells the secret check a string
+// field is not a secret.
+const optNotSecret = "notSecret"
 
-	// Options that change the kind come first.
-	if o, ok := get.get("enum"); ok {
-		vals := splitList(o.Value)
+// maxSafeInt is the largest integer a JSON number carries exactly in
+// every client (2^53-1): bounds and defaults beyond it cannot be stated.
+const maxSafeInt = 1<<53 - 1
+
+// fieldOpts is the per-field state of the tag passes: the field being
+// finished, its Go declaration and its parsed options. The builder holds
+// the file-wide state (package, enums, diagnostics).
+type fieldOpts struct {
+	b     *builder
+	fld   *Field
+	v     *types.Var
+	opts  tagOptions
+	field *ast.Field
+}
+
+func (o *fieldOpts) at(t tagOption) token.Position { return o.b.tagPos(o.field, o.v, t.Offset) }
+
+func (o *fieldOpts) lazy(t tagOption) func() token.Position {
+	return func() token.Position { return o.at(t) }
+}
+
+func (o *fieldOpts) goType() string { return typeName(o.b.src.Types, o.v.Type()) }
+
+func (o *fieldOpts) numeric() bool {
+	k := o.fld.GoKind
+	return k == GoInt || k == GoUint || k == GoFloat
+}
+
+func (o *fieldOpts) plainString() bool {
+	return o.fld.GoKind == GoString && o.fld.Prop.Kind == runtime.KindString
+}
+
+// finish applies the elicit tag options to fld and checks the MCP rules
+// that involve them, as a sequence of passes: each pass reads what the
+// earlier ones settled (the kind before formats and bounds, bounds before
+// their consistency, everything before the default). It returns nil when
+// the field was rejected.
+func (b *builder) finish(fld *Field, v *types.Var, opts tagOptions, astField *ast.Field) *Field {
+	o := &fieldOpts{b: b, fld: fld, v: v, opts: opts, field: astField}
+	n := len(b.sink.list)
+	passes := []func(){o.kindPass, o.textPass, o.formatPass, o.boundsPass, o.consistencyPass}
+	for _, pass := range passes {
+		pass()
+	}
+	if len(b.sink.list) == n {
+		o.defaultPass()
+	}
+	if len(b.sink.list) > n {
+		return nil
+	}
+	return fld
+}
+
+// kindPass applies the options that change the property's kind: enum=,
+// options and legacyTitles.
+func (o *fieldOpts) kindPass() {
+	b, p, fld := o.b, &o.fld.Prop, o.fld
+	if t, ok := o.opts.get("enum"); ok {
+		vals := splitList(t.Value)
 		switch {
 		case p.Kind == runtime.KindEnum || (fld.GoKind == GoMulti && len(p.Options) > 0):
-			b.sink.errorf(at(o), "enum= on %s: its options already come from the constants of its type", v.Name())
-		case plainString || fld.GoKind == GoMulti:
-			if plainString {
+			b.sink.errorf(o.at(t), "enum= on %s: its options already come from the constants of its type", o.v.Name())
+		case o.plainString() || fld.GoKind == GoMulti:
+			if o.plainString() {
 				p.Kind = runtime.KindEnum
 			}
 			seen := map[string]bool{}
 			for _, s := range vals {
 				switch {
 				case s == "":
-					b.sink.errorf(at(o), "enum= has an empty value")
+					b.sink.errorf(o.at(t), "enum= has an empty value")
 				case seen[s]:
-					b.sink.errorf(at(o), "enum= lists %q twice", s)
+					b.sink.errorf(o.at(t), "enum= lists %q twice", s)
 				}
 				seen[s] = true
 				p.Options = append(p.Options, runtime.Option{Value: s})
 			}
 			if len(vals) == 0 {
-				b.sink.errorf(at(o), "enum= needs at least one value: enum=a|b|c")
+				b.sink.errorf(o.at(t), "enum= needs at least one value: enum=a|b|c")
 			}
 		default:
-			b.sink.errorf(at(o), "enum= applies to string and []string fields, not %s", typeName(b.src.Types, v.Type()))
+			b.sink.errorf(o.at(t), "enum= applies to string and []string fields, not %s", o.goType())
 		}
 	}
-	if o, ok := get.get("options"); ok {
+	if t, ok := o.opts.get("options"); ok {
 		switch {
-		case hasKey(get, "enum"):
-			b.sink.errorf(at(o), "options and enum= exclude each other: options are supplied when asking, enum= fixes them here")
-		case plainString:
+		case hasKey(o.opts, "enum"):
+			b.sink.errorf(o.at(t), "options and enum= exclude each other: options are supplied when asking, enum= fixes them here")
+		case o.plainString():
 			p.Kind, p.Dynamic = runtime.KindEnum, true
 		case fld.GoKind == GoMulti && len(p.Options) == 0:
 			p.Dynamic = true
 		default:
-			b.sink.errorf(at(o), "options applies to string and []string fields whose choices are supplied when asking")
+			b.sink.errorf(o.at(t), "options applies to string and []string fields whose choices are supplied when asking")
 		}
 	}
-	if fld.GoKind == GoMulti && len(p.Options) == 0 && !p.Dynamic && !hasKey(get, "enum") {
-		b.sink.errorf(fld.Pos, "field %s is []string without enum=: a multi-select needs its options (enum=a|b|c, or options to supply them when asking); free-form lists cannot be asked", v.Name())
+	if fld.GoKind == GoMulti && len(p.Options) == 0 && !p.Dynamic && !hasKey(o.opts, "enum") {
+		b.sink.errorf(fld.Pos, "field %s is []string without enum=: a multi-select needs its options (enum=a|b|c, or options to supply them when asking); free-form lists cannot be asked", o.v.Name())
 	}
-	if o, ok := get.get("legacyTitles"); ok {
+	if t, ok := o.opts.get("legacyTitles"); ok {
 		if p.Kind != runtime.KindEnum || p.Dynamic {
-			b.sink.errorf(at(o), "legacyTitles applies to single-select enums with constant options")
+			b.sink.errorf(o.at(t), "legacyTitles applies to single-select enums with constant options")
 		} else {
 			p.Style = runtime.EnumLegacy
 		}
 	}
+}
 
-	if o, ok := get.get("title"); ok {
-		p.Title = o.Value
+// textPass applies what a person reads and whether an answer is needed:
+// title, desc, optional, required, notSecret.
+func (o *fieldOpts) textPass() {
+	p := &o.fld.Prop
+	if t, ok := o.opts.get("title"); ok {
+		p.Title = t.Value
 	}
-	if o, ok := get.get("desc"); ok {
-		p.Description = foldSpace(o.Value)
+	if t, ok := o.opts.get("desc"); ok {
+		p.Description = foldSpace(t.Value)
 	}
-	_, req := get.get("required")
-	if o, ok := get.get("optional"); ok {
+	_, req := o.opts.get("required")
+	if t, ok := o.opts.get("optional"); ok {
 		if req {
-			b.sink.errorf(at(o), "a field cannot be both optional and required")
+			o.b.sink.errorf(o.at(t), "a field cannot be both optional and required")
 		}
 		p.Required = false
 	}
 	if req {
 		p.Required = true
 	}
+	if t, ok := o.opts.get(optNotSecret); ok && o.fld.GoKind != GoString {
+		o.b.sink.errorf(o.at(t), "%s applies only to string fields (only they are checked for secrets), not %s", optNotSecret, o.goType())
+	}
+}
 
-	if o, ok := get.get("format"); ok {
-		switch {
-		case !contains(formats, o.Value):
-			b.sink.errorf(at(o), "unknown format %q: MCP allows email, uri, date and date-time", o.Value)
-		case fld.GoKind == GoTime:
-			if o.Value != "date" && o.Value != "date-time" {
-				b.sink.errorf(at(o), "format=%s on time.Time: use date or date-time", o.Value)
-			}
-			p.Format = o.Value
-		case plainString:
-			p.Format = o.Value
-		default:
-			b.sink.errorf(at(o), "format applies only to string fields, not %s", typeName(b.src.Types, v.Type()))
-		}
+// formatPass applies format=.
+func (o *fieldOpts) formatPass() {
+	t, ok := o.opts.get("format")
+	if !ok {
+		return
 	}
+	b, p := o.b, &o.fld.Prop
+	switch {
+	case !contains(formats, t.Value):
+		b.sink.errorf(o.at(t), "unknown format %q: MCP allows email, uri, date and date-time", t.Value)
+	case o.fld.GoKind == GoTime:
+		if t.Value != "date" && t.Value != "date-time" {
+			b.sink.errorf(o.at(t), "format=%s on time.Time: use date or date-time", t.Value)
+		}
+		p.Format = t.Value
+	case o.plainString():
+		p.Format = t.Value
+	default:
+		b.sink.errorf(o.at(t), "format applies only to string fields, not %s", o.goType())
+	}
+}
 
-	for _, k := range []string{"minLength", "maxLength"} {
-		o, ok := get.get(k)
-		if !ok {
-			continue
-		}
-		if !plainString {
-			b.sink.errorf(at(o), "%s applies only to string fields, not %s", k, typeName(b.src.Types, v.Type()))
-			continue
-		}
-		if n, ok := b.count(lazy(o), k, o.Value); ok {
-			if k == "minLength" {
-				p.MinLength = &n
-			} else {
-				p.MaxLength = &n
+// bound is one numeric tag option: the field kinds it applies to, what
+// to say otherwise, and where its value goes.
+type bound struct {
+	key     string
+	applies func(*fieldOpts) bool
+	// wrong says why the option does not apply to this field.
+	wrong func(*fieldOpts) string
+	// set parses and stores the value; false when it was rejected.
+	set func(*fieldOpts, tagOption) bool
+}
+
+// bounds are the length, item and number bounds, in the order they are
+// applied.
+var bounds = []bound{
+	countBound("minLength", func(p *runtime.Property) **int { return &p.MinLength }, (*fieldOpts).plainString, "string fields"),
+	countBound("maxLength", func(p *runtime.Property) **int { return &p.MaxLength }, (*fieldOpts).plainString, "string fields"),
+	countBound("minItems", func(p *runtime.Property) **int { return &p.MinItems }, isMulti, "multi-select fields"),
+	countBound("maxItems", func(p *runtime.Property) **int { return &p.MaxItems }, isMulti, "multi-select fields"),
+	numberBound("min", func(p *runtime.Property) **float64 { return &p.Minimum }),
+	numberBound("max", func(p *runtime.Property) **float64 { return &p.Maximum }),
+}
+
+func isMulti(o *fieldOpts) bool { return o.fld.GoKind == GoMulti }
+
+func countBound(key string, dst func(*runtime.Property) **int, applies func(*fieldOpts) bool, what string) bound {
+	return bound{
+		key:     key,
+		applies: applies,
+		wrong: func(o *fieldOpts) string {
+			if what == "string fields" {
+				return fmt.Sprintf("%s applies only to %s, not %s", key, what, o.goType())
 			}
-		}
-	}
-	for _, k := range []string{"minItems", "maxItems"} {
-		o, ok := get.get(k)
-		if !ok {
-			continue
-		}
-		if fld.GoKind != GoMulti {
-			b.sink.errorf(at(o), "%s applies only to multi-select fields", k)
-			continue
-		}
-		if n, ok := b.count(lazy(o), k, o.Value); ok {
-			if k == "minItems" {
-				p.MinItems = &n
-			} else {
-				p.MaxItems = &n
+			return fmt.Sprintf("%s applies only to %s", key, what)
+		},
+		set: func(o *fieldOpts, t tagOption) bool {
+			n, ok := o.b.count(o.lazy(t), key, t.Value)
+			if ok {
+				*dst(&o.fld.Prop) = &n
 			}
-		}
+			return ok
+		},
 	}
-	for _, k := range []string{"min", "max"} {
-		o, ok := get.get(k)
-		if !ok {
-			continue
-		}
-		if !numeric {
+}
+
+func numberBound(key string, dst func(*runtime.Property) **float64) bound {
+	return bound{
+		key:     key,
+		applies: (*fieldOpts).numeric,
+		wrong: func(o *fieldOpts) string {
 			hint := ""
-			if fld.GoKind == GoString {
-				hint = " (use " + k + "Length for strings)"
-			} else if fld.GoKind == GoMulti {
-				hint = " (use " + k + "Items for multi-select)"
+			switch o.fld.GoKind {
+			case GoString:
+				hint = " (use " + key + "Length for strings)"
+			case GoMulti:
+				hint = " (use " + key + "Items for multi-select)"
 			}
-			b.sink.errorf(at(o), "%s applies only to number fields%s", k, hint)
+			return fmt.Sprintf("%s applies only to number fields%s", key, hint)
+		},
+		set: func(o *fieldOpts, t tagOption) bool {
+			f, ok := o.b.number(o.lazy(t), o.fld, o.v, key, t.Value)
+			if ok {
+				*dst(&o.fld.Prop) = &f
+			}
+			return ok
+		},
+	}
+}
+
+// boundsPass applies every bound of the bounds table; unsigned integers
+// imply a minimum of 0.
+func (o *fieldOpts) boundsPass() {
+	for _, bd := range bounds {
+		t, ok := o.opts.get(bd.key)
+		if !ok {
 			continue
 		}
-		if f, ok := b.number(lazy(o), fld, v, k, o.Value); ok {
-			if k == "min" {
-				p.Minimum = &f
-			} else {
-				p.Maximum = &f
-			}
+		if !bd.applies(o) {
+			o.b.sink.errorf(o.at(t), "%s", bd.wrong(o))
+			continue
 		}
+		bd.set(o, t)
 	}
-	if fld.GoKind == GoUint && p.Minimum == nil {
+	if p := &o.fld.Prop; o.fld.GoKind == GoUint && p.Minimum == nil {
 		zero := 0.0
 		p.Minimum = &zero
 	}
+}
 
-	// Bounds must make sense together.
+// consistencyPass checks that the bounds make sense together and with the
+// options.
+func (o *fieldOpts) consistencyPass() {
+	b, p := o.b, &o.fld.Prop
 	if p.MinLength != nil && p.MaxLength != nil && *p.MinLength > *p.MaxLength {
-		b.sink.errorf(at(get.must("minLength")), "minLength %d is above maxLength %d", *p.MinLength, *p.MaxLength)
+		b.sink.errorf(o.at(o.opts.must("minLength")), "minLength %d is above maxLength %d", *p.MinLength, *p.MaxLength)
 	}
 	if p.MinItems != nil && p.MaxItems != nil && *p.MinItems > *p.MaxItems {
-		b.sink.errorf(at(get.must("minItems")), "minItems %d is above maxItems %d", *p.MinItems, *p.MaxItems)
+		b.sink.errorf(o.at(o.opts.must("minItems")), "minItems %d is above maxItems %d", *p.MinItems, *p.MaxItems)
 	}
 	if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum {
-		o, ok := get.get("min")
+		t, ok := o.opts.get("min")
 		if !ok {
-			o = get.must("max")
+			t = o.opts.must("max")
 		}
-		b.sink.errorf(at(o), "min %s is above max %s", fmtNum(*p.Minimum), fmtNum(*p.Maximum))
+		b.sink.errorf(o.at(t), "min %s is above max %s", fmtNum(*p.Minimum), fmtNum(*p.Maximum))
 	}
 	if p.MaxItems != nil && !p.Dynamic && *p.MaxItems > len(p.Options) && len(p.Options) > 0 {
-		b.sink.errorf(at(get.must("maxItems")), "maxItems %d is above the %d options", *p.MaxItems, len(p.Options))
+		b.sink.errorf(o.at(o.opts.must("maxItems")), "maxItems %d is above the %d options", *p.MaxItems, len(p.Options))
 	}
 	if p.MinItems != nil && !p.Dynamic && *p.MinItems > len(p.Options) && len(p.Options) > 0 {
-		b.sink.errorf(at(get.must("minItems")), "minItems %d is above the %d options: no answer could be valid", *p.MinItems, len(p.Options))
+		b.sink.errorf(o.at(o.opts.must("minItems")), "minItems %d is above the %d options: no answer could be valid", *p.MinItems, len(p.Options))
 	}
+}
 
-	if o, ok := get.get("default"); ok && len(b.sink.list) == n {
-		if d, ok := b.defaultValue(lazy(o), fld, v, o.Value); ok {
-			p.Default = d
+// defaultPass applies default=, checked against everything settled
+// before; it runs only when the field has no other problem.
+func (o *fieldOpts) defaultPass() {
+	if t, ok := o.opts.get("default"); ok {
+		if d, ok := o.b.defaultValue(o.lazy(t), o.fld, o.v, t.Value); ok {
+			o.fld.Prop.Default = d
 		}
 	}
-	if len(b.sink.list) > n {
-		return nil
-	}
-	return fld
 }
 
 // tagOptions looks options up by key; a tag has only a few.
@@ -286,7 +380,7 @@ func (b *builder) number(pos func() token.Position, fld *Field, v *types.Var, ke
 			b.sink.errorf(pos(), "%s=%s is not a valid %s", key, s, goType())
 			return 0, false
 		}
-		return f, true
+		return f, b.safe(pos, key, s, f)
 	default:
 		_, _, bits, signed := intRange(v.Type())
 		if signed {
@@ -295,7 +389,7 @@ func (b *builder) number(pos func() token.Position, fld *Field, v *types.Var, ke
 				b.sink.errorf(pos(), "%s=%s %s", key, s, intErr(err, goType()))
 				return 0, false
 			}
-			return float64(n), true
+			return float64(n), b.safe(pos, key, s, float64(n))
 		}
 		n, err := strconv.ParseUint(s, 10, bits)
 		if err != nil {
@@ -306,8 +400,18 @@ func (b *builder) number(pos func() token.Position, fld *Field, v *types.Var, ke
 			}
 			return 0, false
 		}
-		return float64(n), true
+		return float64(n), b.safe(pos, key, s, float64(n))
 	}
+}
+
+// safe reports whether a bound or default lies within +-(2^53-1), where a
+// JSON number is exact in every client; it reports the problem otherwise.
+func (b *builder) safe(pos func() token.Position, key, s string, f float64) bool {
+	if math.Abs(f) <= maxSafeInt {
+		return true
+	}
+	b.sink.errorf(pos(), "%s=%s is outside -9007199254740991..9007199254740991 (+-(2^53-1)), the numbers every client reads exactly: state a smaller bound", key, s)
+	return false
 }
 
 func intErr(err error, goType string) string {

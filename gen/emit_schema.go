@@ -3,7 +3,20 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/elicitgen/elicitgen/gen/schemadiff"
+	"github.com/elicitgen/elicitgen/runtime"
 )
+
+// AskTimeKey is the form-level keyword of elicit_gen.json that holds the
+// fields tagged `options`, whose choices are supplied when asking
+// (runtime.WithOptions). They are left out of the form's "properties" and
+// "required", so that every form in the file is a requestedSchema a client
+// could be sent (an enum without values is not), and described under this
+// key as {"properties": {...}, "required": [...]}: each property as sent
+// but without its choices (a single-select is {"type":"string"}, a
+// multi-select's items are {"type":"string"}).
+const AskTimeKey = schemadiff.AskTimeKey
 
 // EmitSchemaFile returns elicit_gen.json for pkg: one object keyed by form
 // name, each value the requestedSchema as sent to a 2025-11-25 or later
@@ -49,9 +62,9 @@ func emitSchemas(forms []*Form, key func(*Form) string) ([]byte, error) {
 		}
 		b = append(b, k...)
 		b = append(b, ':')
-		b, err = f.Schema().AppendJSON(b, "")
+		b, err = appendFormSchema(b, f)
 		if err != nil {
-			return nil, generatorBug("schema of %s: %v", f.Name, err)
+			return nil, err
 		}
 	}
 	b = append(b, '}')
@@ -61,4 +74,48 @@ func emitSchemas(forms []*Form, key func(*Form) string) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
+}
+
+// appendFormSchema appends the form's entry of the schema file: the
+// requestedSchema of its fixed fields, plus AskTimeKey for the fields
+// whose options are supplied when asking.
+func appendFormSchema(b []byte, f *Form) ([]byte, error) {
+	fixed := &runtime.Schema{Name: f.Name}
+	var ask []runtime.Property
+	for _, fld := range f.Fields {
+		if fld.Prop.Dynamic {
+			ask = append(ask, fld.Prop)
+			continue
+		}
+		fixed.Properties = append(fixed.Properties, fld.Prop)
+	}
+	b, err := fixed.AppendJSON(b, "")
+	if err != nil {
+		return nil, generatorBug("schema of %s: %v", f.Name, err)
+	}
+	if len(ask) == 0 {
+		return b, nil
+	}
+	b = b[:len(b)-1] // reopen the object
+	b = append(b, `,"`+AskTimeKey+`":`...)
+	// Encode the fields as a requestedSchema of their own, without their
+	// (unknown) choices, then drop the empty choice lists the encoder
+	// writes for multi-selects (a JSON string cannot hold the unescaped
+	// pattern) and the object's "type".
+	sub := &runtime.Schema{Name: f.Name, Properties: make([]runtime.Property, len(ask))}
+	for i, p := range ask {
+		p.Options, p.Dynamic, p.Style = nil, false, runtime.EnumPlain
+		if p.Kind == runtime.KindEnum {
+			p.Kind = runtime.KindString
+		}
+		sub.Properties[i] = p
+	}
+	enc, err := sub.AppendJSON(nil, "")
+	if err != nil {
+		return nil, generatorBug("ask-time fields of %s: %v", f.Name, err)
+	}
+	enc = bytes.ReplaceAll(enc, []byte(`"items":{"type":"string","enum":[]}`), []byte(`"items":{"type":"string"}`))
+	enc = bytes.Replace(enc, []byte(`{"type":"object",`), []byte(`{`), 1)
+	b = append(b, enc...)
+	return append(b, '}'), nil
 }

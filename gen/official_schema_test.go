@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"golang.org/x/tools/txtar"
 
 	"github.com/elicitgen/elicitgen/gen"
 	"github.com/elicitgen/elicitgen/runtime"
@@ -102,4 +103,71 @@ func TestSchemasMatchOfficialMCPSchema(t *testing.T) {
 	if checked < 15 {
 		t.Fatalf("only %d forms checked", checked)
 	}
+}
+
+// TestSchemaFilesMatchOfficialMCPSchema validates every form of every
+// golden's elicit_gen.json, as written, against the official 2025-11-25
+// schema, and refuses an empty choice list (no client can answer one).
+func TestSchemaFilesMatchOfficialMCPSchema(t *testing.T) {
+	v1125 := officialSchema(t, "2025-11-25", "#/$defs/ElicitRequestFormParams")
+	files, _ := filepath.Glob("../testdata/golden/*.txtar")
+	checked := 0
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if f.Name != "want/"+gen.SchemaFile {
+				continue
+			}
+			var forms map[string]json.RawMessage
+			if err := json.Unmarshal(f.Data, &forms); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			for name, schema := range forms {
+				checked++
+				if err := validateParams(v1125, schema); err != nil {
+					t.Errorf("%s: %s in %s does not match the 2025-11-25 schema: %v", filepath.Base(file), name, gen.SchemaFile, err)
+				}
+				if emptyChoices(schema) {
+					t.Errorf("%s: %s in %s has an empty enum, oneOf or anyOf: no client could answer it", filepath.Base(file), name, gen.SchemaFile)
+				}
+			}
+		}
+	}
+	if checked < 15 {
+		t.Fatalf("only %d forms checked", checked)
+	}
+}
+
+// emptyChoices reports whether a JSON value holds "enum", "oneOf" or
+// "anyOf" with an empty list, at any depth.
+func emptyChoices(raw json.RawMessage) bool {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if l, ok := x.([]any); ok && len(l) == 0 && (k == "enum" || k == "oneOf" || k == "anyOf") {
+					return true
+				}
+				if walk(x) {
+					return true
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if walk(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }

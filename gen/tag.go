@@ -24,7 +24,7 @@ var knownKeys = map[string]bool{
 	"minItems": true, "maxItems": true,
 	"format": true, "enum": true,
 	"optional": false, "required": false,
-	"legacyTitles": false, "options": false,
+	"legacyTitles": false, "options": false, "notSecret": false,
 }
 
 // tagError is a problem in a tag, at a byte offset inside its value.
@@ -110,7 +110,10 @@ func parseTag(s string) ([]tagOption, []*tagError) {
 			switch {
 			case !ok:
 				msg := fmt.Sprintf("unknown elicit option %q", key)
-				if s := suggest(key); s != "" {
+				if prev, ok := lastValue(opts); ok && !opt.HasValue {
+					// title=Hello, world: the comma ended the value.
+					msg += fmt.Sprintf(" (if the comma belongs to the value of %s, quote the value: %s='%s,%s')", prev.Key, prev.Key, prev.Value, s[start:i-1])
+				} else if s := suggest(key); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
 				errs = append(errs, &tagError{start, msg})
@@ -126,6 +129,64 @@ func parseTag(s string) ([]tagOption, []*tagError) {
 		}
 	}
 	return opts, errs
+}
+
+// lastValue returns the last option parsed when it holds free text, the
+// kind of value a comma may have been meant to belong to.
+func lastValue(opts []tagOption) (tagOption, bool) {
+	if len(opts) == 0 {
+		return tagOption{}, false
+	}
+	o := opts[len(opts)-1]
+	switch o.Key {
+	case "title", "desc", "default":
+		return o, o.HasValue
+	}
+	return tagOption{}, false
+}
+
+// tagKey is one key of a struct tag, with its byte offset in the tag.
+type tagKey struct {
+	Key    string
+	Offset int
+}
+
+// structTagKeys lists the keys of a struct tag in the conventional
+// key:"value" format, stopping at the first malformed part.
+func structTagKeys(tag string) []tagKey {
+	var keys []tagKey
+	i := 0
+	for i < len(tag) {
+		for i < len(tag) && tag[i] == ' ' {
+			i++
+		}
+		start := i
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+			i++
+		}
+		if i == start || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			break
+		}
+		keys = append(keys, tagKey{tag[start:i], start})
+		i += 2
+		for i < len(tag) && tag[i] != '"' {
+			if tag[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		i++
+	}
+	return keys
+}
+
+// nearElicit reports whether a struct tag key looks like a misspelt
+// "elicit" (elict, elicits, Elicit).
+func nearElicit(key string) bool {
+	if key == "elicit" {
+		return false
+	}
+	return strings.EqualFold(key, "elicit") || editDistance(strings.ToLower(key), "elicit") <= 2
 }
 
 // suggest returns the known key closest to key, if any is close.

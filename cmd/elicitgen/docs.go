@@ -59,7 +59,7 @@ deterministic, so it can be committed and checked in CI. Exit status: 0, or
 			return nil
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, typeDocs)
 	cmd.Flags().StringVar(&tmplPath, "template", "", "render with this text/template `file` instead of the built-in catalog")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the catalog to `file` (default: stdout)")
 	return cmd

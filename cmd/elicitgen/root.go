@@ -34,10 +34,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var diags gen.Diagnostics
 	if errors.As(err, &diags) {
-		fmt.Fprintln(stderr, diags.Error())
+		for _, d := range diags {
+			if d.Pos.IsValid() {
+				fmt.Fprintln(stderr, d)
+			} else {
+				fmt.Fprintln(stderr, "elicitgen:", d.Msg)
+			}
+		}
 		return 2
 	}
-	fmt.Fprintln(stderr, "elicitgen:", err)
+	fmt.Fprintln(stderr, "elicitgen:", strings.TrimPrefix(err.Error(), "elicitgen: "))
 	return 2
 }
 
@@ -48,10 +54,22 @@ type genFlags struct {
 	noCache bool
 }
 
-func (g *genFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&g.types, "type", "", "comma-separated type names to generate (default: every form)")
-	cmd.Flags().StringVar(&g.tags, "tags", "", "comma-separated build tags")
+// typeDefault is how --type defaults, the same for every command.
+const typeDefault = " (default: the --type of the package's //go:generate elicitgen line, else every form)"
+
+// register adds --type, with what it does for cmd, and --tags.
+func (g *genFlags) register(cmd *cobra.Command, typeDoes string) {
+	cmd.Flags().StringVar(&g.types, "type", "", "comma-separated type `names`: "+typeDoes+typeDefault)
+	cmd.Flags().StringVar(&g.tags, "tags", "", "comma-separated build `tags`, as for go build (the same as go generate's run saw)")
 }
+
+// --type's meaning per command.
+const (
+	typeGenerate = "generate only these forms"
+	typeSchema   = "print only these forms' schemas"
+	typeCheck    = "check the files as generate --type would write them"
+	typeDocs     = "list only these forms in the catalog"
+)
 
 func (g *genFlags) config(args []string) (gen.Config, error) {
 	dir, err := os.Getwd()
@@ -92,13 +110,23 @@ With no command it generates, as under go generate.`,
 			return runGenerate(cmd, &flags, args)
 		},
 	}
-	flags.register(root)
+	flags.register(root, typeGenerate)
 	flags.registerCache(root)
-	root.AddCommand(newGenerateCmd(), newSchemaCmd(), newCheckCmd(), newVersionCmd())
-	for _, c := range extraCommands() {
-		root.AddCommand(c())
-	}
+	root.AddCommand(commands()...)
 	return root
+}
+
+// commands lists every subcommand, in the order help shows them.
+func commands() []*cobra.Command {
+	return []*cobra.Command{
+		newGenerateCmd(),
+		newSchemaCmd(),
+		newCheckCmd(),
+		newDiffCmd(),
+		newDocsCmd(),
+		newLocaleCmd(),
+		newVersionCmd(),
+	}
 }
 
 func newGenerateCmd() *cobra.Command {
@@ -113,7 +141,7 @@ func newGenerateCmd() *cobra.Command {
 			return runGenerate(cmd, &flags, args)
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, typeGenerate)
 	flags.registerCache(cmd)
 	return cmd
 }
@@ -203,7 +231,7 @@ importpath.TypeName when forms come from more than one package.`,
 			return err
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, typeSchema)
 	return cmd
 }
 
@@ -212,10 +240,14 @@ func newCheckCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check [packages]",
 		Short: "Fail when generated files are stale, missing or orphaned",
-		Long: `check regenerates in memory and prints a unified diff of every generated
-file that is stale, missing or orphaned. Exit status: 0 clean, 1 diff, 2 error.
-Strings a translation catalog (elicit.<tag>.json) lacks are listed as
-warnings on stderr; they do not change the exit status.`,
+		Long: `check regenerates in memory and reports every generated file that is
+stale, missing or orphaned: first each form that changed, at its position,
+then a unified diff of each file (at most 300 lines per file). Like go
+generate, it honours the --type of each package's //go:generate elicitgen
+line, so it needs no --type of its own; give --tags when go generate ran
+with build tags. Strings a translation catalog (elicit.<tag>.json) lacks
+are listed as warnings on stderr; they do not change the exit status.
+Exit status: 0 clean, 1 stale, 2 error.`,
 		Example:      `  elicitgen check ./...`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -230,7 +262,7 @@ warnings on stderr; they do not change the exit status.`,
 			printMissingTranslations(cmd.ErrOrStderr(), cfg.Dir, res.Packages) // locale.go
 			diff, err := gen.Stale(res, cfg.Dir)
 			if err != nil {
-				return withCode(2, err)
+				return withCode(2, fmt.Errorf("elicitgen: %w", err))
 			}
 			if diff != "" {
 				fmt.Fprint(cmd.OutOrStdout(), diff)
@@ -239,7 +271,7 @@ warnings on stderr; they do not change the exit status.`,
 			return nil
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, typeCheck)
 	return cmd
 }
 

@@ -147,7 +147,7 @@ var elicitSchemaSEP1034Defaults = &runtime.Schema{
 		{
 			Name:        "verified",
 			Kind:        runtime.KindBoolean,
-			Description: "Says whether the user is verified.",
+			Description: "Verified says whether the user is verified.",
 			Default:     true,
 		},
 	},
@@ -536,7 +536,7 @@ var elicitSchemaConfirm = &runtime.Schema{
 		{
 			Name:        "ok",
 			Kind:        runtime.KindBoolean,
-			Description: "Confirms.",
+			Description: "OK confirms.",
 			Required:    true,
 		},
 	},
@@ -910,7 +910,7 @@ var elicitSchemaDeploy = &runtime.Schema{
 			Name:        "confirmed",
 			Kind:        runtime.KindBoolean,
 			Title:       "I confirm this deploy",
-			Description: "Acknowledges that the deploy reaches live traffic.",
+			Description: "Confirmed acknowledges that the deploy reaches live traffic.",
 			Required:    true,
 		},
 	},
@@ -1009,7 +1009,7 @@ var elicitSchemaRebook = &runtime.Schema{
 			Name:        "try_another_date",
 			Kind:        runtime.KindBoolean,
 			Title:       "Try another date?",
-			Description: "Looks for a table on another date.",
+			Description: "TryAnotherDate looks for a table on another date.",
 			Required:    true,
 		},
 		{
@@ -1198,7 +1198,7 @@ var elicitSchemaCampaignApproval = &runtime.Schema{
 			Name:        "approved",
 			Kind:        runtime.KindBoolean,
 			Title:       "Approve sending",
-			Description: "Sends the campaign.",
+			Description: "Approved sends the campaign.",
 			Required:    true,
 		},
 		{

@@ -74,7 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// that constants declared in tests do not become enum options.
 		pkg, info = recheck(pass, files)
 	}
-	only, directive := generateTypes(files)
+	only, directive := gen.DirectiveTypes(files)
 	src := &gen.Source{Fset: pass.Fset, Files: files, Types: pkg, Info: info, Dir: dir}
 	model, diags := gen.Analyze(src, only)
 	diags = append(diags, gen.LoadLocales(src, model, len(only) > 0)...) // translation catalogs
@@ -121,19 +121,25 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		path string
-		want []byte
-	}{{goPath, wantGo}, {jsonPath, wantJSON}} {
-		got, err := readFile(pass, f.path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			pass.Reportf(at, "%s is missing: run go generate", filepath.Base(f.path))
-		case err != nil:
+	var got [2][]byte
+	for i, path := range []string{goPath, jsonPath} {
+		data, err := readFile(pass, path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
-		case !bytes.Equal(got, f.want):
-			pass.Reportf(at, "%s is stale: run go generate", filepath.Base(f.path))
 		}
+		got[i] = data
+	}
+	if bytes.Equal(got[0], wantGo) && bytes.Equal(got[1], wantJSON) {
+		return nil, nil
+	}
+	// Staleness is reported at the form that changed, by name, as
+	// elicitgen check does.
+	for _, s := range gen.StaleForms(model, got[0], wantGo, got[1], wantJSON) {
+		pos := findPos(pass, s.Pos)
+		if !pos.IsValid() {
+			pos = at
+		}
+		pass.Report(analysis.Diagnostic{Pos: pos, Message: s.Msg})
 	}
 	return nil, nil
 }
@@ -231,73 +237,4 @@ func lookup(imports map[string]*types.Package, path string) (*types.Package, err
 		return p, nil
 	}
 	return nil, errors.New("package " + path + " is not imported by the package under analysis")
-}
-
-// generateTypes returns the --type list of the package's
-// //go:generate directive that runs elicitgen's generate command, if any,
-// and the directive's position: the analyzer must check the same forms the
-// generator writes.
-func generateTypes(files []*ast.File) ([]string, token.Pos) {
-	for _, f := range files {
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				line, ok := strings.CutPrefix(c.Text, "//go:generate ")
-				if !ok {
-					continue
-				}
-				args, ok := generateArgs(strings.Fields(line))
-				if !ok {
-					continue
-				}
-				return typeFlag(args), c.Pos()
-			}
-		}
-	}
-	return nil, token.NoPos
-}
-
-// generateArgs returns the arguments after the elicitgen command of a
-// generate directive, and whether the line runs elicitgen's generate
-// command (the default) rather than another one such as docs.
-func generateArgs(args []string) ([]string, bool) {
-	for i, a := range args {
-		name, _, _ := strings.Cut(a, "@")
-		if name != "elicitgen" && !strings.HasSuffix(name, "/elicitgen") {
-			continue
-		}
-		rest := args[i+1:]
-		if len(rest) > 0 {
-			switch rest[0] {
-			case "schema", "check", "diff", "docs", "version", "help", "completion":
-				return nil, false
-			}
-		}
-		return rest, true
-	}
-	return nil, false
-}
-
-// typeFlag returns the type names of a --type flag in args.
-func typeFlag(args []string) []string {
-	for i, a := range args {
-		var val string
-		switch {
-		case a == "--type" || a == "-type":
-			if i+1 < len(args) {
-				val = args[i+1]
-			}
-		case strings.HasPrefix(a, "--type=") || strings.HasPrefix(a, "-type="):
-			_, val, _ = strings.Cut(a, "=")
-		default:
-			continue
-		}
-		var names []string
-		for _, t := range strings.Split(val, ",") {
-			if t = strings.TrimSpace(t); t != "" {
-				names = append(names, t)
-			}
-		}
-		return names
-	}
-	return nil
 }

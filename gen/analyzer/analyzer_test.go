@@ -197,7 +197,7 @@ func TestGeneratedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(gen.SchemaFile, strings.Replace(string(data), `"minLength": 1`, `"minLength": 2`, 1))
-	want := []string{"forms.go: elicit_gen.json is stale: run go generate"}
+	want := []string{"forms.go: form Deploy: schema in elicit_gen.json is stale: run go generate"}
 	if diags, _ := messages(t, dir); !slices.Equal(diags, want) {
 		t.Errorf("edited schema file: diagnostics %q, want %q", diags, want)
 	}
@@ -206,7 +206,7 @@ func TestGeneratedFiles(t *testing.T) {
 	// A field added after generation: the compile-time guard breaks the
 	// build, and the analyzer still says what to do.
 	write("forms.go", strings.Replace(freshForms, "\tService string", "\tNote    string `json:\"note,omitempty\"`\n\tService string", 1))
-	want = []string{"forms.go: elicit_gen.go is stale: run go generate", "forms.go: elicit_gen.json is stale: run go generate"}
+	want = []string{"forms.go: form Deploy: schema in elicit_gen.json is stale, code in elicit_gen.go is stale: run go generate"}
 	if diags, _ := messages(t, dir); !slices.Equal(diags, want) {
 		t.Errorf("field added: diagnostics %q, want %q", diags, want)
 	}

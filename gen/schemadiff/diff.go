@@ -25,6 +25,7 @@ const (
 	KindFormatChanged         = "format-changed"
 	KindMinItemsRaised        = "min-items-raised"
 	KindMaxItemsLowered       = "max-items-lowered"
+	KindOptionsSourceChanged  = "options-source-changed"
 
 	// Compatible kinds.
 	KindFormAdded             = "form-added"
@@ -314,6 +315,14 @@ func (c *collector) prop(r int, o, n *prop) {
 			return
 		}
 	}
+	if o.askTime != n.askTime {
+		from, to := "fixed in the schema", "supplied when asking"
+		if o.askTime {
+			from, to = to, from
+		}
+		c.add(name, r, KindOptionsSourceChanged, fmt.Sprintf("choices now %s (were %s)", to, from),
+			"nothing ties the old choices to the new ones: a client may still send a value the new server no longer offers")
+	}
 	c.format(name, r, o.format, n.format)
 	c.lower(name, r, o.minLength, n.minLength, "minLength", KindLengthTightened, KindLengthLoosened,
 		func(v string) string { return "a string of " + plural(v, "character") },
@@ -327,7 +336,9 @@ func (c *collector) prop(r int, o, n *prop) {
 	c.upper(name, r, o.maximum, n.maximum, "maximum", KindBoundTightened, KindBoundLoosened,
 		func(v string) string { return v },
 		func(v string) string { return "a value above " + v })
-	c.enum(name, r, o.enum, n.enum, n.typ == "array")
+	if o.askTime == n.askTime {
+		c.enum(name, r, o.enum, n.enum, n.typ == "array")
+	}
 	c.lower(name, r, o.minItems, n.minItems, "minItems", KindMinItemsRaised, KindMinItemsLowered,
 		func(v string) string { return "select " + plural(v, "choice") },
 		func(v string) string { return "select fewer than " + plural(v, "choice") })

@@ -20,6 +20,17 @@
 // every old answer is still valid and means the same; display-only changes
 // (titles, descriptions, order, defaults) are compatible.
 //
+// # Ask-time options
+//
+// A field tagged `options` gets its choices when asking
+// (runtime.WithOptions). The schema file lists such fields under the
+// form-level keyword "x-elicitgen-options" ({"properties": ..., "required":
+// ...}, each property without choices), not in "properties", so that every
+// form stays a requestedSchema a client could be sent. schemadiff reads them
+// as properties of the form (after the fixed ones, in file order) and
+// compares them like any other property, except their choices, which the
+// file does not hold.
+//
 // # Rules
 //
 //	kind                     breaking  when (old -> new)
@@ -36,6 +47,8 @@
 //	format-changed           yes       a string's format changed
 //	min-items-raised         yes       minItems added or raised
 //	max-items-lowered        yes       maxItems added or lowered
+//	options-source-changed   yes       a field's choices moved between the schema
+//	                                   and ask time (the `options` tag)
 //	form-added               no        a new form
 //	property-added-optional  no        a new optional property
 //	property-moved           no        a kept property changed place (declaration order)
@@ -55,7 +68,7 @@
 //	description-changed      no        description added, removed or changed
 //	default-changed          no        default added, removed or changed
 //	keyword-changed          no        a keyword outside the requestedSchema subset
-//	                                   (e.g. "x-elicitgen-options"), or "$schema",
+//	                                   (e.g. "x-vendor"), or "$schema",
 //	                                   added, removed or changed
 //
 // Comparisons are semantic: an absent minLength or minItems equals 0, numbers

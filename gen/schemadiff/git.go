@@ -16,6 +16,10 @@ import (
 // added). The same error also matches fs.ErrNotExist.
 var ErrNotExist = errors.New("file does not exist at revision")
 
+// ErrUnknownRevision is wrapped by ReadAtRevision's error when the revision
+// does not name a commit of the repository.
+var ErrUnknownRevision = errors.New("revision does not exist")
+
 // ReadAtRevision returns the content of path at the git revision rev, as
 // `git -C dir show REV:./path` prints it. path is relative to dir, which may
 // be any directory inside the work tree. When rev is valid but has no such
@@ -36,8 +40,11 @@ func ReadAtRevision(ctx context.Context, dir, rev, path string) ([]byte, error) 
 	// Tell a missing file apart from a bad revision without parsing git's
 	// (localised) messages: the revision must resolve to a commit, and the
 	// object must then be missing.
+	if _, err := git(ctx, dir, "rev-parse", "--git-dir"); err != nil {
+		return nil, fmt.Errorf("%s is not inside a git repository", dir)
+	}
 	if _, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
-		return nil, showErr
+		return nil, fmt.Errorf("git revision %q: %w (no commit has that name)", rev, ErrUnknownRevision)
 	}
 	if _, err := git(ctx, dir, "cat-file", "-e", spec); err != nil {
 		return nil, fmt.Errorf("%s at %s: %w (%w)", path, rev, ErrNotExist, fs.ErrNotExist)
@@ -56,7 +63,9 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		if msg == "" {
 			return nil, fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 		}
-		return nil, fmt.Errorf("git %s: %s: %w", strings.Join(args, " "), msg, err)
+		// git's own message says what went wrong; its exit status adds
+		// nothing for a person.
+		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 	}
 	return stdout.Bytes(), nil
 }

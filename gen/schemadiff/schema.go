@@ -102,7 +102,16 @@ type prop struct {
 	minItems, maxItems   *number
 	def                  *value
 	extra                []keyword
+	// askTime marks a field whose choices are supplied when asking: it
+	// is listed under AskTimeKey, without choices.
+	askTime bool
 }
+
+// AskTimeKey is the form-level keyword under which elicit_gen.json lists
+// the fields whose options are supplied when asking, as
+// {"properties": {...}, "required": [...]}, each property without its
+// choices.
+const AskTimeKey = "x-elicitgen-options"
 
 // enumSet is the list of choices of a single- or multi-select property.
 type enumSet struct {
@@ -246,6 +255,12 @@ func (p *parser) form(name string, raw json.RawMessage) (*form, error) {
 			if err := p.strings(m.val, &required); err != nil {
 				return nil, p.errf(name, "", `"required" must be an array of strings`)
 			}
+		case AskTimeKey:
+			req, err := p.askTime(f, m.val)
+			if err != nil {
+				return nil, err
+			}
+			required = append(required, req...)
 		default:
 			f.extra = append(f.extra, keyword{m.key, compact(m.val)})
 		}
@@ -268,8 +283,56 @@ func (p *parser) form(name string, raw json.RawMessage) (*form, error) {
 	return f, nil
 }
 
+// askTime parses the AskTimeKey object of form f, adds its properties to f
+// and returns the names it lists as required.
+func (p *parser) askTime(f *form, raw json.RawMessage) ([]string, error) {
+	ms, ok, err := p.object(raw, f.name, "", AskTimeKey)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, p.errf(f.name, "", "%q must be an object, got %s", AskTimeKey, kindOf(raw))
+	}
+	var required []string
+	for _, m := range ms {
+		switch m.key {
+		case "properties":
+			pms, ok, err := p.object(m.val, f.name, "", AskTimeKey+".properties")
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, p.errf(f.name, "", "%q must be an object, got %s", AskTimeKey+".properties", kindOf(m.val))
+			}
+			for _, pm := range pms {
+				if f.byName[pm.key] != nil {
+					return nil, p.errf(f.name, pm.key, "listed both in properties and in %s", AskTimeKey)
+				}
+				pr, err := p.propOf(f.name, pm.key, pm.val, true)
+				if err != nil {
+					return nil, err
+				}
+				f.props = append(f.props, pr)
+				f.byName[pr.name] = pr
+			}
+		case "required":
+			if err := p.strings(m.val, &required); err != nil {
+				return nil, p.errf(f.name, "", "%q must be an array of strings", AskTimeKey+".required")
+			}
+		default:
+			return nil, p.errf(f.name, "", "unknown key %q in %s (want properties and required)", m.key, AskTimeKey)
+		}
+	}
+	return required, nil
+}
+
 // prop parses one PrimitiveSchemaDefinition.
 func (p *parser) prop(form, name string, raw json.RawMessage) (*prop, error) {
+	return p.propOf(form, name, raw, false)
+}
+
+// propOf parses one property; an ask-time property has no choices.
+func (p *parser) propOf(form, name string, raw json.RawMessage, askTime bool) (*prop, error) {
 	ms, ok, err := p.object(raw, form, name, "the property")
 	if err != nil {
 		return nil, err
@@ -277,7 +340,7 @@ func (p *parser) prop(form, name string, raw json.RawMessage) (*prop, error) {
 	if !ok {
 		return nil, p.errf(form, name, "want a property schema object, got %s", kindOf(raw))
 	}
-	pr := &prop{name: name}
+	pr := &prop{name: name, askTime: askTime}
 	for _, m := range ms {
 		if m.key == "type" {
 			if err := json.Unmarshal(m.val, &pr.typ); err != nil {
@@ -382,6 +445,11 @@ func (p *parser) prop(form, name string, raw json.RawMessage) (*prop, error) {
 		}
 		pr.enum = set
 	}
+	if pr.enum != nil && len(pr.enum.values) == 0 {
+		// No answer is valid against an empty list: it is how elicitgen
+		// wrote ask-time options before AskTimeKey, and means the same.
+		pr.enum, pr.askTime = nil, true
+	}
 	if pr.typ == "array" && !sawItems {
 		return nil, p.errf(form, name, `type "array" needs "items" (a multi-select enum)`)
 	}
@@ -439,7 +507,7 @@ func (p *parser) items(form, name string, raw json.RawMessage, pr *prop) (*enumS
 			pr.extra = append(pr.extra, keyword{"items." + m.key, compact(m.val)})
 		}
 	}
-	if set == nil {
+	if set == nil && !pr.askTime {
 		return nil, p.errf(form, name, `"items" needs "enum" or "anyOf" (arrays are only allowed as multi-select enums)`)
 	}
 	return set, nil

@@ -443,8 +443,11 @@ func TestReadAtRevision(t *testing.T) {
 	}
 	// An unknown revision is an error, but not ErrNotExist.
 	_, err = ReadAtRevision(ctx, pkg, "no-such-rev", "elicit_gen.json")
-	if err == nil || errors.Is(err, ErrNotExist) {
-		t.Errorf("bad revision: err = %v, want a non-ErrNotExist error", err)
+	if err == nil || errors.Is(err, ErrNotExist) || !errors.Is(err, ErrUnknownRevision) {
+		t.Errorf("bad revision: err = %v, want ErrUnknownRevision", err)
+	}
+	if err != nil && (!strings.Contains(err.Error(), `"no-such-rev"`) || strings.Contains(err.Error(), "exit status")) {
+		t.Errorf("bad revision: %q should name the revision and not git's exit status", err)
 	}
 	// Not a repository.
 	_, err = ReadAtRevision(ctx, t.TempDir(), "HEAD", "elicit_gen.json")

@@ -1,5 +1,3 @@
-// Package readme_test keeps README.md honest: every Go snippet in it is
-// built, vetted and, where it is a test, run against this checkout.
 package readme_test
 
 import (

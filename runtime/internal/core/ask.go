@@ -139,7 +139,7 @@ func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts .
 	var none Outcome[T]
 	cfg, err := newAskConfig(opts)
 	if err != nil {
-		return none, fmt.Errorf("ask %s: %w", f.Schema.Name, err)
+		return none, askErr(f.Schema.Name, err)
 	}
 	if a == nil {
 		return none, &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: f.Schema, Message: message}
@@ -172,9 +172,9 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		case err == nil:
 			return Outcome[T]{Action: resp.Action}, nil // ask checked the action
 		case errors.Is(err, ErrInvalidContent) && !errors.Is(err, ErrMalformedInput):
-			invalid = &AskError{Form: s.Name, Err: err}
+			invalid = askErr(s.Name, err)
 		default:
-			return none, &AskError{Form: s.Name, Err: err}
+			return none, askErr(s.Name, err)
 		}
 		if cfg.retries <= 0 {
 			return none, invalid
@@ -244,6 +244,16 @@ func prepareSchema(s *Schema, cfg *askConfig) (*Schema, error) {
 			if len(opts) == 0 {
 				errs.Add(fv.field, "WithOptions: no options given")
 			}
+			seen := make(map[string]bool, len(opts))
+			for _, o := range opts {
+				switch {
+				case o.Value == "":
+					errs.Add(fv.field, "WithOptions: an option has an empty value")
+				case seen[o.Value]:
+					errs.Add(fv.field, fmt.Sprintf("WithOptions: value %q given twice", o.Value))
+				}
+				seen[o.Value] = true
+			}
 			p.Options = opts
 			if p.Style != EnumLegacy {
 				p.Style = EnumPlain
@@ -277,10 +287,11 @@ func prepareSchema(s *Schema, cfg *askConfig) (*Schema, error) {
 		}
 	}
 	if err := errs.Err(s.Name); err != nil {
+		ve := err.(*ValidationError)
 		if missing {
-			return nil, fmt.Errorf("ask %s: %w: %w", s.Name, ErrMissingOptions, err)
+			return nil, askErr(s.Name, &detailError{kind: ErrMissingOptions, fields: ve})
 		}
-		return nil, fmt.Errorf("ask %s: bad ask option: %w", s.Name, err)
+		return nil, askErr(s.Name, &detailError{label: "bad ask option", fields: ve})
 	}
 	return s, nil
 }
@@ -359,7 +370,7 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	}
 	cfg, err := newAskConfig(opts)
 	if err != nil {
-		return "", fmt.Errorf("ask url: %w", err)
+		return "", askErr("url", err)
 	}
 	if a == nil {
 		return "", &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
@@ -367,7 +378,7 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: NewElicitationID()}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
-		return "", &AskError{Form: "url", Err: err}
+		return "", askErr("url", err)
 	}
 	return resp.Action, nil
 }
@@ -407,4 +418,37 @@ func NewElicitationID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	return hex.EncodeToString(b[:])
+}
+
+// detailError is a sentinel (or a label) with the field problems behind
+// it, printed without repeating the form's name or "elicit:".
+type detailError struct {
+	kind   error
+	label  string
+	fields *ValidationError
+}
+
+func (e *detailError) Error() string {
+	head := e.label
+	if e.kind != nil {
+		head = strings.TrimPrefix(e.kind.Error(), "elicit: ")
+	}
+	var sb strings.Builder
+	sb.WriteString(head)
+	for i, f := range e.fields.Fields {
+		if i == 0 {
+			sb.WriteString(": ")
+		} else {
+			sb.WriteString("; ")
+		}
+		sb.WriteString(f.Error())
+	}
+	return sb.String()
+}
+
+func (e *detailError) Unwrap() []error {
+	if e.kind == nil {
+		return []error{e.fields}
+	}
+	return []error{e.kind, e.fields}
 }

@@ -28,7 +28,12 @@ type AskError struct {
 }
 
 // Error implements error.
-func (e *AskError) Error() string { return "ask " + e.Form + ": " + e.Err.Error() }
+// The message names the form once and says "elicit:" once, whatever it
+// wraps: "elicit: ask Triage: options not supplied: kr: options must be
+// supplied with WithOptions".
+func (e *AskError) Error() string {
+	return "elicit: ask " + e.Form + ": " + strings.TrimPrefix(e.Err.Error(), "elicit: ")
+}
 
 // Unwrap returns the cause.
 func (e *AskError) Unwrap() error { return e.Err }
@@ -203,3 +208,6 @@ func (x *Exchange) askAgain(ctx context.Context, req *Request, max int) (*Respon
 	}
 	return nil, x.addPending(key, req)
 }
+
+// askErr wraps err as the failure of asking form ("url" for URL mode).
+func askErr(form string, err error) error { return &AskError{Form: form, Err: err} }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"fmt"
 )
 
 // URLOutcome is the answer to a URL-mode question.
@@ -35,7 +34,7 @@ type FlowIDer interface {
 func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID string) string, opts ...AskOption) (URLOutcome, error) {
 	cfg, err := newAskConfig(opts)
 	if err != nil {
-		return URLOutcome{}, fmt.Errorf("ask url: %w", err)
+		return URLOutcome{}, askErr("url", err)
 	}
 	if a == nil {
 		return URLOutcome{}, &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
@@ -53,7 +52,7 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: id}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
-		return URLOutcome{}, fmt.Errorf("ask url: %w", err)
+		return URLOutcome{}, askErr("url", err)
 	}
 	return URLOutcome{Action: resp.Action, FlowID: id}, nil
 }

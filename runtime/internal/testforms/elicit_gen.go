@@ -47,7 +47,7 @@ var elicitSchemaDeploy = &runtime.Schema{
 		{
 			Name:        "confirm",
 			Kind:        runtime.KindBoolean,
-			Description: "Acknowledges that the deploy is live traffic.",
+			Description: "Confirm acknowledges that the deploy is live traffic.",
 			Default:     false,
 		},
 	},
@@ -149,7 +149,7 @@ var elicitSchemaApprove = &runtime.Schema{
 		{
 			Name:        "approve",
 			Kind:        runtime.KindBoolean,
-			Description: "Says go.",
+			Description: "Approve says go.",
 			Required:    true,
 		},
 		{
@@ -250,7 +250,7 @@ var elicitSchemaNotify = &runtime.Schema{
 		{
 			Name:        "channels",
 			Kind:        runtime.KindMulti,
-			Description: "To notify.",
+			Description: "Channels to notify.",
 			Required:    true,
 			Options: []runtime.Option{
 				{Value: "email", Title: "E-mail"},
