@@ -164,6 +164,9 @@ func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *ada
 	call.Version = req.ProtocolVersion()
 	call.Caps = clientCaps(req, call.Version)
 	if adapter.Modern(call.Version) {
+		if err := adapter.CheckInputResponses(len(responses)); err != nil {
+			return nil, &codedError{err: err, code: adapter.CodeInvalidParams, msg: adapter.InvalidStateMessage(err)}
+		}
 		call.State = state
 		call.Responses, call.Malformed = inputResponses(responses)
 	} else {

@@ -117,6 +117,9 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		call.Principal = cfg.Principal(ctx, req)
 	}
 	if modern {
+		if err := adapter.CheckInputResponses(len(req.Params.InputResponses)); err != nil {
+			return nil, errors.New(adapter.InvalidStateMessage(err))
+		}
 		call.State = req.Params.RequestState
 		call.Responses, call.Malformed = inputResponses(req.Params.InputResponses)
 	} else {

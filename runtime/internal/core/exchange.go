@@ -43,6 +43,28 @@ type Call struct {
 	Push Asker
 }
 
+// MaxInputResponses bounds the number of inputResponses entries the
+// runtime looks at in one request: far above the forms any tool asks in
+// one call, far below what a hostile client can fit in a request body.
+// A request with more is invalid params (-32602) before any entry is
+// read; see CheckInputResponses.
+const MaxInputResponses = 256
+
+// ErrTooManyInputResponses is matched (errors.Is) by the error of a
+// request carrying more than MaxInputResponses inputResponses entries.
+var ErrTooManyInputResponses = errors.New("elicit: too many inputResponses")
+
+// CheckInputResponses returns an error matching ErrTooManyInputResponses
+// when a request carries n > MaxInputResponses inputResponses entries.
+// Adapters call it with the map's length before converting any entry,
+// and answer the error with JSON-RPC -32602.
+func CheckInputResponses(n int) error {
+	if n > MaxInputResponses {
+		return fmt.Errorf("%w: %d entries, at most %d", ErrTooManyInputResponses, n, MaxInputResponses)
+	}
+	return nil
+}
+
 // Exchange is the Asker an adapter hands to one tool handler invocation.
 // On a push-era request it asks through Call.Push; on a 2026-07-28
 // request it answers from the sealed state and the inputResponses, and
@@ -77,6 +99,11 @@ func NewExchange(s *Sealer, c *Call) (*Exchange, error) {
 		modern: Modern(c.Version),
 		counts: make(map[string]int, 2),
 		state:  State{Answers: map[string]*Response{}, Flows: map[string]string{}},
+	}
+	if x.modern {
+		if err := CheckInputResponses(len(c.Responses) + len(c.Malformed)); err != nil {
+			return nil, err
+		}
 	}
 	if x.modern && c.State != "" {
 		st, err := s.Open(x.binding(), c.State)
@@ -213,7 +240,7 @@ func (x *Exchange) askPush(ctx context.Context, req *Request) (*Response, error)
 
 // askModern runs with x.mu held.
 func (x *Exchange) askModern(key string, req *Request) (*Response, error) {
-	if r, ok := x.state.Answers[key]; ok && r != nil {
+	if r, ok := x.state.Answer(key); ok {
 		return r, nil
 	}
 	if reason, bad := x.call.Malformed[key]; bad {
@@ -421,6 +448,9 @@ func (x *Exchange) Reply(handlerErr error, policy UnavailablePolicy) Reply {
 // InvalidStateMessage returns the -32602 message for a requestState that
 // failed to open with err.
 func InvalidStateMessage(err error) string {
+	if errors.Is(err, ErrTooManyInputResponses) {
+		return "invalid inputResponses: " + err.Error()
+	}
 	return "invalid requestState: " + err.Error()
 }
 
