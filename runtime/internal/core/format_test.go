@@ -34,12 +34,12 @@ var formatCases = []struct {
 		"2026-01-01T24:00:00Z",
 		"2026-01-01T23:60:00Z",
 		"2026-01-01T23:59:61Z",
-		"1998-12-31T22:59:60Z",    // leap second at the wrong hour
-		"1998-12-31T23:58:60Z",    // leap second at the wrong minute
-		"2026-02-29T00:00:00Z",    // not a leap year
-		"2026-01-01 00:00:00Z",    // space instead of T
-		"2026-01-01T00:00:00",     // no offset
-		"2026-01-01T00:00:00.Z",   // empty fraction
+		"1998-12-31T22:59:60Z",     // leap second at the wrong hour
+		"1998-12-31T23:58:60Z",     // leap second at the wrong minute
+		"2026-02-29T00:00:00Z",     // not a leap year
+		"2026-01-01 00:00:00Z",     // space instead of T
+		"2026-01-01T00:00:00",      // no offset
+		"2026-01-01T00:00:00.Z",    // empty fraction
 		"2026-01-01T00:00:00+0100", // offset without colon
 		"2026-01-01T00:00Z",        // no seconds
 		"٢٠٢٦-01-01T00:00:00Z",     // non-ASCII digits
