@@ -81,6 +81,7 @@ type Exchange struct {
 	call   *Call
 	sealer *Sealer
 	modern bool
+	bound  *Binding
 
 	mu      sync.Mutex
 	counts  map[string]int
@@ -115,8 +116,14 @@ func NewExchange(s *Sealer, c *Call) (*Exchange, error) {
 	return x, nil
 }
 
+// binding returns the call's state binding, digesting the arguments once
+// per exchange (NewExchange, then SealState under x.mu).
 func (x *Exchange) binding() Binding {
-	return BindCall(x.call.Tool, x.call.Args, x.call.Principal)
+	if x.bound == nil {
+		b := BindCall(x.call.Tool, x.call.Args, x.call.Principal)
+		x.bound = &b
+	}
+	return *x.bound
 }
 
 // Modern reports whether the call is a 2026-07-28 (multi round-trip)

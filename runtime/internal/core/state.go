@@ -16,6 +16,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Sealed request state.
@@ -287,6 +288,9 @@ func canonicalJSON(b []byte) []byte {
 	if len(b) == 0 || string(b) == "null" {
 		return []byte("{}")
 	}
+	if c := (canonChecker{b: b}); c.value(0) && c.i == len(b) {
+		return b // already canonical: what the SDKs' encoders send
+	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var v any
@@ -298,6 +302,166 @@ func canonicalJSON(b []byte) []byte {
 		return b
 	}
 	return out
+}
+
+// canonChecker reports whether JSON text is already in the canonical
+// form canonicalJSON produces (what json.Marshal writes for it decoded
+// with UseNumber): no insignificant space, object keys strictly
+// ascending, strings free of escapes, HTML characters, control
+// characters, U+2028, U+2029 and invalid UTF-8. It answers false for
+// anything else, which then takes the slow path, so it may be strict.
+type canonChecker struct {
+	b []byte
+	i int
+}
+
+func (c *canonChecker) value(depth int) bool {
+	if c.i >= len(c.b) || depth > 64 {
+		return false
+	}
+	switch ch := c.b[c.i]; {
+	case ch == '{':
+		c.i++
+		if c.i < len(c.b) && c.b[c.i] == '}' {
+			c.i++
+			return true
+		}
+		var prev []byte
+		for n := 0; ; n++ {
+			start := c.i
+			if !c.str() {
+				return false
+			}
+			key := c.b[start:c.i]
+			if n > 0 && bytes.Compare(prev, key) >= 0 {
+				return false
+			}
+			prev = key
+			if c.i >= len(c.b) || c.b[c.i] != ':' {
+				return false
+			}
+			c.i++
+			if !c.value(depth + 1) {
+				return false
+			}
+			if c.i < len(c.b) && c.b[c.i] == ',' {
+				c.i++
+				continue
+			}
+			if c.i < len(c.b) && c.b[c.i] == '}' {
+				c.i++
+				return true
+			}
+			return false
+		}
+	case ch == '[':
+		c.i++
+		if c.i < len(c.b) && c.b[c.i] == ']' {
+			c.i++
+			return true
+		}
+		for {
+			if !c.value(depth + 1) {
+				return false
+			}
+			if c.i < len(c.b) && c.b[c.i] == ',' {
+				c.i++
+				continue
+			}
+			if c.i < len(c.b) && c.b[c.i] == ']' {
+				c.i++
+				return true
+			}
+			return false
+		}
+	case ch == '"':
+		return c.str()
+	case ch == 't':
+		return c.lit("true")
+	case ch == 'f':
+		return c.lit("false")
+	case ch == 'n':
+		return c.lit("null")
+	}
+	return c.num()
+}
+
+func (c *canonChecker) lit(s string) bool {
+	if !bytes.HasPrefix(c.b[c.i:], []byte(s)) {
+		return false
+	}
+	c.i += len(s)
+	return true
+}
+
+// str accepts a string of printable ASCII other than `"`, `\`, `<`, `>`
+// and `&`, and valid UTF-8 other than U+2028 and U+2029.
+func (c *canonChecker) str() bool {
+	if c.i >= len(c.b) || c.b[c.i] != '"' {
+		return false
+	}
+	for c.i++; c.i < len(c.b); {
+		ch := c.b[c.i]
+		switch {
+		case ch == '"':
+			c.i++
+			return true
+		case ch < 0x20 || ch == '\\' || ch == '<' || ch == '>' || ch == '&':
+			return false
+		case ch < utf8.RuneSelf:
+			c.i++
+		default:
+			r, n := utf8.DecodeRune(c.b[c.i:])
+			if r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
+				return false
+			}
+			c.i += n
+		}
+	}
+	return false
+}
+
+// num accepts a JSON number (RFC 8259 section 6).
+func (c *canonChecker) num() bool {
+	b, i := c.b, c.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	c.i = i
+	return true
 }
 
 // State is what rides in requestState between the rounds of one call.

@@ -1,7 +1,9 @@
 package core
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"testing"
 )
 
@@ -71,4 +73,37 @@ func TestStatePayloadRoundTripKeepsTypes(t *testing.T) {
 	if c, _ := r.Content["c"].(map[string]any); c["A"] != 2.0 {
 		t.Errorf("struct = %#v", r.Content["c"])
 	}
+}
+
+func slowCanonicalJSON(b []byte) []byte {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil || d.More() {
+		return nil
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// FuzzCanonicalArgs checks the fast path of canonicalJSON: whatever it
+// takes as already canonical is exactly what decoding and re-encoding
+// gives.
+func FuzzCanonicalArgs(f *testing.F) {
+	for _, s := range []string{`{"project":"alpha"}`, `{"a":1,"b":[true,null,"x"],"c":{"d":-0.5e+3}}`, `{"b":1,"a":2}`,
+		`{"a":1,"a":2}`, `{"a":"<"}`, `{"a":"\u00e9"}`, `[1,2]`, `"s"`, `1.0`, `{"a":01}`, `{"é":1,"z":2}`, "{\"a\":\"\u2028\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := canonChecker{b: b}
+		if !c.value(0) || c.i != len(b) {
+			return
+		}
+		if slow := slowCanonicalJSON(b); !bytes.Equal(slow, b) {
+			t.Fatalf("fast path kept %q, decoding and encoding gives %q", b, slow)
+		}
+	})
 }
