@@ -1,8 +1,10 @@
 package core
 
 import (
+	"fmt"
 	"net/netip"
 	"strconv"
+	"time"
 )
 
 // Format checks, following the RFCs JSON Schema names for each format:
@@ -440,4 +442,36 @@ func isAddressLiteral(s string) bool {
 	}
 	a, err := netip.ParseAddr(s)
 	return err == nil && a.Is4()
+}
+
+// parseFormatTime parses s, valid in format ("date" or else
+// "date-time") by CheckFormat, as a time: a date at 00:00 UTC; a
+// date-time with lowercase "t"/"z" as uppercase, and a leap second
+// (23:59:60 UTC) as the first instant of the next day, since time.Time
+// has no leap seconds.
+func parseFormatTime(format, s string) (time.Time, error) {
+	if format == "date" {
+		if !isFullDate(s) {
+			return time.Time{}, fmt.Errorf("%s is not a date (YYYY-MM-DD)", quoteShort(s))
+		}
+		return time.Parse(time.DateOnly, s)
+	}
+	if !isDateTime(s) {
+		return time.Time{}, fmt.Errorf("%s is not a date-time (RFC 3339)", quoteShort(s))
+	}
+	b := []byte(s)
+	b[10] = 'T'
+	if last := len(b) - 1; b[last] == 'z' {
+		b[last] = 'Z'
+	}
+	leap := b[17] == '6' && b[18] == '0'
+	if leap {
+		b[17] = '5'
+		b[18] = '9'
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(b))
+	if leap {
+		t = t.Add(time.Second)
+	}
+	return t, err
 }

@@ -265,3 +265,20 @@ func FuzzFormatEmail(f *testing.F) {
 		}
 	})
 }
+
+// TestParseTimeAcceptsWhatCheckFormatAccepts: a time.Time field decodes
+// every value its format check lets through, and nothing else.
+func TestParseTimeAcceptsWhatCheckFormatAccepts(t *testing.T) {
+	for _, tc := range formatCases[:2] {
+		for _, v := range append(append([]string(nil), tc.valid...), tc.bad...) {
+			_, err := core.ParseTime(tc.format, v)
+			if ok := core.CheckFormat(tc.format, v); ok != (err == nil) {
+				t.Errorf("%s %q: CheckFormat %t, ParseTime error %v", tc.format, v, ok, err)
+			}
+		}
+	}
+	got, err := core.ParseTime("date-time", "1990-12-31t15:59:60-08:00")
+	if want := time.Date(1991, 1, 1, 0, 0, 0, 0, time.UTC); err != nil || !got.Equal(want) {
+		t.Errorf("leap second = %v, %v; want %v", got, err, want)
+	}
+}
