@@ -588,7 +588,7 @@ func (s *Sealer) Seal(b Binding, st *State) (string, error) {
 	// The plaintext is built where the ciphertext will go, after the key
 	// fingerprint and binding tag, and sealed in place.
 	const head = 2 * bindTagSize
-	buf := make([]byte, head, 1024)
+	buf := make([]byte, head, head+32+sizeHint(st)+key.aead.NonceSize()+key.aead.Overhead())
 	buf = binary.AppendVarint(buf, now.Unix())
 	buf = binary.AppendVarint(buf, now.Add(s.ttl()).Unix())
 	buf, err := appendState(buf, st)
@@ -609,12 +609,36 @@ func (s *Sealer) Seal(b Binding, st *State) (string, error) {
 	copy(buf[bindTagSize:], tag[:])
 	sealed := key.aead.Seal(buf[:head], nil, plain, append(aad, buf[:head]...))
 
-	out := make([]byte, 0, outLen)
-	out = append(out, statePrefix...)
-	out = append(out, kid...)
-	out = append(out, '.')
-	out = b64.AppendEncode(out, sealed)
-	return string(out), nil
+	var sb strings.Builder
+	sb.Grow(outLen)
+	sb.WriteString(statePrefix)
+	sb.WriteString(kid)
+	sb.WriteByte('.')
+	var chunk [1024]byte // 768 input bytes per chunk: no padding until the end
+	for len(sealed) > 0 {
+		n := min(len(sealed), 768)
+		b64.Encode(chunk[:], sealed[:n])
+		sb.Write(chunk[:b64.EncodedLen(n)])
+		sealed = sealed[n:]
+	}
+	return sb.String(), nil
+}
+
+// sizeHint estimates the encoded size of st, to size the buffer once.
+func sizeHint(st *State) int {
+	if st == nil {
+		return 2
+	}
+	n := 8 + 16*len(st.Flows)
+	for k, r := range st.Answers {
+		if r != nil {
+			n += len(k) + 16 + 24*len(r.Content)
+		}
+	}
+	for _, a := range st.sealed {
+		n += len(a.key) + len(a.body) + 8
+	}
+	return n
 }
 
 // Open decrypts and verifies a requestState sealed by Seal and returns
