@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -321,6 +322,45 @@ func TestHostileFormats(t *testing.T) {
 					if !strings.Contains(err.Error(), h.field) {
 						t.Errorf("%s=%q: error %v does not name the field", h.field, h.value, err)
 					}
+				}
+			})
+		}
+	}
+}
+
+// TestDuplicateKeysLastWins: an answer with a key twice is read as both
+// SDKs decode JSON: the last occurrence wins, and it is validated.
+func TestDuplicateKeysLastWins(t *testing.T) {
+	for _, sdk := range sdks {
+		for _, tc := range []struct {
+			content string
+			want    string // result text, or "" for invalid params
+		}{
+			{`{"branch":"feature","env":"prod","confirm":true,"replicas":99,"replicas":2}`, "deployed feature to prod x2 confirm=true"},
+			{`{"branch":"feature","env":"prod","confirm":true,"replicas":2,"replicas":99}`, ""},
+		} {
+			t.Run(sdk, func(t *testing.T) {
+				s := newServer(t, sdk, runtime.UnavailableAuto)
+				c := connect(t, s, sdk, clientOpts{answer: scripted})
+				c.tap.setMutate(func(p map[string]any) {
+					p["inputResponses"] = json.RawMessage(`{"Deploy":{"action":"accept","content":` + tc.content + `}}`)
+				})
+				res, err := c.call(callCtx(t), "deploy", nil)
+				sent := false
+				c.tap.mu.Lock()
+				for _, m := range c.tap.toServer {
+					sent = sent || strings.Contains(string(m), tc.content)
+				}
+				c.tap.mu.Unlock()
+				if !sent {
+					t.Fatal("the duplicate keys did not reach the server")
+				}
+				if tc.want == "" {
+					wantInvalidParams(t, sdk, res, err, "replicas")
+					return
+				}
+				if err != nil || res.Text != tc.want {
+					t.Fatalf("call = %+v, %v; want %q", res, err, tc.want)
 				}
 			})
 		}
