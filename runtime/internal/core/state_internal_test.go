@@ -26,8 +26,8 @@ func FuzzStatePayload(f *testing.F) {
 	}
 	f.Add(good)
 	f.Add([]byte{})
-	f.Add([]byte{2, 4, 0, 0})
-	f.Add([]byte{2, 4, 1, 1, 'k', 0xff, 0xff, 0xff, 0xff})
+	f.Add([]byte{2, 4, 0, 0, 0, 0, 0})
+	f.Add([]byte{2, 4, 1, 0, 0, 0, 1, 'k', 0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d := stateDecoder{s: string(b)}
 		d.varint()
