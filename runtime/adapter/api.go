@@ -68,7 +68,7 @@ func DigestArgs(args []byte) [32]byte {
 type Exchange = core.Exchange
 
 // InvalidStateMessage returns the -32602 message for a requestState that
-// failed to open with err.
+// failed to open with err, or for err from CheckInputResponses.
 func InvalidStateMessage(err error) string {
 	return core.InvalidStateMessage(err)
 }

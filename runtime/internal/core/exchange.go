@@ -453,7 +453,7 @@ func (x *Exchange) Reply(handlerErr error, policy UnavailablePolicy) Reply {
 }
 
 // InvalidStateMessage returns the -32602 message for a requestState that
-// failed to open with err.
+// failed to open with err, or for err from CheckInputResponses.
 func InvalidStateMessage(err error) string {
 	if errors.Is(err, ErrTooManyInputResponses) {
 		return "invalid inputResponses: " + err.Error()

@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"net/mail"
 	"net/url"
 	"strings"
 	"testing"
@@ -239,7 +240,7 @@ func FuzzFormatURI(f *testing.F) {
 
 // FuzzFormatEmail checks email: every accepted value is ASCII, at most
 // 254 bytes, and net/mail parses it to itself unless the local part is
-// quoted.
+// quoted or the domain is an address literal.
 func FuzzFormatEmail(f *testing.F) {
 	for _, v := range append(formatCases[3].valid, formatCases[3].bad...) {
 		f.Add(v)
@@ -262,6 +263,10 @@ func FuzzFormatEmail(f *testing.F) {
 		local, domain, _ := strings.Cut(v, "@")
 		if local == "" || domain == "" || strings.HasPrefix(local, ".") || strings.Contains(local, "..") || strings.Contains(domain, "..") {
 			t.Fatalf("%q accepted", v)
+		}
+		// net/mail (RFC 5322) is the reference for unquoted addresses.
+		if a, err := mail.ParseAddress(v); err != nil || a.Address != v || a.Name != "" {
+			t.Fatalf("%q accepted, net/mail gives %v, %v", v, a, err)
 		}
 	})
 }

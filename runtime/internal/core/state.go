@@ -95,7 +95,7 @@ var (
 	// ErrStateOutdated: the state was sealed by an earlier elicitgen
 	// release in the signed, unencrypted format, which is no longer
 	// accepted; the client must start the call again.
-	ErrStateOutdated error = &stateError{"sealed in the signed, unencrypted format of elicitgen before v2 request state; no longer accepted: start the call again"}
+	ErrStateOutdated error = &stateError{"is in the signed, unencrypted format of earlier elicitgen releases, no longer accepted: start the call again"}
 )
 
 type stateError struct{ msg string }
