@@ -33,7 +33,8 @@ import (
 //
 // The state is confidential: a client, proxy or gateway that logs it
 // learns the key id, the state's length and nothing else; the answers are
-// readable only by a server holding the key ring.
+// readable only by a server holding the key ring. Every state has a random
+// 96-bit nonce: rotate a key long before it has sealed 2^32 states.
 //
 // A stateless deployment (several instances behind a load balancer, any
 // of which may receive the retry) must give every instance the same
