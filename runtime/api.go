@@ -116,9 +116,18 @@ var ErrStateExpired = core.ErrStateExpired
 // tool, other arguments or another principal.
 var ErrStateForeign = core.ErrStateForeign
 
-// ErrStateTampered: the state is malformed, its MAC does not verify,
-// or it names a key the ring does not hold.
+// ErrStateTampered: the state is malformed, does not authenticate, or
+// names a key the ring does not hold.
 var ErrStateTampered = core.ErrStateTampered
+
+// ErrStateNotYetValid: the state's issue time lies further in the future
+// than the allowed clock skew (one minute).
+var ErrStateNotYetValid = core.ErrStateNotYetValid
+
+// ErrStateOutdated: the state was sealed in the signed, unencrypted
+// format of earlier releases, which is no longer accepted; the client
+// must start the call again.
+var ErrStateOutdated = core.ErrStateOutdated
 
 // ErrTimeout means the per-ask timeout set with WithTimeout elapsed before
 // the user answered. It is never an accept.

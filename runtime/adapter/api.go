@@ -68,7 +68,7 @@ func DigestArgs(args []byte) [32]byte {
 type Exchange = core.Exchange
 
 // InvalidStateMessage returns the -32602 message for a requestState that
-// failed to open with err.
+// failed to open with err, or for err from CheckInputResponses.
 func InvalidStateMessage(err error) string {
 	return core.InvalidStateMessage(err)
 }
@@ -76,6 +76,27 @@ func InvalidStateMessage(err error) string {
 // MaxStateSize bounds the length of a requestState the runtime will try
 // to open.
 const MaxStateSize = core.MaxStateSize
+
+// MaxClockSkew is how far in the future a requestState's issue time may
+// lie before it is rejected (runtime.ErrStateNotYetValid).
+const MaxClockSkew = core.MaxClockSkew
+
+// MaxInputResponses bounds the number of inputResponses entries the
+// runtime looks at in one request; see CheckInputResponses.
+const MaxInputResponses = core.MaxInputResponses
+
+// ErrTooManyInputResponses is matched (errors.Is) by the error of a
+// request carrying more than MaxInputResponses inputResponses entries.
+var ErrTooManyInputResponses = core.ErrTooManyInputResponses
+
+// CheckInputResponses returns an error matching ErrTooManyInputResponses
+// when a request carries n > MaxInputResponses inputResponses entries.
+// Adapters call it with the map's length before converting any entry,
+// and answer the error with JSON-RPC -32602 (message:
+// InvalidStateMessage).
+func CheckInputResponses(n int) error {
+	return core.CheckInputResponses(n)
+}
 
 // MetaKeyClientCapabilities is the _meta key under which a 2026-07-28
 // request carries the client's capabilities.

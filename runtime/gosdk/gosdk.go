@@ -186,7 +186,16 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *adapter.Call, state string, responses mcp.InputResponseMap) (*adapter.Exchange, error) {
 	call.Version = req.ProtocolVersion()
 	call.Caps = clientCaps(req, call.Version)
-	answers, malformed := inputResponses(responses)
+	var answers map[string]*runtime.Response
+	var malformed map[string]string
+	if adapter.Modern(call.Version) {
+		// Bounded work per request: the count is checked before any entry
+		// is read.
+		if err := adapter.CheckInputResponses(len(responses)); err != nil {
+			return nil, &codedError{err: err, code: adapter.CodeInvalidParams, msg: adapter.InvalidStateMessage(err)}
+		}
+		answers, malformed = inputResponses(responses)
+	}
 	push := &pusher{ss: req.Session, version: call.Version}
 	if !adapter.Modern(call.Version) && sessionless(req.Session) {
 		// The client's capabilities are unknown, not absent: let the

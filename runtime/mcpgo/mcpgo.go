@@ -139,7 +139,16 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		call.Principal = cfg.Principal(ctx, req)
 	}
 	call.Language = cfg.language(ctx, req)
-	answers, malformed := inputResponses(req.Params.InputResponses)
+	var answers map[string]*runtime.Response
+	var malformed map[string]string
+	if adapter.Modern(version) {
+		// Bounded work per request: the count is checked before any entry
+		// is read.
+		if err := adapter.CheckInputResponses(len(req.Params.InputResponses)); err != nil {
+			return nil, errors.New(adapter.InvalidStateMessage(err))
+		}
+		answers, malformed = inputResponses(req.Params.InputResponses)
+	}
 	x, err := cfg.settings().Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version})
 	if err != nil {
 		return nil, fmt.Errorf("invalid requestState: %w", err)

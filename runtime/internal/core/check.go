@@ -2,11 +2,8 @@ package core
 
 import (
 	"math"
-	"net/mail"
-	"net/url"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -82,45 +79,6 @@ func CheckMulti[S ~string](errs *Errors, p *Property, v []S) {
 			}
 		}
 	}
-}
-
-// CheckFormat reports whether v is valid in format ("email", "uri",
-// "date" or "date-time"); an unknown format accepts every value.
-func CheckFormat(format, v string) bool { return checkFormat(format, v) == "" }
-
-func checkFormat(format, v string) string {
-	switch format {
-	case "email":
-		if !isEmail(v) {
-			return strconv.Quote(v) + " is not an email address"
-		}
-	case "uri":
-		u, err := url.Parse(v)
-		if err != nil || u.Scheme == "" || strings.ContainsAny(v, " \t\r\n") {
-			return strconv.Quote(v) + " is not an absolute URI"
-		}
-	case "date":
-		if _, err := time.Parse(time.DateOnly, v); err != nil {
-			return strconv.Quote(v) + " is not a date (YYYY-MM-DD)"
-		}
-	case "date-time":
-		if _, err := time.Parse(time.RFC3339, v); err != nil {
-			return strconv.Quote(v) + " is not a date-time (RFC 3339)"
-		}
-	}
-	return ""
-}
-
-func isEmail(v string) bool {
-	at := strings.LastIndexByte(v, '@')
-	if at <= 0 || at == len(v)-1 || len(v) > 254 {
-		return false
-	}
-	if strings.ContainsAny(v, " \t\r\n<>()[]\\,;:\"") && !strings.HasPrefix(v, "\"") {
-		return false
-	}
-	a, err := mail.ParseAddress(v)
-	return err == nil && a.Address == v && a.Name == ""
 }
 
 func hasOption(opts []Option, v string) bool {

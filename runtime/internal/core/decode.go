@@ -325,12 +325,9 @@ func decodeTime(d *Decoder, i int) (time.Time, bool) {
 }
 
 // ParseTime parses s as a "date" (YYYY-MM-DD, UTC) or, for any other
-// format, an RFC 3339 date-time.
+// format, an RFC 3339 date-time, accepting exactly what CheckFormat does.
 func ParseTime(format, s string) (time.Time, error) {
-	if format == "date" {
-		return time.Parse(time.DateOnly, s)
-	}
-	return time.Parse(time.RFC3339, s)
+	return parseFormatTime(format, s)
 }
 
 // FormatTime writes t as a "date" or an RFC 3339 date-time.

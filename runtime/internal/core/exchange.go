@@ -47,6 +47,28 @@ type Call struct {
 	Push Asker
 }
 
+// MaxInputResponses bounds the number of inputResponses entries the
+// runtime looks at in one request: far above the forms any tool asks in
+// one call, far below what a hostile client can fit in a request body.
+// A request with more is invalid params (-32602) before any entry is
+// read; see CheckInputResponses.
+const MaxInputResponses = 256
+
+// ErrTooManyInputResponses is matched (errors.Is) by the error of a
+// request carrying more than MaxInputResponses inputResponses entries.
+var ErrTooManyInputResponses = errors.New("elicit: too many inputResponses")
+
+// CheckInputResponses returns an error matching ErrTooManyInputResponses
+// when a request carries n > MaxInputResponses inputResponses entries.
+// Adapters call it with the map's length before converting any entry,
+// and answer the error with JSON-RPC -32602.
+func CheckInputResponses(n int) error {
+	if n > MaxInputResponses {
+		return fmt.Errorf("%w: %d entries, at most %d", ErrTooManyInputResponses, n, MaxInputResponses)
+	}
+	return nil
+}
+
 // Exchange is the Asker an adapter hands to one tool handler invocation.
 // On a push-era request it asks through Call.Push; on a 2026-07-28
 // request it answers from the sealed state and the inputResponses, and
@@ -63,6 +85,7 @@ type Exchange struct {
 	call   *Call
 	sealer *Sealer
 	modern bool
+	bound  *Binding
 
 	mu      sync.Mutex
 	counts  map[string]int
@@ -82,6 +105,11 @@ func NewExchange(s *Sealer, c *Call) (*Exchange, error) {
 		counts: make(map[string]int, 2),
 		state:  State{Answers: map[string]*Response{}, Flows: map[string]string{}},
 	}
+	if x.modern {
+		if err := CheckInputResponses(len(c.Responses) + len(c.Malformed)); err != nil {
+			return nil, err
+		}
+	}
 	if x.modern && c.State != "" {
 		st, err := s.Open(x.binding(), c.State)
 		if err != nil {
@@ -92,8 +120,14 @@ func NewExchange(s *Sealer, c *Call) (*Exchange, error) {
 	return x, nil
 }
 
+// binding returns the call's state binding, digesting the arguments once
+// per exchange (NewExchange, then SealState under x.mu).
 func (x *Exchange) binding() Binding {
-	return BindCall(x.call.Tool, x.call.Args, x.call.Principal)
+	if x.bound == nil {
+		b := BindCall(x.call.Tool, x.call.Args, x.call.Principal)
+		x.bound = &b
+	}
+	return *x.bound
 }
 
 // Modern reports whether the call is a 2026-07-28 (multi round-trip)
@@ -215,7 +249,7 @@ func (x *Exchange) askPush(ctx context.Context, req *Request) (*Response, error)
 
 // askModern runs with x.mu held.
 func (x *Exchange) askModern(key string, req *Request) (*Response, error) {
-	if r, ok := x.state.Answers[key]; ok && r != nil {
+	if r, ok := x.state.Answer(key); ok {
 		return r, nil
 	}
 	if reason, bad := x.call.Malformed[key]; bad {
@@ -421,8 +455,11 @@ func (x *Exchange) Reply(handlerErr error, policy UnavailablePolicy) Reply {
 }
 
 // InvalidStateMessage returns the -32602 message for a requestState that
-// failed to open with err.
+// failed to open with err, or for err from CheckInputResponses.
 func InvalidStateMessage(err error) string {
+	if errors.Is(err, ErrTooManyInputResponses) {
+		return "invalid inputResponses: " + err.Error()
+	}
 	return "invalid requestState: " + err.Error()
 }
 

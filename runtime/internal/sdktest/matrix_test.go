@@ -3,7 +3,6 @@ package sdktest
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -521,23 +520,18 @@ var matrix = []matrixCase{
 	}},
 }
 
-// forgeAnswer rewrites a sealed state's payload, keeping its MAC, so that
-// it claims the user already accepted Deploy with 9 replicas.
+// forgeAnswer flips one bit of a sealed state's ciphertext, as a client
+// trying to change an earlier answer would have to: the AEAD must refuse
+// it.
 func forgeAnswer(t *testing.T, state string) string {
-	payload, rest, ok := strings.Cut(state, ".")
-	raw, err := base64.RawURLEncoding.DecodeString(payload)
-	if !ok || err != nil {
-		t.Errorf("requestState %q is not payload.kid.mac", state)
+	head, body, ok := strings.Cut(strings.TrimPrefix(state, "v2."), ".")
+	raw, err := base64.RawURLEncoding.DecodeString(body)
+	if !ok || err != nil || !strings.HasPrefix(state, "v2.") || len(raw) < 40 {
+		t.Errorf("requestState %q is not v2.kid.sealed", state)
 		return state
 	}
-	var p map[string]any
-	if err := json.Unmarshal(raw, &p); err != nil {
-		t.Errorf("payload: %v", err)
-		return state
-	}
-	p["a"] = map[string]any{"Deploy": map[string]any{"action": "accept", "content": map[string]any{"replicas": 9}}}
-	raw, _ = json.Marshal(p)
-	return base64.RawURLEncoding.EncodeToString(raw) + "." + rest
+	raw[len(raw)-20] ^= 1
+	return "v2." + head + "." + base64.RawURLEncoding.EncodeToString(raw)
 }
 
 func checkStateRejected(t *testing.T, sdk string, s *server, res callResult, err error, what string) {

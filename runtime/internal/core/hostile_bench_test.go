@@ -1,0 +1,35 @@
+package core_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/elicitgen/elicitgen/runtime/internal/core"
+)
+
+// BenchmarkHostileLongString checks the longest string answer a client
+// can send under go-sdk's 4 MiB request body limit against a property
+// with a maxLength and each format, at three sizes: MB/s stays flat when
+// the cost is linear in the answer's length.
+func BenchmarkHostileLongString(b *testing.B) {
+	maxLen := 200
+	for _, format := range []string{"", "email", "uri", "date", "date-time"} {
+		p := &core.Property{Name: "f", Kind: core.KindString, MaxLength: &maxLen, Format: format}
+		for _, size := range []int{64 << 10, 1 << 20, 4<<20 - 64} {
+			// A URI-shaped value, so that the uri check reads it all.
+			v := "https://example.com/" + strings.Repeat("a", size-20)
+			b.Run(fmt.Sprintf("format=%s/bytes=%d", format, size), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				for b.Loop() {
+					var errs core.Errors
+					core.CheckString(&errs, p, v)
+					if errs.Err("F") == nil {
+						b.Fatal("accepted")
+					}
+				}
+			})
+		}
+	}
+}
