@@ -580,6 +580,7 @@ func (b *builder) scanEnum(named *types.Named) *enumInfo {
 		}
 		if c.Exported() || obj.Pkg() == b.src.Types {
 			e.enum.Consts = append(e.enum.Consts, c.Name())
+			e.enum.Values = append(e.enum.Values, constant.StringVal(c.Val()))
 		}
 		e.values = append(e.values, runtime.Option{Value: constant.StringVal(c.Val()), Title: title})
 	}

@@ -107,6 +107,7 @@ func (d *digest) form(f *Form) {
 		d.str(e.PkgPath)
 		d.str(e.Name)
 		d.strs(e.Consts)
+		d.strs(e.Values)
 	}
 }
 

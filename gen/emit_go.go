@@ -32,7 +32,7 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	}
 
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
-	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion1")
+	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion2")
 	guarded := map[string]bool{}
 	for _, form := range pkg.Forms {
 		f.Comment(chunkMark)
@@ -147,48 +147,77 @@ func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
 // impl qualifies a name of the generated-code support package.
 func impl(name string) *jen.Statement { return jen.Qual(ImplPath, name) }
 
-// emitForm emits everything generated for one form T:
+// emitForm emits everything generated for one form T: a descriptor the
+// runtime's table-driven engine works from, one-line wrappers over it, and
+// the compile-time guards. Nothing per field is code, only data:
 //
-//	var elicitSchemaT = &runtime.Schema{...}
-//	var elicitFormT = &runtime.Form[T]{...}
+//	var elicitFormT = elicitimpl.NewForm[T](&runtime.Schema{...}, "Field", ...)
 //	func TSchema() *runtime.Schema
 //	func (v T) Validate() error
-//	func elicitDecodeT(s *runtime.Schema, content map[string]any) (T, error)
-//	func elicitEncodeT(v *T) map[string]any
 //	func AskT(ctx, asker, message, opts...) (runtime.Outcome[T], error)
 //	func AcceptT(v T) (*runtime.Response, error); DeclineT(); CancelT()
 //	compile-time guards
 func emitForm(f *jen.File, form *Form, guarded map[string]bool) {
-	emitSchemaVar(f, form)
+	t, n := form.Name, NamesOf(form.Name)
+	form1 := func(method string, args ...jen.Code) jen.Code {
+		return oneLine(jen.Return(jen.Id(n.FormVar).Dot(method).Call(args...)))
+	}
 	emitFormVar(f, form)
-	emitSchemaFunc(f, form)
-	emitValidate(f, form)
-	emitDecode(f, form)
-	emitEncode(f, form)
-	emitAsk(f, form)
-	emitAnswers(f, form)
+	f.Commentf("%s returns a copy of the requestedSchema of %s.", n.SchemaFunc, t)
+	f.Func().Id(n.SchemaFunc).Params().Op("*").Add(rt("Schema")).Add(
+		oneLine(jen.Return(jen.Id(n.FormVar).Dot("Schema").Call().Dot("Clone").Call())))
+	f.Commentf("Validate checks v against every rule of the %s schema; the error is a", t)
+	f.Comment("*runtime.ValidationError naming each field that is wrong.")
+	f.Func().Params(jen.Id("v").Id(t)).Id("Validate").Params().Error().Add(form1("Validate", jen.Op("&").Id("v")))
+	f.Commentf("%s asks the user to fill in %s; only an answer that decodes and", n.Ask, t)
+	f.Comment("validates is an accept. An unreachable client matches runtime.ErrUnavailable.")
+	f.Func().Id(n.Ask).Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("asker").Add(rt("Asker")),
+		jen.Id("message").String(),
+		jen.Id("opts").Op("...").Add(rt("AskOption")),
+	).Params(rt("Outcome").Types(jen.Id(t)), jen.Error()).Add(
+		form1("Ask", jen.Id("ctx"), jen.Id("asker"), jen.Id("message"), jen.Id("opts").Op("...")))
+	f.Commentf("%s is the client-side answer that submits v, if v validates.", n.Accept)
+	f.Func().Id(n.Accept).Params(jen.Id("v").Id(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Add(
+		form1("Accept", jen.Op("&").Id("v")))
+	for _, a := range []struct{ name, action, verb string }{
+		{n.Decline, "ActionDecline", "declines"}, {n.Cancel, "ActionCancel", "dismisses"},
+	} {
+		f.Commentf("%s is the client-side answer that %s a %s form.", a.name, a.verb, t)
+		f.Func().Id(a.name).Params().Op("*").Add(rt("Response")).Add(
+			oneLine(jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt(a.action))))))
+	}
 	emitGuards(f, form, guarded)
 }
 
-// multi renders {a, b, ...} with one item per line.
-func multi(items ...jen.Code) *jen.Statement {
-	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+// oneLine renders a function body on one line: { return ... }.
+func oneLine(stmt jen.Code) jen.Code {
+	return jen.Custom(jen.Options{Open: "{ ", Close: " }"}, stmt)
 }
 
 func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
 
-// emitSchemaVar emits `var elicitSchemaT = &runtime.Schema{Name: "T", Properties: ...}`.
-func emitSchemaVar(f *jen.File, form *Form) {
+// emitFormVar emits the form's descriptor, its schema with one line per
+// property followed by the Go field path of each property:
+//
+//	var elicitFormT = elicitimpl.NewForm[T](&runtime.Schema{Name: "T", Properties: []runtime.Property{
+//		{Name: "branch", Kind: runtime.KindString, Required: true},
+//	}}, "Branch")
+func emitFormVar(f *jen.File, form *Form) {
+	n := NamesOf(form.Name)
 	props := make([]jen.Code, len(form.Fields))
+	paths := []jen.Code{jen.Op("&").Add(rt("Schema")).Values(
+		kv("Name", jen.Lit(form.Name)),
+		kv("Properties", jen.Index().Add(rt("Property")).Custom(
+			jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, props...)),
+	)}
 	for i, fld := range form.Fields {
 		props[i] = propertyLit(&fld.Prop)
+		paths = append(paths, jen.Lit(strings.Join(fld.Access, ".")))
 	}
-	n := NamesOf(form.Name)
-	f.Commentf("%s is the requestedSchema of %s.", n.SchemaVar, form.Name)
-	f.Var().Id(n.SchemaVar).Op("=").Op("&").Add(rt("Schema")).Add(multi(
-		kv("Name", jen.Lit(form.Name)),
-		kv("Properties", jen.Index().Add(rt("Property")).Add(multi(props...))),
-	))
+	f.Commentf("%s is the schema of %s and the Go field of each property.", n.FormVar, form.Name)
+	f.Var().Id(n.FormVar).Op("=").Add(impl("NewForm")).Types(jen.Id(form.Name)).Call(paths...)
 }
 
 var kindConst = map[runtime.Kind]string{
@@ -200,8 +229,8 @@ var styleConst = map[runtime.EnumStyle]string{
 	runtime.EnumPlain: "EnumPlain", runtime.EnumTitled: "EnumTitled", runtime.EnumLegacy: "EnumLegacy",
 }
 
-// propertyLit emits one runtime.Property literal: non-zero fields only, in
-// a fixed order.
+// propertyLit emits one runtime.Property literal on one line: non-zero
+// fields only, in a fixed order.
 func propertyLit(p *runtime.Property) jen.Code {
 	items := []jen.Code{
 		kv("Name", jen.Lit(p.Name)),
@@ -243,7 +272,7 @@ func propertyLit(p *runtime.Property) jen.Code {
 				opts[i] = jen.Values(kv("Value", jen.Lit(o.Value)))
 			}
 		}
-		add("Options", jen.Index().Add(rt("Option")).Add(multi(opts...)))
+		add("Options", jen.Index().Add(rt("Option")).Values(opts...))
 	}
 	if p.Style != runtime.EnumPlain {
 		add("Style", rt(styleConst[p.Style]))
@@ -256,7 +285,7 @@ func propertyLit(p *runtime.Property) jen.Code {
 	if p.Default != nil {
 		add("Default", defaultLit(p.Default))
 	}
-	return multi(items...)
+	return jen.Values(items...)
 }
 
 func defaultLit(v any) jen.Code {
@@ -276,201 +305,20 @@ func defaultLit(v any) jen.Code {
 	}
 }
 
-// emitFormVar emits `var elicitFormT = &runtime.Form[T]{...}`, the value Ask and
-// Accept work from.
-func emitFormVar(f *jen.File, form *Form) {
-	n := NamesOf(form.Name)
-	f.Commentf("%s ties %s to its schema and codec.", n.FormVar, form.Name)
-	f.Var().Id(n.FormVar).Op("=").Op("&").Add(impl("Form")).Types(jen.Id(form.Name)).Add(multi(
-		kv("Schema", jen.Id(n.SchemaVar)),
-		kv("Decode", jen.Id(n.Decode)),
-		kv("Encode", jen.Id(n.Encode)),
-		kv("Validate", jen.Func().Params(jen.Id("v").Op("*").Id(form.Name)).Error().Block(
-			jen.Return(jen.Id("v").Dot("Validate").Call()),
-		)),
-	))
-}
-
-// emitSchemaFunc emits `func TSchema() *runtime.Schema`.
-func emitSchemaFunc(f *jen.File, form *Form) {
-	n := NamesOf(form.Name)
-	f.Commentf("%s returns a copy of the requestedSchema of %s, for", n.SchemaFunc, form.Name)
-	f.Comment("callers that build requests themselves.")
-	f.Func().Id(n.SchemaFunc).Params().Op("*").Add(rt("Schema")).Block(
-		jen.Return(jen.Id(n.SchemaVar).Dot("Clone").Call()),
-	)
-}
-
-// access returns v.A.B for a field.
-func access(v string, fld *Field) *jen.Statement {
-	s := jen.Id(v)
-	for _, a := range fld.Access {
-		s = s.Dot(a)
-	}
-	return s
-}
-
-func propRef(form *Form, i int) *jen.Statement {
-	return jen.Op("&").Id(NamesOf(form.Name).SchemaVar).Dot("Properties").Index(jen.Lit(i))
-}
-
-// emitValidate emits `func (v T) Validate() error`, one runtime check per
-// field that has rules.
-func emitValidate(f *jen.File, form *Form) {
-	f.Commentf("Validate checks v against every rule of the %s schema: bounds,", form.Name)
-	f.Comment("lengths, formats and options. It returns a *runtime.ValidationError")
-	f.Comment("naming each field that is wrong.")
-	f.Func().Params(jen.Id("v").Id(form.Name)).Id("Validate").Params().Error().BlockFunc(func(g *jen.Group) {
-		g.Var().Id("errs").Add(impl("Errors"))
-		for i, fld := range form.Fields {
-			var check string
-			var conv func(jen.Code) jen.Code
-			switch fld.GoKind {
-			case GoString:
-				check, conv = "CheckString", func(c jen.Code) jen.Code { return jen.String().Call(c) }
-			case GoInt:
-				check = "CheckInt"
-			case GoUint:
-				check = "CheckUint"
-			case GoFloat:
-				check = "CheckFloat"
-			case GoMulti:
-				check = "CheckMulti"
-			default:
-				continue
-			}
-			val := jen.Code(access("v", fld))
-			if fld.Pointer {
-				val = jen.Op("*").Add(access("v", fld))
-			}
-			if conv != nil {
-				val = conv(val)
-			}
-			call := impl(check).Call(jen.Op("&").Id("errs"), propRef(form, i), val)
-			if fld.Pointer {
-				g.If(access("v", fld).Op("!=").Nil()).Block(call)
-			} else {
-				g.Add(call)
-			}
-		}
-		g.Return(jen.Id("errs").Dot("Err").Call(jen.Lit(form.Name)))
-	})
-}
-
-var decodeFunc = map[GoKind]string{
-	GoString: "DecodeString", GoBool: "DecodeBool", GoInt: "DecodeInt", GoUint: "DecodeInt",
-	GoFloat: "DecodeFloat", GoTime: "DecodeTime", GoMulti: "DecodeMulti",
-}
-
-// emitDecode emits `func elicitDecodeT(s *runtime.Schema, content map[string]any) (T, error)`.
-func emitDecode(f *jen.File, form *Form) {
-	n := NamesOf(form.Name)
-	f.Commentf("%s decodes and validates a client's accepted content against s.", n.Decode)
-	f.Func().Id(n.Decode).Params(
-		jen.Id("s").Op("*").Add(rt("Schema")), jen.Id("content").Map(jen.String()).Any(),
-	).Params(jen.Id(form.Name), jen.Error()).BlockFunc(func(g *jen.Group) {
-		g.Var().Id("v").Id(form.Name)
-		g.Id("d").Op(":=").Add(impl("NewDecoder")).Call(jen.Id("s"), jen.Id("content"))
-		for i, fld := range form.Fields {
-			fn := decodeFunc[fld.GoKind]
-			if fld.Pointer {
-				fn += "Ptr"
-			}
-			g.Add(impl(fn)).Call(jen.Op("&").Id("d"), jen.Lit(i), jen.Op("&").Add(access("v", fld)))
-		}
-		g.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Id(form.Name).Values(), jen.Err()),
-		)
-		g.Return(jen.Id("v"), jen.Nil())
-	})
-}
-
-// emitEncode emits `func elicitEncodeT(v *T) map[string]any`, content as a client
-// sends it.
-func emitEncode(f *jen.File, form *Form) {
-	n := NamesOf(form.Name)
-	f.Commentf("%s writes v as the content of an accept.", n.Encode)
-	f.Func().Id(n.Encode).Params(jen.Id("v").Op("*").Id(form.Name)).Map(jen.String()).Any().BlockFunc(func(g *jen.Group) {
-		g.Id("m").Op(":=").Make(jen.Map(jen.String()).Any(), jen.Lit(len(form.Fields)))
-		for _, fld := range form.Fields {
-			val := jen.Code(access("v", fld))
-			if fld.Pointer {
-				val = jen.Op("*").Add(access("v", fld))
-			}
-			var enc jen.Code
-			switch fld.GoKind {
-			case GoString:
-				enc = jen.String().Call(val)
-			case GoBool:
-				enc = jen.Bool().Call(val)
-			case GoInt:
-				enc = jen.Int64().Call(val)
-			case GoUint:
-				enc = jen.Uint64().Call(val)
-			case GoFloat:
-				enc = jen.Float64().Call(val)
-			case GoTime:
-				format := fld.Prop.Format
-				enc = impl("FormatTime").Call(jen.Lit(format), val)
-			case GoMulti:
-				enc = impl("Strings").Call(val)
-			}
-			set := jen.Id("m").Index(jen.Lit(fld.Prop.Name)).Op("=").Add(enc)
-			switch {
-			case fld.Pointer:
-				g.If(access("v", fld).Op("!=").Nil()).Block(set)
-			case fld.GoKind == GoMulti && !fld.Prop.Required:
-				g.If(access("v", fld).Op("!=").Nil()).Block(set)
-			default:
-				g.Add(set)
-			}
-		}
-		g.Return(jen.Id("m"))
-	})
-}
-
-// emitAsk emits AskT.
-func emitAsk(f *jen.File, form *Form) {
-	t, n := form.Name, NamesOf(form.Name)
-	f.Commentf("%s asks the user to fill in a %s form, with message as the", n.Ask, t)
-	f.Comment("question. It returns the accepted value only when the client's answer")
-	f.Comment("decoded and validated; a decline or cancel is an Outcome without a value,")
-	f.Comment("and a client that cannot be asked is an error matching")
-	f.Comment("runtime.ErrUnavailable, never an accept.")
-	f.Func().Id(n.Ask).Params(
-		jen.Id("ctx").Qual("context", "Context"),
-		jen.Id("asker").Add(rt("Asker")),
-		jen.Id("message").String(),
-		jen.Id("opts").Op("...").Add(rt("AskOption")),
-	).Params(rt("Outcome").Types(jen.Id(t)), jen.Error()).Block(
-		jen.Return(impl("Ask").Call(jen.Id("ctx"), jen.Id("asker"), jen.Id(n.FormVar), jen.Id("message"), jen.Id("opts").Op("..."))),
-	)
-}
-
-// emitAnswers emits AcceptT, DeclineT and CancelT: client-side answers.
-func emitAnswers(f *jen.File, form *Form) {
-	t, n := form.Name, NamesOf(form.Name)
-	f.Commentf("%s is the client-side answer that submits v. It refuses a v", n.Accept)
-	f.Comment("that does not validate.")
-	f.Func().Id(n.Accept).Params(jen.Id("v").Id(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Block(
-		jen.Return(jen.Id(n.FormVar).Dot("Accept").Call(jen.Id("v"))),
-	)
-	f.Commentf("%s is the client-side answer that declines a %s form.", n.Decline, t)
-	f.Func().Id(n.Decline).Params().Op("*").Add(rt("Response")).Block(
-		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionDecline")))),
-	)
-	f.Commentf("%s is the client-side answer that dismisses a %s form.", n.Cancel, t)
-	f.Func().Id(n.Cancel).Params().Op("*").Add(rt("Response")).Block(
-		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionCancel")))),
-	)
-}
-
 // emitGuards emits the compile-time checks that fail when the form's
 // struct, an embedded struct or an enum's constants changed after
 // generation:
 //
 //	type _T_changed_since_elicitgen_ran_run_go_generate = struct{...}
 //	var _ _T_changed_since_elicitgen_ran_run_go_generate = T{}
+//	var _ = map[bool]int{false: 0, A == "a" && B == "b": 1}
+//
+// The struct alias catches any change to a field's name, type, tag or
+// position. The constant map catches a changed value (the && turns false
+// and its key collides with false) and a removed or renamed constant (an
+// undefined name). An added constant, a changed order or a changed title
+// is invisible to the compiler: elicitgen check and the elicit analyzer
+// report those.
 func emitGuards(f *jen.File, form *Form, guarded map[string]bool) {
 	structs := append([]*Struct{form.Guard}, form.Embedded...)
 	for _, s := range structs {
@@ -488,12 +336,18 @@ func emitGuards(f *jen.File, form *Form, guarded map[string]bool) {
 			continue
 		}
 		guarded["enum "+e.PkgPath+"."+e.Name] = true
-		consts := make([]jen.Code, len(e.Consts))
+		var all *jen.Statement
 		for i, c := range e.Consts {
-			consts[i] = jen.Qual(e.PkgPath, c)
+			eq := jen.Qual(e.PkgPath, c).Op("==").Lit(e.Values[i])
+			if all == nil {
+				all = eq
+			} else {
+				all = all.Op("&&").Add(eq)
+			}
 		}
-		f.Commentf("If this does not compile, the options of %s changed: run go generate.", e.Name)
-		f.Var().Id("_").Op("=").Index(jen.Op("...")).Qual(e.PkgPath, e.Name).Values(consts...)
+		f.Commentf("If this does not compile (duplicate key false), the constants of %s changed: run go generate.", e.Name)
+		f.Var().Id("_").Op("=").Map(jen.Bool()).Int().Values(
+			jen.False().Op(":").Lit(0), all.Op(":").Lit(1))
 	}
 }
 

@@ -20,7 +20,7 @@ func content(tb testing.TB) map[string]any {
 
 func TestDecodeMatchesJSONSchema(t *testing.T) {
 	c := content(t)
-	v, err := elicitDecodeScalars(elicitSchemaScalars, c)
+	v, err := elicitFormScalars.Decode(c)
 	if err != nil || v.Service != "billing" || v.Env != EnvProduction || v.Replicas != 3 {
 		t.Fatalf("decode: %+v %v", v, err)
 	}
@@ -29,7 +29,7 @@ func TestDecodeMatchesJSONSchema(t *testing.T) {
 		t.Fatalf("jsonschema-go rejects valid content: %v", err)
 	}
 	c["replicas"] = 21.0
-	if _, err := elicitDecodeScalars(elicitSchemaScalars, c); err == nil {
+	if _, err := elicitFormScalars.Decode(c); err == nil {
 		t.Fatal("generated decoder accepted replicas=21")
 	}
 	if rs.Validate(c) == nil {
@@ -62,7 +62,7 @@ func BenchmarkDecode(b *testing.B) {
 	b.Run("generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := elicitDecodeScalars(elicitSchemaScalars, c); err != nil {
+			if _, err := elicitFormScalars.Decode(c); err != nil {
 				b.Fatal(err)
 			}
 		}

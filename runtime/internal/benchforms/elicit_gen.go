@@ -11,157 +11,41 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion1
+const _ = elicitimpl.SupportPackageIsVersion2
 
-// elicitSchemaScalars is the requestedSchema of Scalars.
-var elicitSchemaScalars = &runtime.Schema{
-	Name: "Scalars",
-	Properties: []runtime.Property{
-		{
-			Name:      "service",
-			Kind:      runtime.KindString,
-			Required:  true,
-			MinLength: elicitimpl.Ptr(1),
-			MaxLength: elicitimpl.Ptr(64),
-		},
-		{
-			Name:      "branch",
-			Kind:      runtime.KindString,
-			Required:  true,
-			MaxLength: elicitimpl.Ptr(100),
-			Default:   "main",
-		},
-		{
-			Name:     "environment",
-			Kind:     runtime.KindEnum,
-			Required: true,
-			Options: []runtime.Option{
-				{Value: "staging", Title: "Staging"},
-				{Value: "production", Title: "Production"},
-			},
-			Style: runtime.EnumTitled,
-		},
-		{
-			Name:     "replicas",
-			Kind:     runtime.KindInteger,
-			Required: true,
-			Minimum:  elicitimpl.Ptr(1.0),
-			Maximum:  elicitimpl.Ptr(20.0),
-		},
-		{
-			Name:     "canary",
-			Kind:     runtime.KindInteger,
-			Required: true,
-			Minimum:  elicitimpl.Ptr(0.0),
-			Maximum:  elicitimpl.Ptr(100.0),
-		},
-		{
-			Name:     "ratio",
-			Kind:     runtime.KindNumber,
-			Required: true,
-			Minimum:  elicitimpl.Ptr(0.0),
-			Maximum:  elicitimpl.Ptr(1.0),
-		},
-		{
-			Name:     "confirmed",
-			Kind:     runtime.KindBoolean,
-			Required: true,
-		},
-		{
-			Name:     "notify",
-			Kind:     runtime.KindBoolean,
-			Required: true,
-			Default:  true,
-		},
-	},
-}
+// elicitFormScalars is the schema of Scalars and the Go field of each property.
+var elicitFormScalars = elicitimpl.NewForm[Scalars](&runtime.Schema{Name: "Scalars", Properties: []runtime.Property{
+	{Name: "service", Kind: runtime.KindString, Required: true, MinLength: elicitimpl.Ptr(1), MaxLength: elicitimpl.Ptr(64)},
+	{Name: "branch", Kind: runtime.KindString, Required: true, MaxLength: elicitimpl.Ptr(100), Default: "main"},
+	{Name: "environment", Kind: runtime.KindEnum, Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
+	{Name: "replicas", Kind: runtime.KindInteger, Required: true, Minimum: elicitimpl.Ptr(1.0), Maximum: elicitimpl.Ptr(20.0)},
+	{Name: "canary", Kind: runtime.KindInteger, Required: true, Minimum: elicitimpl.Ptr(0.0), Maximum: elicitimpl.Ptr(100.0)},
+	{Name: "ratio", Kind: runtime.KindNumber, Required: true, Minimum: elicitimpl.Ptr(0.0), Maximum: elicitimpl.Ptr(1.0)},
+	{Name: "confirmed", Kind: runtime.KindBoolean, Required: true},
+	{Name: "notify", Kind: runtime.KindBoolean, Required: true, Default: true},
+}}, "Service", "Branch", "Env", "Replicas", "Canary", "Ratio", "Confirmed", "Notify")
 
-// elicitFormScalars ties Scalars to its schema and codec.
-var elicitFormScalars = &elicitimpl.Form[Scalars]{
-	Schema: elicitSchemaScalars,
-	Decode: elicitDecodeScalars,
-	Encode: elicitEncodeScalars,
-	Validate: func(v *Scalars) error {
-		return v.Validate()
-	},
-}
+// ScalarsSchema returns a copy of the requestedSchema of Scalars.
+func ScalarsSchema() *runtime.Schema { return elicitFormScalars.Schema().Clone() }
 
-// ScalarsSchema returns a copy of the requestedSchema of Scalars, for
-// callers that build requests themselves.
-func ScalarsSchema() *runtime.Schema {
-	return elicitSchemaScalars.Clone()
-}
+// Validate checks v against every rule of the Scalars schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Scalars) Validate() error { return elicitFormScalars.Validate(&v) }
 
-// Validate checks v against every rule of the Scalars schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v Scalars) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaScalars.Properties[0], string(v.Service))
-	elicitimpl.CheckString(&errs, &elicitSchemaScalars.Properties[1], string(v.Branch))
-	elicitimpl.CheckString(&errs, &elicitSchemaScalars.Properties[2], string(v.Env))
-	elicitimpl.CheckInt(&errs, &elicitSchemaScalars.Properties[3], v.Replicas)
-	elicitimpl.CheckUint(&errs, &elicitSchemaScalars.Properties[4], v.Canary)
-	elicitimpl.CheckFloat(&errs, &elicitSchemaScalars.Properties[5], v.Ratio)
-	return errs.Err("Scalars")
-}
-
-// elicitDecodeScalars decodes and validates a client's accepted content against s.
-func elicitDecodeScalars(s *runtime.Schema, content map[string]any) (Scalars, error) {
-	var v Scalars
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeString(&d, 0, &v.Service)
-	elicitimpl.DecodeString(&d, 1, &v.Branch)
-	elicitimpl.DecodeString(&d, 2, &v.Env)
-	elicitimpl.DecodeInt(&d, 3, &v.Replicas)
-	elicitimpl.DecodeInt(&d, 4, &v.Canary)
-	elicitimpl.DecodeFloat(&d, 5, &v.Ratio)
-	elicitimpl.DecodeBool(&d, 6, &v.Confirmed)
-	elicitimpl.DecodeBool(&d, 7, &v.Notify)
-	if err := d.Finish(); err != nil {
-		return Scalars{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeScalars writes v as the content of an accept.
-func elicitEncodeScalars(v *Scalars) map[string]any {
-	m := make(map[string]any, 8)
-	m["service"] = string(v.Service)
-	m["branch"] = string(v.Branch)
-	m["environment"] = string(v.Env)
-	m["replicas"] = int64(v.Replicas)
-	m["canary"] = uint64(v.Canary)
-	m["ratio"] = float64(v.Ratio)
-	m["confirmed"] = bool(v.Confirmed)
-	m["notify"] = bool(v.Notify)
-	return m
-}
-
-// AskScalars asks the user to fill in a Scalars form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
+// AskScalars asks the user to fill in Scalars; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
 func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Scalars], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormScalars, message, opts...)
+	return elicitFormScalars.Ask(ctx, asker, message, opts...)
 }
 
-// AcceptScalars is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptScalars(v Scalars) (*runtime.Response, error) {
-	return elicitFormScalars.Accept(v)
-}
+// AcceptScalars is the client-side answer that submits v, if v validates.
+func AcceptScalars(v Scalars) (*runtime.Response, error) { return elicitFormScalars.Accept(&v) }
 
 // DeclineScalars is the client-side answer that declines a Scalars form.
-func DeclineScalars() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineScalars() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelScalars is the client-side answer that dismisses a Scalars form.
-func CancelScalars() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelScalars() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Scalars changed after elicitgen ran: run go generate.
 type _Scalars_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -177,5 +61,5 @@ type _Scalars_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Scalars_changed_since_elicitgen_ran_run_go_generate = Scalars{}
 
-// If this does not compile, the options of Env changed: run go generate.
-var _ = [...]Env{EnvStaging, EnvProduction}
+// If this does not compile (duplicate key false), the constants of Env changed: run go generate.
+var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProduction == "production": 1}

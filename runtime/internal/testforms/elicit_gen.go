@@ -11,123 +11,37 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion1
+const _ = elicitimpl.SupportPackageIsVersion2
 
-// elicitSchemaDeploy is the requestedSchema of Deploy.
-var elicitSchemaDeploy = &runtime.Schema{
-	Name: "Deploy",
-	Properties: []runtime.Property{
-		{
-			Name:        "branch",
-			Kind:        runtime.KindString,
-			Description: "The git branch to deploy.",
-			MinLength:   elicitimpl.Ptr(1),
-			Default:     "main",
-		},
-		{
-			Name:        "env",
-			Kind:        runtime.KindEnum,
-			Title:       "Environment",
-			Description: "The target environment.",
-			Options: []runtime.Option{
-				{Value: "staging", Title: "Staging"},
-				{Value: "prod", Title: "Production"},
-			},
-			Style:   runtime.EnumTitled,
-			Default: "staging",
-		},
-		{
-			Name:        "replicas",
-			Kind:        runtime.KindInteger,
-			Description: "How many instances to run.",
-			Required:    true,
-			Minimum:     elicitimpl.Ptr(1.0),
-			Maximum:     elicitimpl.Ptr(10.0),
-		},
-		{
-			Name:        "confirm",
-			Kind:        runtime.KindBoolean,
-			Description: "Acknowledges that the deploy is live traffic.",
-			Default:     false,
-		},
-	},
-}
+// elicitFormDeploy is the schema of Deploy and the Go field of each property.
+var elicitFormDeploy = elicitimpl.NewForm[Deploy](&runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
+	{Name: "branch", Kind: runtime.KindString, Description: "The git branch to deploy.", MinLength: elicitimpl.Ptr(1), Default: "main"},
+	{Name: "env", Kind: runtime.KindEnum, Title: "Environment", Description: "The target environment.", Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "prod", Title: "Production"}}, Style: runtime.EnumTitled, Default: "staging"},
+	{Name: "replicas", Kind: runtime.KindInteger, Description: "How many instances to run.", Required: true, Minimum: elicitimpl.Ptr(1.0), Maximum: elicitimpl.Ptr(10.0)},
+	{Name: "confirm", Kind: runtime.KindBoolean, Description: "Acknowledges that the deploy is live traffic.", Default: false},
+}}, "Branch", "Env", "Replicas", "Confirm")
 
-// elicitFormDeploy ties Deploy to its schema and codec.
-var elicitFormDeploy = &elicitimpl.Form[Deploy]{
-	Schema: elicitSchemaDeploy,
-	Decode: elicitDecodeDeploy,
-	Encode: elicitEncodeDeploy,
-	Validate: func(v *Deploy) error {
-		return v.Validate()
-	},
-}
+// DeploySchema returns a copy of the requestedSchema of Deploy.
+func DeploySchema() *runtime.Schema { return elicitFormDeploy.Schema().Clone() }
 
-// DeploySchema returns a copy of the requestedSchema of Deploy, for
-// callers that build requests themselves.
-func DeploySchema() *runtime.Schema {
-	return elicitSchemaDeploy.Clone()
-}
+// Validate checks v against every rule of the Deploy schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Deploy) Validate() error { return elicitFormDeploy.Validate(&v) }
 
-// Validate checks v against every rule of the Deploy schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v Deploy) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaDeploy.Properties[0], string(v.Branch))
-	elicitimpl.CheckString(&errs, &elicitSchemaDeploy.Properties[1], string(v.Env))
-	elicitimpl.CheckInt(&errs, &elicitSchemaDeploy.Properties[2], v.Replicas)
-	return errs.Err("Deploy")
-}
-
-// elicitDecodeDeploy decodes and validates a client's accepted content against s.
-func elicitDecodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
-	var v Deploy
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeString(&d, 0, &v.Branch)
-	elicitimpl.DecodeString(&d, 1, &v.Env)
-	elicitimpl.DecodeInt(&d, 2, &v.Replicas)
-	elicitimpl.DecodeBool(&d, 3, &v.Confirm)
-	if err := d.Finish(); err != nil {
-		return Deploy{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeDeploy writes v as the content of an accept.
-func elicitEncodeDeploy(v *Deploy) map[string]any {
-	m := make(map[string]any, 4)
-	m["branch"] = string(v.Branch)
-	m["env"] = string(v.Env)
-	m["replicas"] = int64(v.Replicas)
-	m["confirm"] = bool(v.Confirm)
-	return m
-}
-
-// AskDeploy asks the user to fill in a Deploy form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
+// AskDeploy asks the user to fill in Deploy; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
 func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Deploy], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormDeploy, message, opts...)
+	return elicitFormDeploy.Ask(ctx, asker, message, opts...)
 }
 
-// AcceptDeploy is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptDeploy(v Deploy) (*runtime.Response, error) {
-	return elicitFormDeploy.Accept(v)
-}
+// AcceptDeploy is the client-side answer that submits v, if v validates.
+func AcceptDeploy(v Deploy) (*runtime.Response, error) { return elicitFormDeploy.Accept(&v) }
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
-func DeclineDeploy() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineDeploy() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelDeploy is the client-side answer that dismisses a Deploy form.
-func CancelDeploy() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelDeploy() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Deploy changed after elicitgen ran: run go generate.
 type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -139,101 +53,36 @@ type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 
-// If this does not compile, the options of Env changed: run go generate.
-var _ = [...]Env{EnvStaging, EnvProd}
+// If this does not compile (duplicate key false), the constants of Env changed: run go generate.
+var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProd == "prod": 1}
 
-// elicitSchemaApprove is the requestedSchema of Approve.
-var elicitSchemaApprove = &runtime.Schema{
-	Name: "Approve",
-	Properties: []runtime.Property{
-		{
-			Name:        "approve",
-			Kind:        runtime.KindBoolean,
-			Description: "Says go.",
-			Required:    true,
-		},
-		{
-			Name:        "note",
-			Kind:        runtime.KindString,
-			Description: "Left in the audit log.",
-			MaxLength:   elicitimpl.Ptr(200),
-		},
-	},
-}
+// elicitFormApprove is the schema of Approve and the Go field of each property.
+var elicitFormApprove = elicitimpl.NewForm[Approve](&runtime.Schema{Name: "Approve", Properties: []runtime.Property{
+	{Name: "approve", Kind: runtime.KindBoolean, Description: "Says go.", Required: true},
+	{Name: "note", Kind: runtime.KindString, Description: "Left in the audit log.", MaxLength: elicitimpl.Ptr(200)},
+}}, "Approve", "Note")
 
-// elicitFormApprove ties Approve to its schema and codec.
-var elicitFormApprove = &elicitimpl.Form[Approve]{
-	Schema: elicitSchemaApprove,
-	Decode: elicitDecodeApprove,
-	Encode: elicitEncodeApprove,
-	Validate: func(v *Approve) error {
-		return v.Validate()
-	},
-}
+// ApproveSchema returns a copy of the requestedSchema of Approve.
+func ApproveSchema() *runtime.Schema { return elicitFormApprove.Schema().Clone() }
 
-// ApproveSchema returns a copy of the requestedSchema of Approve, for
-// callers that build requests themselves.
-func ApproveSchema() *runtime.Schema {
-	return elicitSchemaApprove.Clone()
-}
+// Validate checks v against every rule of the Approve schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Approve) Validate() error { return elicitFormApprove.Validate(&v) }
 
-// Validate checks v against every rule of the Approve schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v Approve) Validate() error {
-	var errs elicitimpl.Errors
-	if v.Note != nil {
-		elicitimpl.CheckString(&errs, &elicitSchemaApprove.Properties[1], string(*v.Note))
-	}
-	return errs.Err("Approve")
-}
-
-// elicitDecodeApprove decodes and validates a client's accepted content against s.
-func elicitDecodeApprove(s *runtime.Schema, content map[string]any) (Approve, error) {
-	var v Approve
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeBool(&d, 0, &v.Approve)
-	elicitimpl.DecodeStringPtr(&d, 1, &v.Note)
-	if err := d.Finish(); err != nil {
-		return Approve{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeApprove writes v as the content of an accept.
-func elicitEncodeApprove(v *Approve) map[string]any {
-	m := make(map[string]any, 2)
-	m["approve"] = bool(v.Approve)
-	if v.Note != nil {
-		m["note"] = string(*v.Note)
-	}
-	return m
-}
-
-// AskApprove asks the user to fill in a Approve form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
+// AskApprove asks the user to fill in Approve; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
 func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Approve], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormApprove, message, opts...)
+	return elicitFormApprove.Ask(ctx, asker, message, opts...)
 }
 
-// AcceptApprove is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptApprove(v Approve) (*runtime.Response, error) {
-	return elicitFormApprove.Accept(v)
-}
+// AcceptApprove is the client-side answer that submits v, if v validates.
+func AcceptApprove(v Approve) (*runtime.Response, error) { return elicitFormApprove.Accept(&v) }
 
 // DeclineApprove is the client-side answer that declines a Approve form.
-func DeclineApprove() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineApprove() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelApprove is the client-side answer that dismisses a Approve form.
-func CancelApprove() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelApprove() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Approve changed after elicitgen ran: run go generate.
 type _Approve_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -243,92 +92,32 @@ type _Approve_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Approve_changed_since_elicitgen_ran_run_go_generate = Approve{}
 
-// elicitSchemaNotify is the requestedSchema of Notify.
-var elicitSchemaNotify = &runtime.Schema{
-	Name: "Notify",
-	Properties: []runtime.Property{
-		{
-			Name:        "channels",
-			Kind:        runtime.KindMulti,
-			Description: "To notify.",
-			Required:    true,
-			Options: []runtime.Option{
-				{Value: "email", Title: "E-mail"},
-				{Value: "slack", Title: "Slack"},
-			},
-			Style:    runtime.EnumTitled,
-			MinItems: elicitimpl.Ptr(1),
-		},
-	},
-}
+// elicitFormNotify is the schema of Notify and the Go field of each property.
+var elicitFormNotify = elicitimpl.NewForm[Notify](&runtime.Schema{Name: "Notify", Properties: []runtime.Property{
+	{Name: "channels", Kind: runtime.KindMulti, Description: "To notify.", Required: true, Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, MinItems: elicitimpl.Ptr(1)},
+}}, "Channels")
 
-// elicitFormNotify ties Notify to its schema and codec.
-var elicitFormNotify = &elicitimpl.Form[Notify]{
-	Schema: elicitSchemaNotify,
-	Decode: elicitDecodeNotify,
-	Encode: elicitEncodeNotify,
-	Validate: func(v *Notify) error {
-		return v.Validate()
-	},
-}
+// NotifySchema returns a copy of the requestedSchema of Notify.
+func NotifySchema() *runtime.Schema { return elicitFormNotify.Schema().Clone() }
 
-// NotifySchema returns a copy of the requestedSchema of Notify, for
-// callers that build requests themselves.
-func NotifySchema() *runtime.Schema {
-	return elicitSchemaNotify.Clone()
-}
+// Validate checks v against every rule of the Notify schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Notify) Validate() error { return elicitFormNotify.Validate(&v) }
 
-// Validate checks v against every rule of the Notify schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v Notify) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckMulti(&errs, &elicitSchemaNotify.Properties[0], v.Channels)
-	return errs.Err("Notify")
-}
-
-// elicitDecodeNotify decodes and validates a client's accepted content against s.
-func elicitDecodeNotify(s *runtime.Schema, content map[string]any) (Notify, error) {
-	var v Notify
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeMulti(&d, 0, &v.Channels)
-	if err := d.Finish(); err != nil {
-		return Notify{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeNotify writes v as the content of an accept.
-func elicitEncodeNotify(v *Notify) map[string]any {
-	m := make(map[string]any, 1)
-	m["channels"] = elicitimpl.Strings(v.Channels)
-	return m
-}
-
-// AskNotify asks the user to fill in a Notify form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
+// AskNotify asks the user to fill in Notify; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
 func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Notify], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormNotify, message, opts...)
+	return elicitFormNotify.Ask(ctx, asker, message, opts...)
 }
 
-// AcceptNotify is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptNotify(v Notify) (*runtime.Response, error) {
-	return elicitFormNotify.Accept(v)
-}
+// AcceptNotify is the client-side answer that submits v, if v validates.
+func AcceptNotify(v Notify) (*runtime.Response, error) { return elicitFormNotify.Accept(&v) }
 
 // DeclineNotify is the client-side answer that declines a Notify form.
-func DeclineNotify() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineNotify() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelNotify is the client-side answer that dismisses a Notify form.
-func CancelNotify() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelNotify() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Notify changed after elicitgen ran: run go generate.
 type _Notify_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -337,5 +126,5 @@ type _Notify_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Notify_changed_since_elicitgen_ran_run_go_generate = Notify{}
 
-// If this does not compile, the options of Channel changed: run go generate.
-var _ = [...]Channel{ChannelEmail, ChannelSlack}
+// If this does not compile (duplicate key false), the constants of Channel changed: run go generate.
+var _ = map[bool]int{false: 0, ChannelEmail == "email" && ChannelSlack == "slack": 1}
