@@ -26,6 +26,9 @@ type Source struct {
 	Info  *types.Info
 	// Dir is the package directory.
 	Dir string
+	// HasGenerated reports that the package builds an elicit_gen.go of
+	// ours that Files leave out (Load stubs it out).
+	HasGenerated bool
 }
 
 // Analyze finds the forms of src, builds their model and checks every MCP
@@ -74,6 +77,7 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 	}
 	b.checkNames(pkg)
 	b.buildConstraint(pkg)
+	pkg.HasGenerated = src.HasGenerated
 	for _, f := range src.Files {
 		if name := src.Fset.File(f.Pos()).Name(); filepath.Base(name) == GoFile && isGenerated(name) {
 			pkg.HasGenerated = true
