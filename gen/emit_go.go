@@ -19,6 +19,35 @@ import (
 // EmitGo returns elicit_gen.go for pkg. The model must have passed
 // Analyze: emitters do not report user errors.
 func EmitGo(pkg *Package) ([]byte, error) {
+	chunks, err := emitChunks(pkg)
+	if err != nil {
+		return nil, err
+	}
+	return groupImports(append(bytes.Join(chunks, []byte("\n\n")), '\n')), nil
+}
+
+// StaleForms returns the names of the forms of pkg whose generated code
+// (descriptor, wrappers and the guards emitted with it) does not appear in
+// old, the current elicit_gen.go: the forms that changed since it was
+// generated. Constant additions, reorderings and title changes, which no
+// compile-time guard can see, show up here, named by form.
+func StaleForms(pkg *Package, old []byte) ([]string, error) {
+	chunks, err := emitChunks(pkg)
+	if err != nil {
+		return nil, err
+	}
+	var stale []string
+	for i, form := range pkg.Forms {
+		if !bytes.Contains(old, chunks[i+1]) {
+			stale = append(stale, form.Name)
+		}
+	}
+	return stale, nil
+}
+
+// emitChunks renders the file header and each form's declarations,
+// formatted, one chunk per form after the header.
+func emitChunks(pkg *Package) ([][]byte, error) {
 	f := jen.NewFilePathName(pkg.PkgPath, pkg.Name)
 	f.ImportName(RuntimePath, "runtime")
 	f.ImportName(ImplPath, "elicitimpl")
@@ -42,21 +71,17 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, generatorBug("rendering %s: %v", pkg.PkgPath, err)
 	}
-	src, err := formatChunks(buf.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	return groupImports(src), nil
+	return formatChunks(buf.Bytes())
 }
 
 // chunkMark separates the declarations of one form from the next in the
 // unformatted output, so that formatting can run per form, in parallel.
 const chunkMark = "elicitgen:chunk"
 
-// formatChunks gofmts src one chunk at a time, on every CPU, and joins the
-// chunks with one blank line: the same bytes as formatting the whole file,
-// since gofmt aligns nothing across top-level declarations.
-func formatChunks(src []byte) ([]byte, error) {
+// formatChunks gofmts src one chunk at a time, on every CPU. Joined with
+// one blank line, the chunks are the same bytes as formatting the whole
+// file, since gofmt aligns nothing across top-level declarations.
+func formatChunks(src []byte) ([][]byte, error) {
 	chunks := bytes.Split(src, []byte("\n// "+chunkMark+"\n"))
 	out := make([][]byte, len(chunks))
 	errs := make([]error, len(chunks))
@@ -85,7 +110,7 @@ func formatChunks(src []byte) ([]byte, error) {
 	for i := range out {
 		out[i] = bytes.TrimSpace(out[i])
 	}
-	return append(bytes.Join(out, []byte("\n\n")), '\n'), nil
+	return out, nil
 }
 
 // groupImports splits jennifer's single import block into the standard

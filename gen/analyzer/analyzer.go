@@ -131,10 +131,34 @@ func run(pass *analysis.Pass) (any, error) {
 		case err != nil:
 			return nil, err
 		case !bytes.Equal(got, f.want):
-			pass.Reportf(at, "%s is stale: run go generate", filepath.Base(f.path))
+			reportStale(pass, model, f.path, got, at)
 		}
 	}
 	return nil, nil
+}
+
+// reportStale reports a stale generated file at each form whose code or
+// schema changed, by name, or at at when no single form is to blame.
+func reportStale(pass *analysis.Pass, model *gen.Package, path string, got []byte, at token.Pos) {
+	var stale []string
+	if filepath.Base(path) == gen.GoFile {
+		stale, _ = gen.StaleForms(model, got)
+	}
+	if len(stale) == 0 {
+		pass.Reportf(at, "%s is stale: run go generate", filepath.Base(path))
+		return
+	}
+	for _, name := range stale {
+		pos := at
+		for _, f := range model.Forms {
+			if f.Name == name {
+				if p := findPos(pass, f.Pos); p.IsValid() {
+					pos = p
+				}
+			}
+		}
+		pass.Reportf(pos, "%s is stale for form %s (its fields, options or titles changed): run go generate", filepath.Base(path), name)
+	}
 }
 
 func fileName(pass *analysis.Pass, f *ast.File) string {

@@ -206,9 +206,29 @@ func TestGeneratedFiles(t *testing.T) {
 	// A field added after generation: the compile-time guard breaks the
 	// build, and the analyzer still says what to do.
 	write("forms.go", strings.Replace(freshForms, "\tService string", "\tNote    string `json:\"note,omitempty\"`\n\tService string", 1))
-	want = []string{"forms.go: elicit_gen.go is stale: run go generate", "forms.go: elicit_gen.json is stale: run go generate"}
+	stale := "forms.go: elicit_gen.go is stale for form Deploy (its fields, options or titles changed): run go generate"
+	want = []string{stale, "forms.go: elicit_gen.json is stale: run go generate"}
 	if diags, _ := messages(t, dir); !slices.Equal(diags, want) {
 		t.Errorf("field added: diagnostics %q, want %q", diags, want)
+	}
+
+	// Enum drifts no compile-time guard can see: each is reported, naming
+	// the form that uses the enum.
+	for name, edit := range map[string][2]string{
+		"constadded":      {"EnvProd    Env = \"prod\"    // Production", "EnvProd    Env = \"prod\"    // Production\n\tEnvDev     Env = \"dev\"     // Development"},
+		"constsreordered": {"\tEnvStaging Env = \"staging\" // Staging\n\tEnvProd    Env = \"prod\"    // Production", "\tEnvProd    Env = \"prod\"    // Production\n\tEnvStaging Env = \"staging\" // Staging"},
+		"titlechanged":    {"// Production", "// Live"},
+	} {
+		generate()
+		changed := strings.Replace(freshForms, edit[0], edit[1], 1)
+		if changed == freshForms {
+			t.Fatalf("%s: edit not applied", name)
+		}
+		write("forms.go", changed)
+		if diags, _ := messages(t, dir); !slices.Contains(diags, stale) {
+			t.Errorf("%s: diagnostics %q, want %q", name, diags, stale)
+		}
+		write("forms.go", freshForms)
 	}
 	generate()
 	if diags, complaints := messages(t, dir); len(diags) > 0 || len(complaints) > 0 {
