@@ -519,6 +519,48 @@ var matrix = []matrixCase{
 			t.Fatalf("call = %+v, %v; want a tool error", res, err)
 		}
 	}},
+	{"hostile_multi_select", func(t *testing.T, sdk, version string) {
+		modernOnly(t, version)
+		// 50,000 repeated items: refused in linear time, with a short error.
+		items := make([]any, 50000)
+		for i := range items {
+			items[i] = "email"
+		}
+		s := newServer(t, sdk, runtime.UnavailableAuto)
+		c := connect(t, s, sdk, clientOpts{version: clientVersion(version),
+			answer: respond(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"channels": items}})})
+		res, err := c.call(callCtx(t), "notify", nil)
+		if err == nil {
+			t.Fatalf("hostile answer accepted: %.200v", res)
+		}
+		if !strings.Contains(err.Error(), `item "email" is repeated`) || len(err.Error()) > 2000 {
+			t.Fatalf("error (%d bytes): %.500v", len(err.Error()), err)
+		}
+	}},
+	{"hostile_numbers", func(t *testing.T, sdk, version string) {
+		if sdk != mcpGo {
+			t.Skip("go-sdk's client checks the content against the schema before sending it")
+		}
+		for _, c := range []struct {
+			value any
+			want  string
+		}{
+			{int64(9007199254740993), "outside the JSON-safe integer range"},
+			{int64(9223372036854775807), "outside the JSON-safe integer range"},
+			{3.5, "must be an integer, got 3.5"},
+			{1e300, "outside the JSON-safe integer range"},
+		} {
+			t.Run(fmt.Sprint(c.value), func(t *testing.T) {
+				s := newServer(t, sdk, runtime.UnavailableAuto)
+				conn := connect(t, s, sdk, clientOpts{version: clientVersion(version),
+					answer: respond(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"replicas": c.value}})})
+				res, err := conn.call(callCtx(t), "deploy", nil)
+				if err == nil || !strings.Contains(err.Error(), "replicas: ") || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("call = %+v, %v; want %q", res, err, c.want)
+				}
+			})
+		}
+	}},
 }
 
 // forgeAnswer rewrites a sealed state's payload, keeping its MAC, so that
