@@ -176,7 +176,7 @@ func impl(name string) *jen.Statement { return jen.Qual(ImplPath, name) }
 // runtime's table-driven engine works from, one-line wrappers over it, and
 // the compile-time guards. Nothing per field is code, only data:
 //
-//	var elicitFormT = elicitimpl.NewForm[T](&runtime.Schema{...}, "Field", ...)
+//	var elicitFormT = elicitimpl.NewForm((*T)(nil), &runtime.Schema{...}, "Field", ...)
 //	func TSchema() *runtime.Schema
 //	func (v T) Validate() error
 //	func AskT(ctx, asker, message, opts...) (runtime.Outcome[T], error)
@@ -201,8 +201,11 @@ func emitForm(f *jen.File, form *Form, guarded map[string]bool) {
 		jen.Id("asker").Add(rt("Asker")),
 		jen.Id("message").String(),
 		jen.Id("opts").Op("...").Add(rt("AskOption")),
-	).Params(rt("Outcome").Types(jen.Id(t)), jen.Error()).Add(
-		form1("Ask", jen.Id("ctx"), jen.Id("asker"), jen.Id("message"), jen.Id("opts").Op("...")))
+	).Params(jen.Id("o").Add(rt("Outcome")).Types(jen.Id(t)), jen.Err().Error()).Block(
+		jen.List(jen.Id("o").Dot("Action"), jen.Err()).Op("=").Id(n.FormVar).Dot("Ask").Call(
+			jen.Id("ctx"), jen.Id("asker"), jen.Op("&").Id("o").Dot("Value"), jen.Id("message"), jen.Id("opts").Op("...")),
+		jen.Return(jen.Id("o"), jen.Err()),
+	)
 	f.Commentf("%s is the client-side answer that submits v, if v validates.", n.Accept)
 	f.Func().Id(n.Accept).Params(jen.Id("v").Id(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Add(
 		form1("Accept", jen.Op("&").Id("v")))
@@ -223,26 +226,77 @@ func oneLine(stmt jen.Code) jen.Code {
 
 func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
 
-// emitFormVar emits the form's descriptor, its schema with one line per
-// property followed by the Go field path of each property:
+// emitFormVar emits the form's descriptor: its schema, one line per
+// property, as static data (bounds point into a per-form array, so that
+// no code runs to build it), and the form, which adds the Go field path of
+// each property:
 //
-//	var elicitFormT = elicitimpl.NewForm[T](&runtime.Schema{Name: "T", Properties: []runtime.Property{
-//		{Name: "branch", Kind: runtime.KindString, Required: true},
-//	}}, "Branch")
+//	var elicitCountsT, elicitBoundsT = [...]int{1}, [...]float64{1, 10}
+//	var elicitSchemaT = runtime.Schema{Name: "T", Properties: []runtime.Property{
+//		{Name: "n", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsT[0], Maximum: &elicitBoundsT[1]},
+//	}}
+//	var elicitFormT = elicitimpl.NewForm((*T)(nil), &elicitSchemaT, "N")
 func emitFormVar(f *jen.File, form *Form) {
 	n := NamesOf(form.Name)
+	b := &bounds{name: n.Bounds, counts: n.Counts}
 	props := make([]jen.Code, len(form.Fields))
-	paths := []jen.Code{jen.Op("&").Add(rt("Schema")).Values(
+	paths := []jen.Code{jen.Parens(jen.Op("*").Id(form.Name)).Parens(jen.Nil()), jen.Op("&").Id(n.SchemaVar)}
+	for i, fld := range form.Fields {
+		props[i] = propertyLit(&fld.Prop, b)
+		paths = append(paths, jen.Lit(strings.Join(fld.Access, ".")))
+	}
+	f.Commentf("%s is the schema of %s; %s adds the Go field of each property.", n.SchemaVar, form.Name, n.FormVar)
+	if len(b.ints) > 0 || len(b.floats) > 0 {
+		var names, vals []jen.Code
+		if len(b.ints) > 0 {
+			names, vals = append(names, jen.Id(n.Counts)), append(vals, jen.Index(jen.Op("...")).Int().Values(b.ints...))
+		}
+		if len(b.floats) > 0 {
+			names, vals = append(names, jen.Id(n.Bounds)), append(vals, jen.Index(jen.Op("...")).Float64().Values(b.floats...))
+		}
+		f.Var().List(names...).Op("=").List(vals...)
+	}
+	f.Var().Id(n.SchemaVar).Op("=").Add(rt("Schema")).Values(
 		kv("Name", jen.Lit(form.Name)),
 		kv("Properties", jen.Index().Add(rt("Property")).Custom(
 			jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, props...)),
-	)}
-	for i, fld := range form.Fields {
-		props[i] = propertyLit(&fld.Prop)
-		paths = append(paths, jen.Lit(strings.Join(fld.Access, ".")))
+	)
+	f.Var().Id(n.FormVar).Op("=").Add(impl("NewForm")).Call(paths...)
+}
+
+// bounds collects the numbers a form's schema points to: lengths and item
+// counts (ints) and minimums and maximums (floats).
+type bounds struct {
+	name, counts string
+	ints, floats []jen.Code
+	intAt        map[int]int
+	fltKey       map[float64]int
+}
+
+func (b *bounds) intRef(v int) jen.Code {
+	if b.intAt == nil {
+		b.intAt = map[int]int{}
 	}
-	f.Commentf("%s is the schema of %s and the Go field of each property.", n.FormVar, form.Name)
-	f.Var().Id(n.FormVar).Op("=").Add(impl("NewForm")).Types(jen.Id(form.Name)).Call(paths...)
+	i, ok := b.intAt[v]
+	if !ok {
+		i = len(b.ints)
+		b.intAt[v] = i
+		b.ints = append(b.ints, jen.Lit(v))
+	}
+	return jen.Op("&").Id(b.counts).Index(jen.Lit(i))
+}
+
+func (b *bounds) floatRef(v float64) jen.Code {
+	if b.fltKey == nil {
+		b.fltKey = map[float64]int{}
+	}
+	i, ok := b.fltKey[v]
+	if !ok {
+		i = len(b.floats)
+		b.fltKey[v] = i
+		b.floats = append(b.floats, jen.Op(strconv.FormatFloat(v, 'g', -1, 64)))
+	}
+	return jen.Op("&").Id(b.name).Index(jen.Lit(i))
 }
 
 var kindConst = map[runtime.Kind]string{
@@ -256,7 +310,7 @@ var styleConst = map[runtime.EnumStyle]string{
 
 // propertyLit emits one runtime.Property literal on one line: non-zero
 // fields only, in a fixed order.
-func propertyLit(p *runtime.Property) jen.Code {
+func propertyLit(p *runtime.Property, b *bounds) jen.Code {
 	items := []jen.Code{
 		kv("Name", jen.Lit(p.Name)),
 		kv("Kind", rt(kindConst[p.Kind])),
@@ -273,12 +327,12 @@ func propertyLit(p *runtime.Property) jen.Code {
 	}
 	intPtr := func(key string, v *int) {
 		if v != nil {
-			add(key, impl("Ptr").Call(jen.Lit(*v)))
+			add(key, b.intRef(*v))
 		}
 	}
 	floatPtr := func(key string, v *float64) {
 		if v != nil {
-			add(key, impl("Ptr").Call(jen.Lit(*v)))
+			add(key, b.floatRef(*v))
 		}
 	}
 	intPtr("MinLength", p.MinLength)

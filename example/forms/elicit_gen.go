@@ -11,86 +11,32 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion1
+const _ = elicitimpl.SupportPackageIsVersion2
 
-// elicitSchemaTestElicitation is the requestedSchema of TestElicitation.
-var elicitSchemaTestElicitation = &runtime.Schema{
-	Name: "TestElicitation",
-	Properties: []runtime.Property{
-		{
-			Name:        "username",
-			Kind:        runtime.KindString,
-			Description: "User's response",
-			Required:    true,
-		},
-		{
-			Name:        "email",
-			Kind:        runtime.KindString,
-			Description: "User's email address",
-			Required:    true,
-		},
-	},
+// elicitSchemaTestElicitation is the schema of TestElicitation; elicitFormTestElicitation adds the Go field of each property.
+var elicitSchemaTestElicitation = runtime.Schema{Name: "TestElicitation", Properties: []runtime.Property{
+	{Name: "username", Kind: runtime.KindString, Description: "User's response", Required: true},
+	{Name: "email", Kind: runtime.KindString, Description: "User's email address", Required: true},
+}}
+var elicitFormTestElicitation = elicitimpl.NewForm((*TestElicitation)(nil), &elicitSchemaTestElicitation, "Username", "Email")
+
+// TestElicitationSchema returns a copy of the requestedSchema of TestElicitation.
+func TestElicitationSchema() *runtime.Schema { return elicitFormTestElicitation.Schema().Clone() }
+
+// Validate checks v against every rule of the TestElicitation schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v TestElicitation) Validate() error { return elicitFormTestElicitation.Validate(&v) }
+
+// AskTestElicitation asks the user to fill in TestElicitation; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[TestElicitation], err error) {
+	o.Action, err = elicitFormTestElicitation.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormTestElicitation ties TestElicitation to its schema and codec.
-var elicitFormTestElicitation = &elicitimpl.Form[TestElicitation]{
-	Schema: elicitSchemaTestElicitation,
-	Decode: elicitDecodeTestElicitation,
-	Encode: elicitEncodeTestElicitation,
-	Validate: func(v *TestElicitation) error {
-		return v.Validate()
-	},
-}
-
-// TestElicitationSchema returns a copy of the requestedSchema of TestElicitation, for
-// callers that build requests themselves.
-func TestElicitationSchema() *runtime.Schema {
-	return elicitSchemaTestElicitation.Clone()
-}
-
-// Validate checks v against every rule of the TestElicitation schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v TestElicitation) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaTestElicitation.Properties[0], string(v.Username))
-	elicitimpl.CheckString(&errs, &elicitSchemaTestElicitation.Properties[1], string(v.Email))
-	return errs.Err("TestElicitation")
-}
-
-// elicitDecodeTestElicitation decodes and validates a client's accepted content against s.
-func elicitDecodeTestElicitation(s *runtime.Schema, content map[string]any) (TestElicitation, error) {
-	var v TestElicitation
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeString(&d, 0, &v.Username)
-	elicitimpl.DecodeString(&d, 1, &v.Email)
-	if err := d.Finish(); err != nil {
-		return TestElicitation{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeTestElicitation writes v as the content of an accept.
-func elicitEncodeTestElicitation(v *TestElicitation) map[string]any {
-	m := make(map[string]any, 2)
-	m["username"] = string(v.Username)
-	m["email"] = string(v.Email)
-	return m
-}
-
-// AskTestElicitation asks the user to fill in a TestElicitation form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[TestElicitation], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormTestElicitation, message, opts...)
-}
-
-// AcceptTestElicitation is the client-side answer that submits v. It refuses a v
-// that does not validate.
+// AcceptTestElicitation is the client-side answer that submits v, if v validates.
 func AcceptTestElicitation(v TestElicitation) (*runtime.Response, error) {
-	return elicitFormTestElicitation.Accept(v)
+	return elicitFormTestElicitation.Accept(&v)
 }
 
 // DeclineTestElicitation is the client-side answer that declines a TestElicitation form.
@@ -111,133 +57,33 @@ type _TestElicitation_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _TestElicitation_changed_since_elicitgen_ran_run_go_generate = TestElicitation{}
 
-// elicitSchemaSEP1034Defaults is the requestedSchema of SEP1034Defaults.
-var elicitSchemaSEP1034Defaults = &runtime.Schema{
-	Name: "SEP1034Defaults",
-	Properties: []runtime.Property{
-		{
-			Name:        "name",
-			Kind:        runtime.KindString,
-			Description: "The user's name.",
-			Default:     "John Doe",
-		},
-		{
-			Name:        "age",
-			Kind:        runtime.KindInteger,
-			Description: "The user's age.",
-			Default:     int64(30),
-		},
-		{
-			Name:        "score",
-			Kind:        runtime.KindNumber,
-			Description: "The user's score.",
-			Default:     95.5,
-		},
-		{
-			Name:        "status",
-			Kind:        runtime.KindEnum,
-			Description: "The account status.",
-			Options: []runtime.Option{
-				{Value: "active"},
-				{Value: "inactive"},
-				{Value: "pending"},
-			},
-			Default: "active",
-		},
-		{
-			Name:        "verified",
-			Kind:        runtime.KindBoolean,
-			Description: "Says whether the user is verified.",
-			Default:     true,
-		},
-	},
+// elicitSchemaSEP1034Defaults is the schema of SEP1034Defaults; elicitFormSEP1034Defaults adds the Go field of each property.
+var elicitSchemaSEP1034Defaults = runtime.Schema{Name: "SEP1034Defaults", Properties: []runtime.Property{
+	{Name: "name", Kind: runtime.KindString, Description: "The user's name.", Default: "John Doe"},
+	{Name: "age", Kind: runtime.KindInteger, Description: "The user's age.", Default: int64(30)},
+	{Name: "score", Kind: runtime.KindNumber, Description: "The user's score.", Default: 95.5},
+	{Name: "status", Kind: runtime.KindEnum, Description: "The account status.", Options: []runtime.Option{{Value: "active"}, {Value: "inactive"}, {Value: "pending"}}, Default: "active"},
+	{Name: "verified", Kind: runtime.KindBoolean, Description: "Says whether the user is verified.", Default: true},
+}}
+var elicitFormSEP1034Defaults = elicitimpl.NewForm((*SEP1034Defaults)(nil), &elicitSchemaSEP1034Defaults, "Name", "Age", "Score", "Status", "Verified")
+
+// SEP1034DefaultsSchema returns a copy of the requestedSchema of SEP1034Defaults.
+func SEP1034DefaultsSchema() *runtime.Schema { return elicitFormSEP1034Defaults.Schema().Clone() }
+
+// Validate checks v against every rule of the SEP1034Defaults schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v SEP1034Defaults) Validate() error { return elicitFormSEP1034Defaults.Validate(&v) }
+
+// AskSEP1034Defaults asks the user to fill in SEP1034Defaults; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[SEP1034Defaults], err error) {
+	o.Action, err = elicitFormSEP1034Defaults.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormSEP1034Defaults ties SEP1034Defaults to its schema and codec.
-var elicitFormSEP1034Defaults = &elicitimpl.Form[SEP1034Defaults]{
-	Schema: elicitSchemaSEP1034Defaults,
-	Decode: elicitDecodeSEP1034Defaults,
-	Encode: elicitEncodeSEP1034Defaults,
-	Validate: func(v *SEP1034Defaults) error {
-		return v.Validate()
-	},
-}
-
-// SEP1034DefaultsSchema returns a copy of the requestedSchema of SEP1034Defaults, for
-// callers that build requests themselves.
-func SEP1034DefaultsSchema() *runtime.Schema {
-	return elicitSchemaSEP1034Defaults.Clone()
-}
-
-// Validate checks v against every rule of the SEP1034Defaults schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v SEP1034Defaults) Validate() error {
-	var errs elicitimpl.Errors
-	if v.Name != nil {
-		elicitimpl.CheckString(&errs, &elicitSchemaSEP1034Defaults.Properties[0], string(*v.Name))
-	}
-	if v.Age != nil {
-		elicitimpl.CheckInt(&errs, &elicitSchemaSEP1034Defaults.Properties[1], *v.Age)
-	}
-	if v.Score != nil {
-		elicitimpl.CheckFloat(&errs, &elicitSchemaSEP1034Defaults.Properties[2], *v.Score)
-	}
-	if v.Status != nil {
-		elicitimpl.CheckString(&errs, &elicitSchemaSEP1034Defaults.Properties[3], string(*v.Status))
-	}
-	return errs.Err("SEP1034Defaults")
-}
-
-// elicitDecodeSEP1034Defaults decodes and validates a client's accepted content against s.
-func elicitDecodeSEP1034Defaults(s *runtime.Schema, content map[string]any) (SEP1034Defaults, error) {
-	var v SEP1034Defaults
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeStringPtr(&d, 0, &v.Name)
-	elicitimpl.DecodeIntPtr(&d, 1, &v.Age)
-	elicitimpl.DecodeFloatPtr(&d, 2, &v.Score)
-	elicitimpl.DecodeStringPtr(&d, 3, &v.Status)
-	elicitimpl.DecodeBoolPtr(&d, 4, &v.Verified)
-	if err := d.Finish(); err != nil {
-		return SEP1034Defaults{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeSEP1034Defaults writes v as the content of an accept.
-func elicitEncodeSEP1034Defaults(v *SEP1034Defaults) map[string]any {
-	m := make(map[string]any, 5)
-	if v.Name != nil {
-		m["name"] = string(*v.Name)
-	}
-	if v.Age != nil {
-		m["age"] = int64(*v.Age)
-	}
-	if v.Score != nil {
-		m["score"] = float64(*v.Score)
-	}
-	if v.Status != nil {
-		m["status"] = string(*v.Status)
-	}
-	if v.Verified != nil {
-		m["verified"] = bool(*v.Verified)
-	}
-	return m
-}
-
-// AskSEP1034Defaults asks the user to fill in a SEP1034Defaults form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[SEP1034Defaults], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormSEP1034Defaults, message, opts...)
-}
-
-// AcceptSEP1034Defaults is the client-side answer that submits v. It refuses a v
-// that does not validate.
+// AcceptSEP1034Defaults is the client-side answer that submits v, if v validates.
 func AcceptSEP1034Defaults(v SEP1034Defaults) (*runtime.Response, error) {
-	return elicitFormSEP1034Defaults.Accept(v)
+	return elicitFormSEP1034Defaults.Accept(&v)
 }
 
 // DeclineSEP1034Defaults is the client-side answer that declines a SEP1034Defaults form.
@@ -261,165 +107,41 @@ type _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = SEP1034Defaults{}
 
-// elicitSchemaSEP1330Enums is the requestedSchema of SEP1330Enums.
-var elicitSchemaSEP1330Enums = &runtime.Schema{
-	Name: "SEP1330Enums",
-	Properties: []runtime.Property{
-		{
-			Name:        "untitledSingle",
-			Kind:        runtime.KindEnum,
-			Description: "An untitled single-select.",
-			Options: []runtime.Option{
-				{Value: "option1"},
-				{Value: "option2"},
-				{Value: "option3"},
-			},
-		},
-		{
-			Name:        "titledSingle",
-			Kind:        runtime.KindEnum,
-			Description: "A titled single-select.",
-			Options: []runtime.Option{
-				{Value: "value1", Title: "First Option"},
-				{Value: "value2", Title: "Second Option"},
-				{Value: "value3", Title: "Third Option"},
-			},
-			Style: runtime.EnumTitled,
-		},
-		{
-			Name:        "legacyEnum",
-			Kind:        runtime.KindEnum,
-			Description: "A legacy titled single-select.",
-			Options: []runtime.Option{
-				{Value: "opt1", Title: "Option One"},
-				{Value: "opt2", Title: "Option Two"},
-				{Value: "opt3", Title: "Option Three"},
-			},
-			Style: runtime.EnumLegacy,
-		},
-		{
-			Name:        "untitledMulti",
-			Kind:        runtime.KindMulti,
-			Description: "An untitled multi-select.",
-			Options: []runtime.Option{
-				{Value: "option1"},
-				{Value: "option2"},
-				{Value: "option3"},
-			},
-			MinItems: elicitimpl.Ptr(1),
-			MaxItems: elicitimpl.Ptr(3),
-		},
-		{
-			Name:        "titledMulti",
-			Kind:        runtime.KindMulti,
-			Description: "A titled multi-select.",
-			Options: []runtime.Option{
-				{Value: "value1", Title: "First Choice"},
-				{Value: "value2", Title: "Second Choice"},
-				{Value: "value3", Title: "Third Choice"},
-			},
-			Style:    runtime.EnumTitled,
-			MinItems: elicitimpl.Ptr(1),
-			MaxItems: elicitimpl.Ptr(3),
-		},
-	},
+// elicitSchemaSEP1330Enums is the schema of SEP1330Enums; elicitFormSEP1330Enums adds the Go field of each property.
+var elicitCountsSEP1330Enums = [...]int{1, 3}
+var elicitSchemaSEP1330Enums = runtime.Schema{Name: "SEP1330Enums", Properties: []runtime.Property{
+	{Name: "untitledSingle", Kind: runtime.KindEnum, Description: "An untitled single-select.", Options: []runtime.Option{{Value: "option1"}, {Value: "option2"}, {Value: "option3"}}},
+	{Name: "titledSingle", Kind: runtime.KindEnum, Description: "A titled single-select.", Options: []runtime.Option{{Value: "value1", Title: "First Option"}, {Value: "value2", Title: "Second Option"}, {Value: "value3", Title: "Third Option"}}, Style: runtime.EnumTitled},
+	{Name: "legacyEnum", Kind: runtime.KindEnum, Description: "A legacy titled single-select.", Options: []runtime.Option{{Value: "opt1", Title: "Option One"}, {Value: "opt2", Title: "Option Two"}, {Value: "opt3", Title: "Option Three"}}, Style: runtime.EnumLegacy},
+	{Name: "untitledMulti", Kind: runtime.KindMulti, Description: "An untitled multi-select.", Options: []runtime.Option{{Value: "option1"}, {Value: "option2"}, {Value: "option3"}}, MinItems: &elicitCountsSEP1330Enums[0], MaxItems: &elicitCountsSEP1330Enums[1]},
+	{Name: "titledMulti", Kind: runtime.KindMulti, Description: "A titled multi-select.", Options: []runtime.Option{{Value: "value1", Title: "First Choice"}, {Value: "value2", Title: "Second Choice"}, {Value: "value3", Title: "Third Choice"}}, Style: runtime.EnumTitled, MinItems: &elicitCountsSEP1330Enums[0], MaxItems: &elicitCountsSEP1330Enums[1]},
+}}
+var elicitFormSEP1330Enums = elicitimpl.NewForm((*SEP1330Enums)(nil), &elicitSchemaSEP1330Enums, "UntitledSingle", "TitledSingle", "LegacyEnum", "UntitledMulti", "TitledMulti")
+
+// SEP1330EnumsSchema returns a copy of the requestedSchema of SEP1330Enums.
+func SEP1330EnumsSchema() *runtime.Schema { return elicitFormSEP1330Enums.Schema().Clone() }
+
+// Validate checks v against every rule of the SEP1330Enums schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v SEP1330Enums) Validate() error { return elicitFormSEP1330Enums.Validate(&v) }
+
+// AskSEP1330Enums asks the user to fill in SEP1330Enums; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[SEP1330Enums], err error) {
+	o.Action, err = elicitFormSEP1330Enums.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormSEP1330Enums ties SEP1330Enums to its schema and codec.
-var elicitFormSEP1330Enums = &elicitimpl.Form[SEP1330Enums]{
-	Schema: elicitSchemaSEP1330Enums,
-	Decode: elicitDecodeSEP1330Enums,
-	Encode: elicitEncodeSEP1330Enums,
-	Validate: func(v *SEP1330Enums) error {
-		return v.Validate()
-	},
-}
-
-// SEP1330EnumsSchema returns a copy of the requestedSchema of SEP1330Enums, for
-// callers that build requests themselves.
-func SEP1330EnumsSchema() *runtime.Schema {
-	return elicitSchemaSEP1330Enums.Clone()
-}
-
-// Validate checks v against every rule of the SEP1330Enums schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v SEP1330Enums) Validate() error {
-	var errs elicitimpl.Errors
-	if v.UntitledSingle != nil {
-		elicitimpl.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[0], string(*v.UntitledSingle))
-	}
-	if v.TitledSingle != nil {
-		elicitimpl.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[1], string(*v.TitledSingle))
-	}
-	if v.LegacyEnum != nil {
-		elicitimpl.CheckString(&errs, &elicitSchemaSEP1330Enums.Properties[2], string(*v.LegacyEnum))
-	}
-	elicitimpl.CheckMulti(&errs, &elicitSchemaSEP1330Enums.Properties[3], v.UntitledMulti)
-	elicitimpl.CheckMulti(&errs, &elicitSchemaSEP1330Enums.Properties[4], v.TitledMulti)
-	return errs.Err("SEP1330Enums")
-}
-
-// elicitDecodeSEP1330Enums decodes and validates a client's accepted content against s.
-func elicitDecodeSEP1330Enums(s *runtime.Schema, content map[string]any) (SEP1330Enums, error) {
-	var v SEP1330Enums
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeStringPtr(&d, 0, &v.UntitledSingle)
-	elicitimpl.DecodeStringPtr(&d, 1, &v.TitledSingle)
-	elicitimpl.DecodeStringPtr(&d, 2, &v.LegacyEnum)
-	elicitimpl.DecodeMulti(&d, 3, &v.UntitledMulti)
-	elicitimpl.DecodeMulti(&d, 4, &v.TitledMulti)
-	if err := d.Finish(); err != nil {
-		return SEP1330Enums{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeSEP1330Enums writes v as the content of an accept.
-func elicitEncodeSEP1330Enums(v *SEP1330Enums) map[string]any {
-	m := make(map[string]any, 5)
-	if v.UntitledSingle != nil {
-		m["untitledSingle"] = string(*v.UntitledSingle)
-	}
-	if v.TitledSingle != nil {
-		m["titledSingle"] = string(*v.TitledSingle)
-	}
-	if v.LegacyEnum != nil {
-		m["legacyEnum"] = string(*v.LegacyEnum)
-	}
-	if v.UntitledMulti != nil {
-		m["untitledMulti"] = elicitimpl.Strings(v.UntitledMulti)
-	}
-	if v.TitledMulti != nil {
-		m["titledMulti"] = elicitimpl.Strings(v.TitledMulti)
-	}
-	return m
-}
-
-// AskSEP1330Enums asks the user to fill in a SEP1330Enums form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[SEP1330Enums], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormSEP1330Enums, message, opts...)
-}
-
-// AcceptSEP1330Enums is the client-side answer that submits v. It refuses a v
-// that does not validate.
+// AcceptSEP1330Enums is the client-side answer that submits v, if v validates.
 func AcceptSEP1330Enums(v SEP1330Enums) (*runtime.Response, error) {
-	return elicitFormSEP1330Enums.Accept(v)
+	return elicitFormSEP1330Enums.Accept(&v)
 }
 
 // DeclineSEP1330Enums is the client-side answer that declines a SEP1330Enums form.
-func DeclineSEP1330Enums() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineSEP1330Enums() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelSEP1330Enums is the client-side answer that dismisses a SEP1330Enums form.
-func CancelSEP1330Enums() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelSEP1330Enums() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, SEP1330Enums changed after elicitgen ran: run go generate.
 type _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -432,95 +154,43 @@ type _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = SEP1330Enums{}
 
-// If this does not compile, the options of TitledOption changed: run go generate.
-var _ = [...]TitledOption{TitledOption1, TitledOption2, TitledOption3}
+// If this does not compile (duplicate key false), the constants of TitledOption changed: run go generate.
+var _ = map[bool]int{false: 0, TitledOption1 == "value1" && TitledOption2 == "value2" && TitledOption3 == "value3": 1}
 
-// If this does not compile, the options of LegacyOption changed: run go generate.
-var _ = [...]LegacyOption{LegacyOption1, LegacyOption2, LegacyOption3}
+// If this does not compile (duplicate key false), the constants of LegacyOption changed: run go generate.
+var _ = map[bool]int{false: 0, LegacyOption1 == "opt1" && LegacyOption2 == "opt2" && LegacyOption3 == "opt3": 1}
 
-// If this does not compile, the options of TitledChoice changed: run go generate.
-var _ = [...]TitledChoice{TitledChoice1, TitledChoice2, TitledChoice3}
+// If this does not compile (duplicate key false), the constants of TitledChoice changed: run go generate.
+var _ = map[bool]int{false: 0, TitledChoice1 == "value1" && TitledChoice2 == "value2" && TitledChoice3 == "value3": 1}
 
-// elicitSchemaUserName is the requestedSchema of UserName.
-var elicitSchemaUserName = &runtime.Schema{
-	Name: "UserName",
-	Properties: []runtime.Property{
-		{
-			Name:        "name",
-			Kind:        runtime.KindString,
-			Description: "The caller's name.",
-			Required:    true,
-		},
-	},
+// elicitSchemaUserName is the schema of UserName; elicitFormUserName adds the Go field of each property.
+var elicitSchemaUserName = runtime.Schema{Name: "UserName", Properties: []runtime.Property{
+	{Name: "name", Kind: runtime.KindString, Description: "The caller's name.", Required: true},
+}}
+var elicitFormUserName = elicitimpl.NewForm((*UserName)(nil), &elicitSchemaUserName, "Name")
+
+// UserNameSchema returns a copy of the requestedSchema of UserName.
+func UserNameSchema() *runtime.Schema { return elicitFormUserName.Schema().Clone() }
+
+// Validate checks v against every rule of the UserName schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v UserName) Validate() error { return elicitFormUserName.Validate(&v) }
+
+// AskUserName asks the user to fill in UserName; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[UserName], err error) {
+	o.Action, err = elicitFormUserName.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormUserName ties UserName to its schema and codec.
-var elicitFormUserName = &elicitimpl.Form[UserName]{
-	Schema: elicitSchemaUserName,
-	Decode: elicitDecodeUserName,
-	Encode: elicitEncodeUserName,
-	Validate: func(v *UserName) error {
-		return v.Validate()
-	},
-}
-
-// UserNameSchema returns a copy of the requestedSchema of UserName, for
-// callers that build requests themselves.
-func UserNameSchema() *runtime.Schema {
-	return elicitSchemaUserName.Clone()
-}
-
-// Validate checks v against every rule of the UserName schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v UserName) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaUserName.Properties[0], string(v.Name))
-	return errs.Err("UserName")
-}
-
-// elicitDecodeUserName decodes and validates a client's accepted content against s.
-func elicitDecodeUserName(s *runtime.Schema, content map[string]any) (UserName, error) {
-	var v UserName
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeString(&d, 0, &v.Name)
-	if err := d.Finish(); err != nil {
-		return UserName{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeUserName writes v as the content of an accept.
-func elicitEncodeUserName(v *UserName) map[string]any {
-	m := make(map[string]any, 1)
-	m["name"] = string(v.Name)
-	return m
-}
-
-// AskUserName asks the user to fill in a UserName form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[UserName], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormUserName, message, opts...)
-}
-
-// AcceptUserName is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptUserName(v UserName) (*runtime.Response, error) {
-	return elicitFormUserName.Accept(v)
-}
+// AcceptUserName is the client-side answer that submits v, if v validates.
+func AcceptUserName(v UserName) (*runtime.Response, error) { return elicitFormUserName.Accept(&v) }
 
 // DeclineUserName is the client-side answer that declines a UserName form.
-func DeclineUserName() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineUserName() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelUserName is the client-side answer that dismisses a UserName form.
-func CancelUserName() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelUserName() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, UserName changed after elicitgen ran: run go generate.
 type _UserName_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -529,85 +199,34 @@ type _UserName_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _UserName_changed_since_elicitgen_ran_run_go_generate = UserName{}
 
-// elicitSchemaConfirm is the requestedSchema of Confirm.
-var elicitSchemaConfirm = &runtime.Schema{
-	Name: "Confirm",
-	Properties: []runtime.Property{
-		{
-			Name:        "ok",
-			Kind:        runtime.KindBoolean,
-			Description: "Confirms.",
-			Required:    true,
-		},
-	},
+// elicitSchemaConfirm is the schema of Confirm; elicitFormConfirm adds the Go field of each property.
+var elicitSchemaConfirm = runtime.Schema{Name: "Confirm", Properties: []runtime.Property{
+	{Name: "ok", Kind: runtime.KindBoolean, Description: "Confirms.", Required: true},
+}}
+var elicitFormConfirm = elicitimpl.NewForm((*Confirm)(nil), &elicitSchemaConfirm, "OK")
+
+// ConfirmSchema returns a copy of the requestedSchema of Confirm.
+func ConfirmSchema() *runtime.Schema { return elicitFormConfirm.Schema().Clone() }
+
+// Validate checks v against every rule of the Confirm schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Confirm) Validate() error { return elicitFormConfirm.Validate(&v) }
+
+// AskConfirm asks the user to fill in Confirm; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Confirm], err error) {
+	o.Action, err = elicitFormConfirm.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormConfirm ties Confirm to its schema and codec.
-var elicitFormConfirm = &elicitimpl.Form[Confirm]{
-	Schema: elicitSchemaConfirm,
-	Decode: elicitDecodeConfirm,
-	Encode: elicitEncodeConfirm,
-	Validate: func(v *Confirm) error {
-		return v.Validate()
-	},
-}
-
-// ConfirmSchema returns a copy of the requestedSchema of Confirm, for
-// callers that build requests themselves.
-func ConfirmSchema() *runtime.Schema {
-	return elicitSchemaConfirm.Clone()
-}
-
-// Validate checks v against every rule of the Confirm schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v Confirm) Validate() error {
-	var errs elicitimpl.Errors
-	return errs.Err("Confirm")
-}
-
-// elicitDecodeConfirm decodes and validates a client's accepted content against s.
-func elicitDecodeConfirm(s *runtime.Schema, content map[string]any) (Confirm, error) {
-	var v Confirm
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeBool(&d, 0, &v.OK)
-	if err := d.Finish(); err != nil {
-		return Confirm{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeConfirm writes v as the content of an accept.
-func elicitEncodeConfirm(v *Confirm) map[string]any {
-	m := make(map[string]any, 1)
-	m["ok"] = bool(v.OK)
-	return m
-}
-
-// AskConfirm asks the user to fill in a Confirm form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Confirm], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormConfirm, message, opts...)
-}
-
-// AcceptConfirm is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptConfirm(v Confirm) (*runtime.Response, error) {
-	return elicitFormConfirm.Accept(v)
-}
+// AcceptConfirm is the client-side answer that submits v, if v validates.
+func AcceptConfirm(v Confirm) (*runtime.Response, error) { return elicitFormConfirm.Accept(&v) }
 
 // DeclineConfirm is the client-side answer that declines a Confirm form.
-func DeclineConfirm() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineConfirm() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelConfirm is the client-side answer that dismisses a Confirm form.
-func CancelConfirm() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelConfirm() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Confirm changed after elicitgen ran: run go generate.
 type _Confirm_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -616,86 +235,34 @@ type _Confirm_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Confirm_changed_since_elicitgen_ran_run_go_generate = Confirm{}
 
-// elicitSchemaStep1 is the requestedSchema of Step1.
-var elicitSchemaStep1 = &runtime.Schema{
-	Name: "Step1",
-	Properties: []runtime.Property{
-		{
-			Name:        "name",
-			Kind:        runtime.KindString,
-			Description: "The caller's name.",
-			Required:    true,
-		},
-	},
+// elicitSchemaStep1 is the schema of Step1; elicitFormStep1 adds the Go field of each property.
+var elicitSchemaStep1 = runtime.Schema{Name: "Step1", Properties: []runtime.Property{
+	{Name: "name", Kind: runtime.KindString, Description: "The caller's name.", Required: true},
+}}
+var elicitFormStep1 = elicitimpl.NewForm((*Step1)(nil), &elicitSchemaStep1, "Name")
+
+// Step1Schema returns a copy of the requestedSchema of Step1.
+func Step1Schema() *runtime.Schema { return elicitFormStep1.Schema().Clone() }
+
+// Validate checks v against every rule of the Step1 schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Step1) Validate() error { return elicitFormStep1.Validate(&v) }
+
+// AskStep1 asks the user to fill in Step1; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Step1], err error) {
+	o.Action, err = elicitFormStep1.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormStep1 ties Step1 to its schema and codec.
-var elicitFormStep1 = &elicitimpl.Form[Step1]{
-	Schema: elicitSchemaStep1,
-	Decode: elicitDecodeStep1,
-	Encode: elicitEncodeStep1,
-	Validate: func(v *Step1) error {
-		return v.Validate()
-	},
-}
-
-// Step1Schema returns a copy of the requestedSchema of Step1, for
-// callers that build requests themselves.
-func Step1Schema() *runtime.Schema {
-	return elicitSchemaStep1.Clone()
-}
-
-// Validate checks v against every rule of the Step1 schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v Step1) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaStep1.Properties[0], string(v.Name))
-	return errs.Err("Step1")
-}
-
-// elicitDecodeStep1 decodes and validates a client's accepted content against s.
-func elicitDecodeStep1(s *runtime.Schema, content map[string]any) (Step1, error) {
-	var v Step1
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeString(&d, 0, &v.Name)
-	if err := d.Finish(); err != nil {
-		return Step1{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeStep1 writes v as the content of an accept.
-func elicitEncodeStep1(v *Step1) map[string]any {
-	m := make(map[string]any, 1)
-	m["name"] = string(v.Name)
-	return m
-}
-
-// AskStep1 asks the user to fill in a Step1 form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Step1], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormStep1, message, opts...)
-}
-
-// AcceptStep1 is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptStep1(v Step1) (*runtime.Response, error) {
-	return elicitFormStep1.Accept(v)
-}
+// AcceptStep1 is the client-side answer that submits v, if v validates.
+func AcceptStep1(v Step1) (*runtime.Response, error) { return elicitFormStep1.Accept(&v) }
 
 // DeclineStep1 is the client-side answer that declines a Step1 form.
-func DeclineStep1() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineStep1() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelStep1 is the client-side answer that dismisses a Step1 form.
-func CancelStep1() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelStep1() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Step1 changed after elicitgen ran: run go generate.
 type _Step1_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -704,86 +271,34 @@ type _Step1_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Step1_changed_since_elicitgen_ran_run_go_generate = Step1{}
 
-// elicitSchemaStep2 is the requestedSchema of Step2.
-var elicitSchemaStep2 = &runtime.Schema{
-	Name: "Step2",
-	Properties: []runtime.Property{
-		{
-			Name:        "color",
-			Kind:        runtime.KindString,
-			Description: "The caller's favourite colour.",
-			Required:    true,
-		},
-	},
+// elicitSchemaStep2 is the schema of Step2; elicitFormStep2 adds the Go field of each property.
+var elicitSchemaStep2 = runtime.Schema{Name: "Step2", Properties: []runtime.Property{
+	{Name: "color", Kind: runtime.KindString, Description: "The caller's favourite colour.", Required: true},
+}}
+var elicitFormStep2 = elicitimpl.NewForm((*Step2)(nil), &elicitSchemaStep2, "Color")
+
+// Step2Schema returns a copy of the requestedSchema of Step2.
+func Step2Schema() *runtime.Schema { return elicitFormStep2.Schema().Clone() }
+
+// Validate checks v against every rule of the Step2 schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Step2) Validate() error { return elicitFormStep2.Validate(&v) }
+
+// AskStep2 asks the user to fill in Step2; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Step2], err error) {
+	o.Action, err = elicitFormStep2.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormStep2 ties Step2 to its schema and codec.
-var elicitFormStep2 = &elicitimpl.Form[Step2]{
-	Schema: elicitSchemaStep2,
-	Decode: elicitDecodeStep2,
-	Encode: elicitEncodeStep2,
-	Validate: func(v *Step2) error {
-		return v.Validate()
-	},
-}
-
-// Step2Schema returns a copy of the requestedSchema of Step2, for
-// callers that build requests themselves.
-func Step2Schema() *runtime.Schema {
-	return elicitSchemaStep2.Clone()
-}
-
-// Validate checks v against every rule of the Step2 schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v Step2) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaStep2.Properties[0], string(v.Color))
-	return errs.Err("Step2")
-}
-
-// elicitDecodeStep2 decodes and validates a client's accepted content against s.
-func elicitDecodeStep2(s *runtime.Schema, content map[string]any) (Step2, error) {
-	var v Step2
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeString(&d, 0, &v.Color)
-	if err := d.Finish(); err != nil {
-		return Step2{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeStep2 writes v as the content of an accept.
-func elicitEncodeStep2(v *Step2) map[string]any {
-	m := make(map[string]any, 1)
-	m["color"] = string(v.Color)
-	return m
-}
-
-// AskStep2 asks the user to fill in a Step2 form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Step2], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormStep2, message, opts...)
-}
-
-// AcceptStep2 is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptStep2(v Step2) (*runtime.Response, error) {
-	return elicitFormStep2.Accept(v)
-}
+// AcceptStep2 is the client-side answer that submits v, if v validates.
+func AcceptStep2(v Step2) (*runtime.Response, error) { return elicitFormStep2.Accept(&v) }
 
 // DeclineStep2 is the client-side answer that declines a Step2 form.
-func DeclineStep2() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineStep2() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelStep2 is the client-side answer that dismisses a Step2 form.
-func CancelStep2() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelStep2() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Step2 changed after elicitgen ran: run go generate.
 type _Step2_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -792,75 +307,29 @@ type _Step2_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Step2_changed_since_elicitgen_ran_run_go_generate = Step2{}
 
-// elicitSchemaPromptContext is the requestedSchema of PromptContext.
-var elicitSchemaPromptContext = &runtime.Schema{
-	Name: "PromptContext",
-	Properties: []runtime.Property{
-		{
-			Name:        "context",
-			Kind:        runtime.KindString,
-			Description: "The context the prompt uses.",
-			Required:    true,
-		},
-	},
+// elicitSchemaPromptContext is the schema of PromptContext; elicitFormPromptContext adds the Go field of each property.
+var elicitSchemaPromptContext = runtime.Schema{Name: "PromptContext", Properties: []runtime.Property{
+	{Name: "context", Kind: runtime.KindString, Description: "The context the prompt uses.", Required: true},
+}}
+var elicitFormPromptContext = elicitimpl.NewForm((*PromptContext)(nil), &elicitSchemaPromptContext, "Context")
+
+// PromptContextSchema returns a copy of the requestedSchema of PromptContext.
+func PromptContextSchema() *runtime.Schema { return elicitFormPromptContext.Schema().Clone() }
+
+// Validate checks v against every rule of the PromptContext schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v PromptContext) Validate() error { return elicitFormPromptContext.Validate(&v) }
+
+// AskPromptContext asks the user to fill in PromptContext; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[PromptContext], err error) {
+	o.Action, err = elicitFormPromptContext.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormPromptContext ties PromptContext to its schema and codec.
-var elicitFormPromptContext = &elicitimpl.Form[PromptContext]{
-	Schema: elicitSchemaPromptContext,
-	Decode: elicitDecodePromptContext,
-	Encode: elicitEncodePromptContext,
-	Validate: func(v *PromptContext) error {
-		return v.Validate()
-	},
-}
-
-// PromptContextSchema returns a copy of the requestedSchema of PromptContext, for
-// callers that build requests themselves.
-func PromptContextSchema() *runtime.Schema {
-	return elicitSchemaPromptContext.Clone()
-}
-
-// Validate checks v against every rule of the PromptContext schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v PromptContext) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaPromptContext.Properties[0], string(v.Context))
-	return errs.Err("PromptContext")
-}
-
-// elicitDecodePromptContext decodes and validates a client's accepted content against s.
-func elicitDecodePromptContext(s *runtime.Schema, content map[string]any) (PromptContext, error) {
-	var v PromptContext
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeString(&d, 0, &v.Context)
-	if err := d.Finish(); err != nil {
-		return PromptContext{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodePromptContext writes v as the content of an accept.
-func elicitEncodePromptContext(v *PromptContext) map[string]any {
-	m := make(map[string]any, 1)
-	m["context"] = string(v.Context)
-	return m
-}
-
-// AskPromptContext asks the user to fill in a PromptContext form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[PromptContext], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormPromptContext, message, opts...)
-}
-
-// AcceptPromptContext is the client-side answer that submits v. It refuses a v
-// that does not validate.
+// AcceptPromptContext is the client-side answer that submits v, if v validates.
 func AcceptPromptContext(v PromptContext) (*runtime.Response, error) {
-	return elicitFormPromptContext.Accept(v)
+	return elicitFormPromptContext.Accept(&v)
 }
 
 // DeclinePromptContext is the client-side answer that declines a PromptContext form.
@@ -869,9 +338,7 @@ func DeclinePromptContext() *runtime.Response {
 }
 
 // CancelPromptContext is the client-side answer that dismisses a PromptContext form.
-func CancelPromptContext() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelPromptContext() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, PromptContext changed after elicitgen ran: run go generate.
 type _PromptContext_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -880,114 +347,37 @@ type _PromptContext_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _PromptContext_changed_since_elicitgen_ran_run_go_generate = PromptContext{}
 
-// elicitSchemaDeploy is the requestedSchema of Deploy.
-var elicitSchemaDeploy = &runtime.Schema{
-	Name: "Deploy",
-	Properties: []runtime.Property{
-		{
-			Name:        "branch",
-			Kind:        runtime.KindString,
-			Title:       "Branch",
-			Description: "The git branch to deploy.",
-			Required:    true,
-			MinLength:   elicitimpl.Ptr(1),
-			MaxLength:   elicitimpl.Ptr(100),
-			Default:     "main",
-		},
-		{
-			Name:        "environment",
-			Kind:        runtime.KindEnum,
-			Title:       "Environment",
-			Description: "Where the branch goes.",
-			Required:    true,
-			Options: []runtime.Option{
-				{Value: "staging", Title: "Staging"},
-				{Value: "production", Title: "Production"},
-			},
-			Style: runtime.EnumTitled,
-		},
-		{
-			Name:        "confirmed",
-			Kind:        runtime.KindBoolean,
-			Title:       "I confirm this deploy",
-			Description: "Acknowledges that the deploy reaches live traffic.",
-			Required:    true,
-		},
-	},
+// elicitSchemaDeploy is the schema of Deploy; elicitFormDeploy adds the Go field of each property.
+var elicitCountsDeploy = [...]int{1, 100}
+var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
+	{Name: "branch", Kind: runtime.KindString, Title: "Branch", Description: "The git branch to deploy.", Required: true, MinLength: &elicitCountsDeploy[0], MaxLength: &elicitCountsDeploy[1], Default: "main"},
+	{Name: "environment", Kind: runtime.KindEnum, Title: "Environment", Description: "Where the branch goes.", Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
+	{Name: "confirmed", Kind: runtime.KindBoolean, Title: "I confirm this deploy", Description: "Acknowledges that the deploy reaches live traffic.", Required: true},
+}}
+var elicitFormDeploy = elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Environment", "Confirmed")
+
+// DeploySchema returns a copy of the requestedSchema of Deploy.
+func DeploySchema() *runtime.Schema { return elicitFormDeploy.Schema().Clone() }
+
+// Validate checks v against every rule of the Deploy schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Deploy) Validate() error { return elicitFormDeploy.Validate(&v) }
+
+// AskDeploy asks the user to fill in Deploy; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Deploy], err error) {
+	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormDeploy ties Deploy to its schema and codec.
-var elicitFormDeploy = &elicitimpl.Form[Deploy]{
-	Schema: elicitSchemaDeploy,
-	Decode: elicitDecodeDeploy,
-	Encode: elicitEncodeDeploy,
-	Validate: func(v *Deploy) error {
-		return v.Validate()
-	},
-}
-
-// DeploySchema returns a copy of the requestedSchema of Deploy, for
-// callers that build requests themselves.
-func DeploySchema() *runtime.Schema {
-	return elicitSchemaDeploy.Clone()
-}
-
-// Validate checks v against every rule of the Deploy schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v Deploy) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaDeploy.Properties[0], string(v.Branch))
-	elicitimpl.CheckString(&errs, &elicitSchemaDeploy.Properties[1], string(v.Environment))
-	return errs.Err("Deploy")
-}
-
-// elicitDecodeDeploy decodes and validates a client's accepted content against s.
-func elicitDecodeDeploy(s *runtime.Schema, content map[string]any) (Deploy, error) {
-	var v Deploy
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeString(&d, 0, &v.Branch)
-	elicitimpl.DecodeString(&d, 1, &v.Environment)
-	elicitimpl.DecodeBool(&d, 2, &v.Confirmed)
-	if err := d.Finish(); err != nil {
-		return Deploy{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeDeploy writes v as the content of an accept.
-func elicitEncodeDeploy(v *Deploy) map[string]any {
-	m := make(map[string]any, 3)
-	m["branch"] = string(v.Branch)
-	m["environment"] = string(v.Environment)
-	m["confirmed"] = bool(v.Confirmed)
-	return m
-}
-
-// AskDeploy asks the user to fill in a Deploy form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Deploy], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormDeploy, message, opts...)
-}
-
-// AcceptDeploy is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptDeploy(v Deploy) (*runtime.Response, error) {
-	return elicitFormDeploy.Accept(v)
-}
+// AcceptDeploy is the client-side answer that submits v, if v validates.
+func AcceptDeploy(v Deploy) (*runtime.Response, error) { return elicitFormDeploy.Accept(&v) }
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
-func DeclineDeploy() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineDeploy() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelDeploy is the client-side answer that dismisses a Deploy form.
-func CancelDeploy() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelDeploy() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Deploy changed after elicitgen ran: run go generate.
 type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -998,99 +388,38 @@ type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 
-// If this does not compile, the options of Environment changed: run go generate.
-var _ = [...]Environment{EnvironmentStaging, EnvironmentProduction}
+// If this does not compile (duplicate key false), the constants of Environment changed: run go generate.
+var _ = map[bool]int{false: 0, EnvironmentStaging == "staging" && EnvironmentProduction == "production": 1}
 
-// elicitSchemaRebook is the requestedSchema of Rebook.
-var elicitSchemaRebook = &runtime.Schema{
-	Name: "Rebook",
-	Properties: []runtime.Property{
-		{
-			Name:        "try_another_date",
-			Kind:        runtime.KindBoolean,
-			Title:       "Try another date?",
-			Description: "Looks for a table on another date.",
-			Required:    true,
-		},
-		{
-			Name:        "preferred_date",
-			Kind:        runtime.KindString,
-			Title:       "Preferred date",
-			Description: "The date to try instead.",
-			Format:      "date",
-		},
-	},
+// elicitSchemaRebook is the schema of Rebook; elicitFormRebook adds the Go field of each property.
+var elicitSchemaRebook = runtime.Schema{Name: "Rebook", Properties: []runtime.Property{
+	{Name: "try_another_date", Kind: runtime.KindBoolean, Title: "Try another date?", Description: "Looks for a table on another date.", Required: true},
+	{Name: "preferred_date", Kind: runtime.KindString, Title: "Preferred date", Description: "The date to try instead.", Format: "date"},
+}}
+var elicitFormRebook = elicitimpl.NewForm((*Rebook)(nil), &elicitSchemaRebook, "TryAnotherDate", "PreferredDate")
+
+// RebookSchema returns a copy of the requestedSchema of Rebook.
+func RebookSchema() *runtime.Schema { return elicitFormRebook.Schema().Clone() }
+
+// Validate checks v against every rule of the Rebook schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Rebook) Validate() error { return elicitFormRebook.Validate(&v) }
+
+// AskRebook asks the user to fill in Rebook; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Rebook], err error) {
+	o.Action, err = elicitFormRebook.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormRebook ties Rebook to its schema and codec.
-var elicitFormRebook = &elicitimpl.Form[Rebook]{
-	Schema: elicitSchemaRebook,
-	Decode: elicitDecodeRebook,
-	Encode: elicitEncodeRebook,
-	Validate: func(v *Rebook) error {
-		return v.Validate()
-	},
-}
-
-// RebookSchema returns a copy of the requestedSchema of Rebook, for
-// callers that build requests themselves.
-func RebookSchema() *runtime.Schema {
-	return elicitSchemaRebook.Clone()
-}
-
-// Validate checks v against every rule of the Rebook schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v Rebook) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaRebook.Properties[1], string(v.PreferredDate))
-	return errs.Err("Rebook")
-}
-
-// elicitDecodeRebook decodes and validates a client's accepted content against s.
-func elicitDecodeRebook(s *runtime.Schema, content map[string]any) (Rebook, error) {
-	var v Rebook
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeBool(&d, 0, &v.TryAnotherDate)
-	elicitimpl.DecodeString(&d, 1, &v.PreferredDate)
-	if err := d.Finish(); err != nil {
-		return Rebook{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeRebook writes v as the content of an accept.
-func elicitEncodeRebook(v *Rebook) map[string]any {
-	m := make(map[string]any, 2)
-	m["try_another_date"] = bool(v.TryAnotherDate)
-	m["preferred_date"] = string(v.PreferredDate)
-	return m
-}
-
-// AskRebook asks the user to fill in a Rebook form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Rebook], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormRebook, message, opts...)
-}
-
-// AcceptRebook is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptRebook(v Rebook) (*runtime.Response, error) {
-	return elicitFormRebook.Accept(v)
-}
+// AcceptRebook is the client-side answer that submits v, if v validates.
+func AcceptRebook(v Rebook) (*runtime.Response, error) { return elicitFormRebook.Accept(&v) }
 
 // DeclineRebook is the client-side answer that declines a Rebook form.
-func DeclineRebook() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineRebook() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelRebook is the client-side answer that dismisses a Rebook form.
-func CancelRebook() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelRebook() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Rebook changed after elicitgen ran: run go generate.
 type _Rebook_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -1100,88 +429,34 @@ type _Rebook_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Rebook_changed_since_elicitgen_ran_run_go_generate = Rebook{}
 
-// elicitSchemaKRPick is the requestedSchema of KRPick.
-var elicitSchemaKRPick = &runtime.Schema{
-	Name: "KRPick",
-	Properties: []runtime.Property{
-		{
-			Name:        "kr",
-			Kind:        runtime.KindEnum,
-			Title:       "Key result",
-			Description: "The key result to show.",
-			Required:    true,
-			Dynamic:     true,
-		},
-	},
+// elicitSchemaKRPick is the schema of KRPick; elicitFormKRPick adds the Go field of each property.
+var elicitSchemaKRPick = runtime.Schema{Name: "KRPick", Properties: []runtime.Property{
+	{Name: "kr", Kind: runtime.KindEnum, Title: "Key result", Description: "The key result to show.", Required: true, Dynamic: true},
+}}
+var elicitFormKRPick = elicitimpl.NewForm((*KRPick)(nil), &elicitSchemaKRPick, "KR")
+
+// KRPickSchema returns a copy of the requestedSchema of KRPick.
+func KRPickSchema() *runtime.Schema { return elicitFormKRPick.Schema().Clone() }
+
+// Validate checks v against every rule of the KRPick schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v KRPick) Validate() error { return elicitFormKRPick.Validate(&v) }
+
+// AskKRPick asks the user to fill in KRPick; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskKRPick(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[KRPick], err error) {
+	o.Action, err = elicitFormKRPick.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormKRPick ties KRPick to its schema and codec.
-var elicitFormKRPick = &elicitimpl.Form[KRPick]{
-	Schema: elicitSchemaKRPick,
-	Decode: elicitDecodeKRPick,
-	Encode: elicitEncodeKRPick,
-	Validate: func(v *KRPick) error {
-		return v.Validate()
-	},
-}
-
-// KRPickSchema returns a copy of the requestedSchema of KRPick, for
-// callers that build requests themselves.
-func KRPickSchema() *runtime.Schema {
-	return elicitSchemaKRPick.Clone()
-}
-
-// Validate checks v against every rule of the KRPick schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v KRPick) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaKRPick.Properties[0], string(v.KR))
-	return errs.Err("KRPick")
-}
-
-// elicitDecodeKRPick decodes and validates a client's accepted content against s.
-func elicitDecodeKRPick(s *runtime.Schema, content map[string]any) (KRPick, error) {
-	var v KRPick
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeString(&d, 0, &v.KR)
-	if err := d.Finish(); err != nil {
-		return KRPick{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeKRPick writes v as the content of an accept.
-func elicitEncodeKRPick(v *KRPick) map[string]any {
-	m := make(map[string]any, 1)
-	m["kr"] = string(v.KR)
-	return m
-}
-
-// AskKRPick asks the user to fill in a KRPick form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskKRPick(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[KRPick], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormKRPick, message, opts...)
-}
-
-// AcceptKRPick is the client-side answer that submits v. It refuses a v
-// that does not validate.
-func AcceptKRPick(v KRPick) (*runtime.Response, error) {
-	return elicitFormKRPick.Accept(v)
-}
+// AcceptKRPick is the client-side answer that submits v, if v validates.
+func AcceptKRPick(v KRPick) (*runtime.Response, error) { return elicitFormKRPick.Accept(&v) }
 
 // DeclineKRPick is the client-side answer that declines a KRPick form.
-func DeclineKRPick() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+func DeclineKRPick() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
 // CancelKRPick is the client-side answer that dismisses a KRPick form.
-func CancelKRPick() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+func CancelKRPick() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, KRPick changed after elicitgen ran: run go generate.
 type _KRPick_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -1190,91 +465,30 @@ type _KRPick_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _KRPick_changed_since_elicitgen_ran_run_go_generate = KRPick{}
 
-// elicitSchemaCampaignApproval is the requestedSchema of CampaignApproval.
-var elicitSchemaCampaignApproval = &runtime.Schema{
-	Name: "CampaignApproval",
-	Properties: []runtime.Property{
-		{
-			Name:        "approved",
-			Kind:        runtime.KindBoolean,
-			Title:       "Approve sending",
-			Description: "Sends the campaign.",
-			Required:    true,
-		},
-		{
-			Name:        "send_window",
-			Kind:        runtime.KindEnum,
-			Title:       "Send window",
-			Description: "When to send it.",
-			Options: []runtime.Option{
-				{Value: "now", Title: "Now"},
-				{Value: "tonight", Title: "Tonight at 20:00"},
-				{Value: "tomorrow", Title: "Tomorrow at 09:00"},
-			},
-			Style:   runtime.EnumTitled,
-			Default: "now",
-		},
-	},
+// elicitSchemaCampaignApproval is the schema of CampaignApproval; elicitFormCampaignApproval adds the Go field of each property.
+var elicitSchemaCampaignApproval = runtime.Schema{Name: "CampaignApproval", Properties: []runtime.Property{
+	{Name: "approved", Kind: runtime.KindBoolean, Title: "Approve sending", Description: "Sends the campaign.", Required: true},
+	{Name: "send_window", Kind: runtime.KindEnum, Title: "Send window", Description: "When to send it.", Options: []runtime.Option{{Value: "now", Title: "Now"}, {Value: "tonight", Title: "Tonight at 20:00"}, {Value: "tomorrow", Title: "Tomorrow at 09:00"}}, Style: runtime.EnumTitled, Default: "now"},
+}}
+var elicitFormCampaignApproval = elicitimpl.NewForm((*CampaignApproval)(nil), &elicitSchemaCampaignApproval, "Approved", "Window")
+
+// CampaignApprovalSchema returns a copy of the requestedSchema of CampaignApproval.
+func CampaignApprovalSchema() *runtime.Schema { return elicitFormCampaignApproval.Schema().Clone() }
+
+// Validate checks v against every rule of the CampaignApproval schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v CampaignApproval) Validate() error { return elicitFormCampaignApproval.Validate(&v) }
+
+// AskCampaignApproval asks the user to fill in CampaignApproval; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[CampaignApproval], err error) {
+	o.Action, err = elicitFormCampaignApproval.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
-// elicitFormCampaignApproval ties CampaignApproval to its schema and codec.
-var elicitFormCampaignApproval = &elicitimpl.Form[CampaignApproval]{
-	Schema: elicitSchemaCampaignApproval,
-	Decode: elicitDecodeCampaignApproval,
-	Encode: elicitEncodeCampaignApproval,
-	Validate: func(v *CampaignApproval) error {
-		return v.Validate()
-	},
-}
-
-// CampaignApprovalSchema returns a copy of the requestedSchema of CampaignApproval, for
-// callers that build requests themselves.
-func CampaignApprovalSchema() *runtime.Schema {
-	return elicitSchemaCampaignApproval.Clone()
-}
-
-// Validate checks v against every rule of the CampaignApproval schema: bounds,
-// lengths, formats and options. It returns a *runtime.ValidationError
-// naming each field that is wrong.
-func (v CampaignApproval) Validate() error {
-	var errs elicitimpl.Errors
-	elicitimpl.CheckString(&errs, &elicitSchemaCampaignApproval.Properties[1], string(v.Window))
-	return errs.Err("CampaignApproval")
-}
-
-// elicitDecodeCampaignApproval decodes and validates a client's accepted content against s.
-func elicitDecodeCampaignApproval(s *runtime.Schema, content map[string]any) (CampaignApproval, error) {
-	var v CampaignApproval
-	d := elicitimpl.NewDecoder(s, content)
-	elicitimpl.DecodeBool(&d, 0, &v.Approved)
-	elicitimpl.DecodeString(&d, 1, &v.Window)
-	if err := d.Finish(); err != nil {
-		return CampaignApproval{}, err
-	}
-	return v, nil
-}
-
-// elicitEncodeCampaignApproval writes v as the content of an accept.
-func elicitEncodeCampaignApproval(v *CampaignApproval) map[string]any {
-	m := make(map[string]any, 2)
-	m["approved"] = bool(v.Approved)
-	m["send_window"] = string(v.Window)
-	return m
-}
-
-// AskCampaignApproval asks the user to fill in a CampaignApproval form, with message as the
-// question. It returns the accepted value only when the client's answer
-// decoded and validated; a decline or cancel is an Outcome without a value,
-// and a client that cannot be asked is an error matching
-// runtime.ErrUnavailable, never an accept.
-func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[CampaignApproval], error) {
-	return elicitimpl.Ask(ctx, asker, elicitFormCampaignApproval, message, opts...)
-}
-
-// AcceptCampaignApproval is the client-side answer that submits v. It refuses a v
-// that does not validate.
+// AcceptCampaignApproval is the client-side answer that submits v, if v validates.
 func AcceptCampaignApproval(v CampaignApproval) (*runtime.Response, error) {
-	return elicitFormCampaignApproval.Accept(v)
+	return elicitFormCampaignApproval.Accept(&v)
 }
 
 // DeclineCampaignApproval is the client-side answer that declines a CampaignApproval form.
@@ -1295,5 +509,5 @@ type _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = CampaignApproval{}
 
-// If this does not compile, the options of SendWindow changed: run go generate.
-var _ = [...]SendWindow{SendNow, SendTonight, SendTomorrow}
+// If this does not compile (duplicate key false), the constants of SendWindow changed: run go generate.
+var _ = map[bool]int{false: 0, SendNow == "now" && SendTonight == "tonight" && SendTomorrow == "tomorrow": 1}

@@ -9,16 +9,17 @@ import (
 
 // Form ties a generated form type T to its schema and to the runtime's
 // table-driven engine, which decodes, validates and encodes T through a
-// per-form descriptor of field offsets. Generated code declares one per
-// form with NewForm and calls its methods (Ask, Accept, Validate, Schema,
-// Decode, Encode) from one-line wrappers.
-type Form[T any] = core.Form[T]
+// per-form descriptor of field offsets. It is not generic: values travel
+// as a *T in an interface, checked on every call. Generated code declares
+// one per form with NewForm and calls its methods (Ask, Accept, Validate,
+// Schema) from one-line wrappers.
+type Form = core.Form
 
-// NewForm returns the form of T: s is its static schema and paths[i] the
-// Go selector path ("Branch", "Base.Branch") of the field holding
-// s.Properties[i].
-func NewForm[T any](s *runtime.Schema, paths ...string) *Form[T] {
-	return core.NewForm[T](s, paths...)
+// NewForm returns the form of T, given a nil *T: s is its static schema
+// and paths[i] the Go selector path ("Branch", "Base.Branch") of the field
+// holding s.Properties[i].
+func NewForm(nilPtr any, s *runtime.Schema, paths ...string) *Form {
+	return core.NewForm(nilPtr, s, paths...)
 }
 
 // Errors accumulates field errors. The zero value is ready to use and

@@ -13,17 +13,19 @@ import (
 // The generated code needs a runtime at least as new as this elicitgen.
 const _ = elicitimpl.SupportPackageIsVersion2
 
-// elicitFormScalars is the schema of Scalars and the Go field of each property.
-var elicitFormScalars = elicitimpl.NewForm[Scalars](&runtime.Schema{Name: "Scalars", Properties: []runtime.Property{
-	{Name: "service", Kind: runtime.KindString, Required: true, MinLength: elicitimpl.Ptr(1), MaxLength: elicitimpl.Ptr(64)},
-	{Name: "branch", Kind: runtime.KindString, Required: true, MaxLength: elicitimpl.Ptr(100), Default: "main"},
+// elicitSchemaScalars is the schema of Scalars; elicitFormScalars adds the Go field of each property.
+var elicitCountsScalars, elicitBoundsScalars = [...]int{1, 64, 100}, [...]float64{1, 20, 0, 100}
+var elicitSchemaScalars = runtime.Schema{Name: "Scalars", Properties: []runtime.Property{
+	{Name: "service", Kind: runtime.KindString, Required: true, MinLength: &elicitCountsScalars[0], MaxLength: &elicitCountsScalars[1]},
+	{Name: "branch", Kind: runtime.KindString, Required: true, MaxLength: &elicitCountsScalars[2], Default: "main"},
 	{Name: "environment", Kind: runtime.KindEnum, Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
-	{Name: "replicas", Kind: runtime.KindInteger, Required: true, Minimum: elicitimpl.Ptr(1.0), Maximum: elicitimpl.Ptr(20.0)},
-	{Name: "canary", Kind: runtime.KindInteger, Required: true, Minimum: elicitimpl.Ptr(0.0), Maximum: elicitimpl.Ptr(100.0)},
-	{Name: "ratio", Kind: runtime.KindNumber, Required: true, Minimum: elicitimpl.Ptr(0.0), Maximum: elicitimpl.Ptr(1.0)},
+	{Name: "replicas", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[0], Maximum: &elicitBoundsScalars[1]},
+	{Name: "canary", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[3]},
+	{Name: "ratio", Kind: runtime.KindNumber, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[0]},
 	{Name: "confirmed", Kind: runtime.KindBoolean, Required: true},
 	{Name: "notify", Kind: runtime.KindBoolean, Required: true, Default: true},
-}}, "Service", "Branch", "Env", "Replicas", "Canary", "Ratio", "Confirmed", "Notify")
+}}
+var elicitFormScalars = elicitimpl.NewForm((*Scalars)(nil), &elicitSchemaScalars, "Service", "Branch", "Env", "Replicas", "Canary", "Ratio", "Confirmed", "Notify")
 
 // ScalarsSchema returns a copy of the requestedSchema of Scalars.
 func ScalarsSchema() *runtime.Schema { return elicitFormScalars.Schema().Clone() }
@@ -34,8 +36,9 @@ func (v Scalars) Validate() error { return elicitFormScalars.Validate(&v) }
 
 // AskScalars asks the user to fill in Scalars; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Scalars], error) {
-	return elicitFormScalars.Ask(ctx, asker, message, opts...)
+func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Scalars], err error) {
+	o.Action, err = elicitFormScalars.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptScalars is the client-side answer that submits v, if v validates.

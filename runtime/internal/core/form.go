@@ -11,63 +11,106 @@ import (
 
 // Form ties a generated form type T to its schema and to the table-driven
 // engine that decodes, validates and encodes T. Generated code declares
-// one per form with NewForm; its methods are one-line shims over code that
-// is not generic, so each form adds almost nothing to a build.
-type Form[T any] struct {
-	e *engine
+// one per form with NewForm and calls it from one-line wrappers. Form is
+// not generic: values travel as a *T in an interface, checked against T on
+// every call, so a form adds no generic instantiation to a build.
+type Form struct {
+	e   *engine
+	ptr reflect.Type // *T
 }
 
-// NewForm returns the form of T: s is its static schema, and paths[i] is
-// the Go selector path ("Branch", or "Base.Branch" through an embedded
-// struct) of the field that holds s.Properties[i]. Field offsets and kinds
-// are resolved once, with reflect; a path that does not match T makes
-// every use of the form fail with an error rather than panic.
-func NewForm[T any](s *Schema, paths ...string) *Form[T] {
-	return &Form[T]{e: newEngine(reflect.TypeFor[T](), s, paths)}
+// NewForm returns the form of T, given a nil *T: s is its static schema,
+// and paths[i] is the Go selector path ("Branch", or "Base.Branch"
+// through an embedded struct) of the field that holds s.Properties[i].
+// Field offsets and kinds are resolved once, with reflect; a path that
+// does not match T makes every use of the form fail with an error rather
+// than panic.
+func NewForm(nilPtr any, s *Schema, paths ...string) *Form {
+	t := reflect.TypeOf(nilPtr)
+	if t == nil || t.Kind() != reflect.Pointer {
+		e := &engine{schema: s, err: fmt.Errorf("elicit: form %s: NewForm needs a nil pointer to the form type, got %T", s.Name, nilPtr)}
+		return &Form{e: e}
+	}
+	return &Form{e: newEngine(t.Elem(), s, paths), ptr: t}
 }
 
 // Schema returns the form's static schema. Callers must not modify it.
-func (f *Form[T]) Schema() *Schema { return f.e.schema }
+func (f *Form) Schema() *Schema { return f.e.schema }
+
+// pointer returns the data pointer of v, a *T.
+func (f *Form) pointer(v any) (unsafe.Pointer, error) {
+	if f.e.err != nil {
+		return nil, f.e.err
+	}
+	if reflect.TypeOf(v) != f.ptr {
+		return nil, fmt.Errorf("elicit: form %s works on %s, got %T", f.e.schema.Name, f.ptr, v)
+	}
+	p := (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1]
+	if p == nil {
+		return nil, fmt.Errorf("elicit: form %s: nil %s", f.e.schema.Name, f.ptr)
+	}
+	return p, nil
+}
 
 // Decode decodes and validates content, a client's accepted answer,
-// against the static schema.
-func (f *Form[T]) Decode(content map[string]any) (T, error) {
-	var v T
-	if err := f.e.decode(f.e.schema, content, unsafe.Pointer(&v)); err != nil {
-		var zero T
-		return zero, err
-	}
-	return v, nil
-}
-
-// Validate checks *v against every rule of the schema.
-func (f *Form[T]) Validate(v *T) error { return f.e.validate(unsafe.Pointer(v)) }
-
-// Encode writes *v as the content of an accept, leaving out optional
-// fields that hold their zero value.
-func (f *Form[T]) Encode(v *T) map[string]any { return f.e.encode(unsafe.Pointer(v)) }
-
-// Accept builds the client-side answer that submits *v. It refuses a v
-// that does not validate.
-func (f *Form[T]) Accept(v *T) (*Response, error) { return f.e.accept(unsafe.Pointer(v)) }
-
-// Ask asks the form through a; see the package-level Ask.
-func (f *Form[T]) Ask(ctx context.Context, a Asker, message string, opts ...AskOption) (Outcome[T], error) {
-	var o Outcome[T]
-	act, err := f.e.ask(ctx, a, message, opts, unsafe.Pointer(&o.Value))
+// against the static schema into *dst, a *T. On error *dst is zero.
+func (f *Form) Decode(content map[string]any, dst any) error {
+	p, err := f.pointer(dst)
 	if err != nil {
-		return Outcome[T]{}, err
+		return err
 	}
-	o.Action = act
-	return o, nil
+	return f.e.decodeInto(f.e.schema, content, p)
 }
 
-// Ask asks the form f through a and returns the typed outcome. Only an
-// accept whose content decodes and validates yields a value; an invalid
-// answer is a *ValidationError, an unknown action ErrInvalidAction, and
-// an Asker failure is returned wrapped.
-func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts ...AskOption) (Outcome[T], error) {
-	return f.Ask(ctx, a, message, opts...)
+// Validate checks *v, a *T, against every rule of the schema.
+func (f *Form) Validate(v any) error {
+	p, err := f.pointer(v)
+	if err != nil {
+		return err
+	}
+	return f.e.validate(p)
+}
+
+// Encode writes *v, a *T, as the content of an accept, leaving out
+// optional fields that hold their zero value.
+func (f *Form) Encode(v any) (map[string]any, error) {
+	p, err := f.pointer(v)
+	if err != nil {
+		return nil, err
+	}
+	return f.e.encode(p), nil
+}
+
+// Accept builds the client-side answer that submits *v, a *T. It refuses
+// a v that does not validate.
+func (f *Form) Accept(v any) (*Response, error) {
+	p, err := f.pointer(v)
+	if err != nil {
+		return nil, err
+	}
+	return f.e.accept(p)
+}
+
+// Ask asks the form through a, with message as the question, and decodes
+// an accepted answer into *dst, a *T. Only an accept whose content decodes
+// and validates returns ActionAccept; an invalid answer is a
+// *ValidationError, an unknown action ErrInvalidAction, and an Asker
+// failure is returned wrapped. On error, *dst is zero and the action "".
+func (f *Form) Ask(ctx context.Context, a Asker, dst any, message string, opts ...AskOption) (Action, error) {
+	p, err := f.pointer(dst)
+	if err != nil {
+		return "", err
+	}
+	return f.e.ask(ctx, a, message, opts, p)
+}
+
+// Ask asks the form f through a and returns the typed outcome; see
+// Form.Ask.
+func Ask[T any](ctx context.Context, a Asker, f *Form, message string, opts ...AskOption) (Outcome[T], error) {
+	var o Outcome[T]
+	act, err := f.Ask(ctx, a, &o.Value, message, opts...)
+	o.Action = act
+	return o, err
 }
 
 // goKind is how the engine reads and writes one field's Go value. Each
@@ -172,6 +215,7 @@ type fieldDesc struct {
 // engine is the non-generic descriptor of one form: its schema and where
 // each property lives in the Go value.
 type engine struct {
+	typ    reflect.Type // the form's Go type
 	schema *Schema
 	fields []fieldDesc
 	err    error // a generator/runtime mismatch, reported on every use
@@ -180,7 +224,7 @@ type engine struct {
 var timeType = reflect.TypeFor[time.Time]()
 
 func newEngine(t reflect.Type, s *Schema, paths []string) *engine {
-	e := &engine{schema: s}
+	e := &engine{schema: s, typ: t}
 	fail := func(format string, args ...any) *engine {
 		e.err = fmt.Errorf("elicit: form %s does not match its Go type %s (regenerate with a matching runtime): "+format, append([]any{s.Name, t}, args...)...)
 		return e
@@ -287,6 +331,15 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 	return errs.Err(s.Name)
 }
 
+// decodeInto is decode that leaves the value at base zero on error.
+func (e *engine) decodeInto(s *Schema, content map[string]any, base unsafe.Pointer) error {
+	err := e.decode(s, content, base)
+	if err != nil && e.typ != nil {
+		reflect.NewAt(e.typ, base).Elem().SetZero()
+	}
+	return err
+}
+
 // validate checks the form value at base. A nil pointer, and an optional
 // field that holds its zero value, are absent and not checked.
 func (e *engine) validate(base unsafe.Pointer) error {
@@ -352,7 +405,7 @@ func (e *engine) ask(ctx context.Context, a Asker, message string, opts []AskOpt
 	}
 	switch resp.Action {
 	case ActionAccept:
-		if err := e.decode(s, resp.Content, dst); err != nil {
+		if err := e.decodeInto(s, resp.Content, dst); err != nil {
 			return "", err
 		}
 		return ActionAccept, nil

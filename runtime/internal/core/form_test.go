@@ -17,7 +17,7 @@ type deploy struct {
 	Tags     []string
 }
 
-var deployForm = core.NewForm[deploy](&core.Schema{Name: "Deploy", Properties: []core.Property{
+var deployForm = core.NewForm((*deploy)(nil), &core.Schema{Name: "Deploy", Properties: []core.Property{
 	{Name: "branch", Kind: core.KindString, Required: true},
 	{Name: "replicas", Kind: core.KindInteger, Minimum: core.Ptr(1.0), Default: int64(2)},
 	{Name: "note", Kind: core.KindString, MinLength: core.Ptr(1)},
@@ -32,7 +32,8 @@ func TestAcceptLeavesOutZeroOptionalFields(t *testing.T) {
 	if len(resp.Content) != 1 || resp.Content["branch"] != "main" {
 		t.Fatalf("content: %v", resp.Content)
 	}
-	v, err := deployForm.Decode(resp.Content)
+	var v deploy
+	err = deployForm.Decode(resp.Content, &v)
 	if err != nil || v.Replicas != 2 || v.Note != nil {
 		t.Fatalf("round trip: %+v %v", v, err)
 	}
@@ -49,8 +50,8 @@ func TestAcceptLeavesOutZeroOptionalFields(t *testing.T) {
 // A path that does not match the Go type is an error on every use, not a
 // panic.
 func TestNewFormMismatch(t *testing.T) {
-	f := core.NewForm[deploy](&core.Schema{Name: "D", Properties: []core.Property{{Name: "x", Kind: core.KindString}}}, "Nope")
-	if _, err := f.Decode(map[string]any{}); err == nil || !strings.Contains(err.Error(), `no field "Nope"`) {
+	f := core.NewForm((*deploy)(nil), &core.Schema{Name: "D", Properties: []core.Property{{Name: "x", Kind: core.KindString}}}, "Nope")
+	if err := f.Decode(map[string]any{}, &deploy{}); err == nil || !strings.Contains(err.Error(), `no field "Nope"`) {
 		t.Fatalf("decode: %v", err)
 	}
 	if err := f.Validate(&deploy{}); err == nil {
@@ -68,14 +69,14 @@ func hostileTags(n int) []any {
 	return items
 }
 
-var pickForm = core.NewForm[deploy](&core.Schema{Name: "Pick", Properties: []core.Property{
+var pickForm = core.NewForm((*deploy)(nil), &core.Schema{Name: "Pick", Properties: []core.Property{
 	{Name: "branch", Kind: core.KindString},
 	{Name: "replicas", Kind: core.KindInteger},
 	{Name: "note", Kind: core.KindString},
 	{Name: "tags", Kind: core.KindMulti, Options: []core.Option{{Value: "a"}, {Value: "b"}}, MaxItems: core.Ptr(2)},
 }}, "Branch", "Replicas", "Note", "Tags")
 
-var unboundedForm = core.NewForm[deploy](&core.Schema{Name: "Pick", Properties: []core.Property{
+var unboundedForm = core.NewForm((*deploy)(nil), &core.Schema{Name: "Pick", Properties: []core.Property{
 	{Name: "branch", Kind: core.KindString},
 	{Name: "replicas", Kind: core.KindInteger},
 	{Name: "note", Kind: core.KindString},
@@ -85,7 +86,7 @@ var unboundedForm = core.NewForm[deploy](&core.Schema{Name: "Pick", Properties: 
 // A huge multi-select answer is refused by its count before any item is
 // looked at, and every error message stays small.
 func TestHostileMultiSelect(t *testing.T) {
-	_, err := pickForm.Decode(map[string]any{"tags": hostileTags(50000)})
+	err := pickForm.Decode(map[string]any{"tags": hostileTags(50000)}, &deploy{})
 	if !errors.Is(err, core.ErrInvalidContent) || !strings.Contains(err.Error(), "at most 2 items") {
 		t.Fatalf("maxItems: %v", err)
 	}
@@ -93,7 +94,7 @@ func TestHostileMultiSelect(t *testing.T) {
 		t.Fatalf("error of %d bytes", len(err.Error()))
 	}
 	// Without maxItems: every item is repeated, yet the message is bounded.
-	_, err = unboundedForm.Decode(map[string]any{"tags": hostileTags(50000)})
+	err = unboundedForm.Decode(map[string]any{"tags": hostileTags(50000)}, &deploy{})
 	if !errors.Is(err, core.ErrInvalidContent) || !strings.Contains(err.Error(), "is repeated") {
 		t.Fatalf("repeated: %v", err)
 	}
@@ -102,7 +103,7 @@ func TestHostileMultiSelect(t *testing.T) {
 	}
 	// Long unknown values are clipped in messages.
 	long := strings.Repeat("z", 100000)
-	_, err = unboundedForm.Decode(map[string]any{"tags": []any{long}, "branch": 1.0, long: 1.0})
+	err = unboundedForm.Decode(map[string]any{"tags": []any{long}, "branch": 1.0, long: 1.0}, &deploy{})
 	if err == nil || len(err.Error()) > 1000 {
 		t.Fatalf("long value: %d bytes", len(err.Error()))
 	}
@@ -115,7 +116,7 @@ func TestErrorsCapped(t *testing.T) {
 	for i := range 100 {
 		c[strings.Repeat("k", i+1)] = 1.0
 	}
-	_, err := pickForm.Decode(c)
+	err := pickForm.Decode(c, &deploy{})
 	var ve *core.ValidationError
 	if !errors.As(err, &ve) || len(ve.Fields) != core.MaxErrors+1 || !strings.Contains(err.Error(), "and 80 more problems") {
 		t.Fatalf("%d fields: %.200v", len(ve.Fields), err)
@@ -131,14 +132,14 @@ func BenchmarkHostileMultiSelect(b *testing.B) {
 		c := map[string]any{"tags": hostileTags(n)}
 		b.Run("maxItems/"+itoa(n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := pickForm.Decode(c); err == nil {
+				if err := pickForm.Decode(c, &deploy{}); err == nil {
 					b.Fatal("accepted")
 				}
 			}
 		})
 		b.Run("unbounded/"+itoa(n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := unboundedForm.Decode(c); err == nil {
+				if err := unboundedForm.Decode(c, &deploy{}); err == nil {
 					b.Fatal("accepted")
 				}
 			}

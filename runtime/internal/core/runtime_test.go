@@ -41,9 +41,13 @@ var schema = &core.Schema{Name: "Form", Properties: []core.Property{
 	{Name: "amount", Kind: core.KindInteger, Default: int64(7)},
 }}
 
-var formDef = core.NewForm[form](schema, "Name", "Count", "Big", "Ratio", "OK", "Env", "Tags", "At", "Mail", "Day", "Amount")
+var formDef = core.NewForm((*form)(nil), schema, "Name", "Count", "Big", "Ratio", "OK", "Env", "Tags", "At", "Mail", "Day", "Amount")
 
-func decode(_ *core.Schema, c map[string]any) (form, error) { return formDef.Decode(c) }
+func decode(_ *core.Schema, c map[string]any) (form, error) {
+	var v form
+	err := formDef.Decode(c, &v)
+	return v, err
+}
 
 func TestDecodeValid(t *testing.T) {
 	v, err := decode(schema, map[string]any{
@@ -183,35 +187,35 @@ func TestAskOutcomes(t *testing.T) {
 		elicittest.Respond(&core.Response{Action: "maybe"}, nil),
 		elicittest.Respond(nil, nil),
 	)
-	out, err := core.Ask(ctx, a, formDef, "q")
+	out, err := core.Ask[form](ctx, a, formDef, "q")
 	if v, ok := out.Accepted(); err != nil || !ok || v.Count != 3 {
 		t.Fatalf("accept: %+v %v", out, err)
 	}
-	if out, err := core.Ask(ctx, a, formDef, "q"); err != nil || !out.Declined() {
+	if out, err := core.Ask[form](ctx, a, formDef, "q"); err != nil || !out.Declined() {
 		t.Fatalf("decline: %+v %v", out, err)
 	}
-	if out, err := core.Ask(ctx, a, formDef, "q"); err != nil || !out.Cancelled() {
+	if out, err := core.Ask[form](ctx, a, formDef, "q"); err != nil || !out.Cancelled() {
 		t.Fatalf("cancel: %+v %v", out, err)
 	}
 	for i := 0; i < 2; i++ {
-		if out, err := core.Ask(ctx, a, formDef, "q"); !errors.Is(err, core.ErrInvalidAction) || out.Action != "" {
+		if out, err := core.Ask[form](ctx, a, formDef, "q"); !errors.Is(err, core.ErrInvalidAction) || out.Action != "" {
 			t.Fatalf("bad action: %+v %v", out, err)
 		}
 	}
-	if _, err := core.Ask(ctx, nil, formDef, "q"); !errors.Is(err, core.ErrUnavailable) {
+	if _, err := core.Ask[form](ctx, nil, formDef, "q"); !errors.Is(err, core.ErrUnavailable) {
 		t.Fatalf("nil asker: %v", err)
 	}
 }
 
 func TestAskTimeoutAndCancel(t *testing.T) {
 	a := elicittest.New(elicittest.Block())
-	_, err := core.Ask(context.Background(), a, formDef, "q", core.WithTimeout(10*time.Millisecond))
+	_, err := core.Ask[form](context.Background(), a, formDef, "q", core.WithTimeout(10*time.Millisecond))
 	if !errors.Is(err, core.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("timeout: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = core.Ask(ctx, elicittest.New(elicittest.Block()), formDef, "q")
+	_, err = core.Ask[form](ctx, elicittest.New(elicittest.Block()), formDef, "q")
 	if !errors.Is(err, context.Canceled) || errors.Is(err, core.ErrTimeout) {
 		t.Fatalf("cancelled: %v", err)
 	}
@@ -223,17 +227,17 @@ func TestAskOptionsAndDefaults(t *testing.T) {
 		{Name: "branch", Kind: core.KindString, MinLength: core.Ptr(1)},
 	}}
 	type pick struct{ KR, Branch string }
-	f := core.NewForm[pick](dyn, "KR", "Branch")
+	f := core.NewForm((*pick)(nil), dyn, "KR", "Branch")
 	ctx := context.Background()
 	a := elicittest.New(elicittest.Accept(map[string]any{"kr": "kr-2"}), elicittest.Accept(map[string]any{"kr": "kr-9"}))
-	if _, err := core.Ask(ctx, a, f, "q"); !errors.Is(err, core.ErrMissingOptions) {
+	if _, err := core.Ask[pick](ctx, a, f, "q"); !errors.Is(err, core.ErrMissingOptions) {
 		t.Fatalf("no options: %v", err)
 	}
 	if len(a.Requests()) != 0 {
 		t.Fatal("a request was sent without options")
 	}
 	opts := core.WithOptions("kr", core.Option{Value: "kr-1", Title: "Grow"}, core.Option{Value: "kr-2", Title: "Keep"})
-	out, err := core.Ask(ctx, a, f, "q", opts, core.WithDefault("branch", "feat"))
+	out, err := core.Ask[pick](ctx, a, f, "q", opts, core.WithDefault("branch", "feat"))
 	if v, ok := out.Accepted(); err != nil || !ok || v.KR != "kr-2" || v.Branch != "feat" {
 		t.Fatalf("with options: %+v %v", out, err)
 	}
@@ -245,11 +249,11 @@ func TestAskOptionsAndDefaults(t *testing.T) {
 		t.Fatal("Ask modified the form's static schema")
 	}
 	// The answer is checked against the options actually sent.
-	if _, err := core.Ask(ctx, a, f, "q", opts); !errors.Is(err, core.ErrInvalidContent) {
+	if _, err := core.Ask[pick](ctx, a, f, "q", opts); !errors.Is(err, core.ErrInvalidContent) {
 		t.Fatalf("answer outside sent options: %v", err)
 	}
 	// A per-call default must satisfy the field's rules.
-	if _, err := core.Ask(ctx, a, f, "q", opts, core.WithDefault("branch", "")); err == nil || !strings.Contains(err.Error(), "branch: default") {
+	if _, err := core.Ask[pick](ctx, a, f, "q", opts, core.WithDefault("branch", "")); err == nil || !strings.Contains(err.Error(), "branch: default") {
 		t.Fatalf("bad default: %v", err)
 	}
 }

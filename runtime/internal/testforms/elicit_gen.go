@@ -13,13 +13,15 @@ import (
 // The generated code needs a runtime at least as new as this elicitgen.
 const _ = elicitimpl.SupportPackageIsVersion2
 
-// elicitFormDeploy is the schema of Deploy and the Go field of each property.
-var elicitFormDeploy = elicitimpl.NewForm[Deploy](&runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
-	{Name: "branch", Kind: runtime.KindString, Description: "The git branch to deploy.", MinLength: elicitimpl.Ptr(1), Default: "main"},
+// elicitSchemaDeploy is the schema of Deploy; elicitFormDeploy adds the Go field of each property.
+var elicitCountsDeploy, elicitBoundsDeploy = [...]int{1}, [...]float64{1, 10}
+var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
+	{Name: "branch", Kind: runtime.KindString, Description: "The git branch to deploy.", MinLength: &elicitCountsDeploy[0], Default: "main"},
 	{Name: "env", Kind: runtime.KindEnum, Title: "Environment", Description: "The target environment.", Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "prod", Title: "Production"}}, Style: runtime.EnumTitled, Default: "staging"},
-	{Name: "replicas", Kind: runtime.KindInteger, Description: "How many instances to run.", Required: true, Minimum: elicitimpl.Ptr(1.0), Maximum: elicitimpl.Ptr(10.0)},
+	{Name: "replicas", Kind: runtime.KindInteger, Description: "How many instances to run.", Required: true, Minimum: &elicitBoundsDeploy[0], Maximum: &elicitBoundsDeploy[1]},
 	{Name: "confirm", Kind: runtime.KindBoolean, Description: "Acknowledges that the deploy is live traffic.", Default: false},
-}}, "Branch", "Env", "Replicas", "Confirm")
+}}
+var elicitFormDeploy = elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Env", "Replicas", "Confirm")
 
 // DeploySchema returns a copy of the requestedSchema of Deploy.
 func DeploySchema() *runtime.Schema { return elicitFormDeploy.Schema().Clone() }
@@ -30,8 +32,9 @@ func (v Deploy) Validate() error { return elicitFormDeploy.Validate(&v) }
 
 // AskDeploy asks the user to fill in Deploy; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Deploy], error) {
-	return elicitFormDeploy.Ask(ctx, asker, message, opts...)
+func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Deploy], err error) {
+	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptDeploy is the client-side answer that submits v, if v validates.
@@ -56,11 +59,13 @@ var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 // If this does not compile (duplicate key false), the constants of Env changed: run go generate.
 var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProd == "prod": 1}
 
-// elicitFormApprove is the schema of Approve and the Go field of each property.
-var elicitFormApprove = elicitimpl.NewForm[Approve](&runtime.Schema{Name: "Approve", Properties: []runtime.Property{
+// elicitSchemaApprove is the schema of Approve; elicitFormApprove adds the Go field of each property.
+var elicitCountsApprove = [...]int{200}
+var elicitSchemaApprove = runtime.Schema{Name: "Approve", Properties: []runtime.Property{
 	{Name: "approve", Kind: runtime.KindBoolean, Description: "Says go.", Required: true},
-	{Name: "note", Kind: runtime.KindString, Description: "Left in the audit log.", MaxLength: elicitimpl.Ptr(200)},
-}}, "Approve", "Note")
+	{Name: "note", Kind: runtime.KindString, Description: "Left in the audit log.", MaxLength: &elicitCountsApprove[0]},
+}}
+var elicitFormApprove = elicitimpl.NewForm((*Approve)(nil), &elicitSchemaApprove, "Approve", "Note")
 
 // ApproveSchema returns a copy of the requestedSchema of Approve.
 func ApproveSchema() *runtime.Schema { return elicitFormApprove.Schema().Clone() }
@@ -71,8 +76,9 @@ func (v Approve) Validate() error { return elicitFormApprove.Validate(&v) }
 
 // AskApprove asks the user to fill in Approve; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Approve], error) {
-	return elicitFormApprove.Ask(ctx, asker, message, opts...)
+func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Approve], err error) {
+	o.Action, err = elicitFormApprove.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptApprove is the client-side answer that submits v, if v validates.
@@ -92,10 +98,12 @@ type _Approve_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Approve_changed_since_elicitgen_ran_run_go_generate = Approve{}
 
-// elicitFormNotify is the schema of Notify and the Go field of each property.
-var elicitFormNotify = elicitimpl.NewForm[Notify](&runtime.Schema{Name: "Notify", Properties: []runtime.Property{
-	{Name: "channels", Kind: runtime.KindMulti, Description: "To notify.", Required: true, Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, MinItems: elicitimpl.Ptr(1)},
-}}, "Channels")
+// elicitSchemaNotify is the schema of Notify; elicitFormNotify adds the Go field of each property.
+var elicitCountsNotify = [...]int{1}
+var elicitSchemaNotify = runtime.Schema{Name: "Notify", Properties: []runtime.Property{
+	{Name: "channels", Kind: runtime.KindMulti, Description: "To notify.", Required: true, Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, MinItems: &elicitCountsNotify[0]},
+}}
+var elicitFormNotify = elicitimpl.NewForm((*Notify)(nil), &elicitSchemaNotify, "Channels")
 
 // NotifySchema returns a copy of the requestedSchema of Notify.
 func NotifySchema() *runtime.Schema { return elicitFormNotify.Schema().Clone() }
@@ -106,8 +114,9 @@ func (v Notify) Validate() error { return elicitFormNotify.Validate(&v) }
 
 // AskNotify asks the user to fill in Notify; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[Notify], error) {
-	return elicitFormNotify.Ask(ctx, asker, message, opts...)
+func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Notify], err error) {
+	o.Action, err = elicitFormNotify.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptNotify is the client-side answer that submits v, if v validates.
