@@ -65,6 +65,13 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 	for _, p := range pkgs {
 		for _, e := range p.Errors {
 			pos := parsePos(e.Pos)
+			abs := pos.Filename
+			if abs != "" && !filepath.IsAbs(abs) {
+				abs = filepath.Join(dir, abs)
+			}
+			if own.stub[abs] {
+				continue // the old output, which generation replaces
+			}
 			if e.Kind == packages.TypeError && (isGenerated(pos.Filename) || tolerated.MatchString(e.Msg)) {
 				continue
 			}
@@ -163,7 +170,7 @@ func ownOutput(base string, patterns, tags []string) (output, error) {
 		}
 		if !hasHeader(path) {
 			diags = append(diags, Diagnostic{Pos: token.Position{Filename: path, Line: 1, Column: 1},
-				Msg: GoFile + " was not written by elicitgen (it lacks the generated-code header): rename it, or delete it to let elicitgen write it"})
+				Msg: "refusing to overwrite " + GoFile + ": it was not written by elicitgen (it lacks the generated-code header); rename it, or delete it to let elicitgen write it"})
 			return
 		}
 		out.stub[path] = true
