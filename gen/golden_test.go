@@ -29,7 +29,6 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-
 func runGolden(t *testing.T, file string) {
 	c := loadCase(t, file, "example.com/golden")
 	got := map[string][]byte{}
