@@ -42,14 +42,14 @@ func jsonType(v any) string {
 func toInt(v any) (int64, string) {
 	switch v := v.(type) {
 	case float64:
+		if v >= -MaxSafeInteger && v <= MaxSafeInteger && v == math.Trunc(v) {
+			return int64(v), "" // the common case: no formatting
+		}
 		s := strconv.FormatFloat(v, 'f', -1, 64)
 		if math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) {
 			return 0, "must be an integer, got " + clip(s)
 		}
-		if v > MaxSafeInteger || v < -MaxSafeInteger {
-			return 0, clip(s) + " is outside the JSON-safe integer range (±(2^53-1))"
-		}
-		return int64(v), ""
+		return 0, clip(s) + " is outside the JSON-safe integer range (±(2^53-1))"
 	case json.Number:
 		return numberToInt(string(v))
 	case int:
