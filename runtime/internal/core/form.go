@@ -313,7 +313,24 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 			v = p.Default
 		}
 		if !fd.ptr {
-			decodeField(&errs, p, fd, v, present, unsafe.Add(base, fd.offset))
+			dst := unsafe.Add(base, fd.offset)
+			// The two commonest kinds inline; the rest through decodeField.
+			switch sv := v.(type) {
+			case string:
+				if fd.kind == gkString {
+					if present && (p.MinLength != nil || p.MaxLength != nil || p.Format != "" || p.Kind == KindEnum) {
+						CheckString(&errs, p, sv)
+					}
+					*(*string)(dst) = sv
+					continue
+				}
+			case bool:
+				if fd.kind == gkBool {
+					*(*bool)(dst) = sv
+					continue
+				}
+			}
+			decodeField(&errs, p, fd, v, present, dst)
 			continue
 		}
 		np := reflect.New(fd.elem).UnsafePointer()
