@@ -55,9 +55,11 @@ func emitChunks(pkg *Package) ([][]byte, error) {
 	f.NoFormat = true // formatted below, once, with a readable error
 	f.HeaderComment(Header)
 	f.HeaderComment("// source: " + strings.Join(sourceFiles(pkg), ", "))
+	f.HeaderComment("")
 	if pkg.BuildConstraint != "" {
-		f.HeaderComment("")
-		f.HeaderComment("//go:build " + pkg.BuildConstraint)
+		f.HeaderComment("//go:build !" + LoadTag + " && (" + pkg.BuildConstraint + ")")
+	} else {
+		f.HeaderComment("//go:build !" + LoadTag)
 	}
 
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")

@@ -19,6 +19,15 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
+// LoadTag is the build tag generation loads with. Every generated file
+// is constrained to !LoadTag, so that while elicitgen loads a package the
+// go command leaves its old output out entirely: not parsed, not
+// type-checked, and not compiled for export data (which would cost a full
+// compile of the package each time its forms changed). Files without the
+// constraint (from older versions, or broken) are stubbed out by a
+// ParseFile hook instead.
+const LoadTag = "elicitgen_load"
+
 // LoadMode is the go/packages mode elicitgen loads with.
 const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 	packages.NeedTypes | packages.NeedTypesInfo
@@ -44,9 +53,7 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 		Dir:     dir,
 		Env:     cfg.Env,
 	}
-	if len(cfg.Tags) > 0 {
-		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
-	}
+	pcfg.BuildFlags = []string{"-tags=" + strings.Join(append([]string{LoadTag}, cfg.Tags...), ",")}
 	patterns := cfg.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"."}
