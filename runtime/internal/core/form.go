@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"time"
@@ -328,6 +329,24 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 				if fd.kind == gkBool {
 					*(*bool)(dst) = sv
 					continue
+				}
+			case float64:
+				if fd.kind == gkFloat && fd.size == 8 && !math.IsNaN(sv) && !math.IsInf(sv, 0) {
+					if present && (p.Minimum != nil || p.Maximum != nil) {
+						CheckNumber(&errs, p, sv)
+					}
+					*(*float64)(dst) = sv
+					continue
+				}
+				if (fd.kind == gkInt || fd.kind == gkUint) && sv >= -MaxSafeInteger && sv <= MaxSafeInteger && sv == math.Trunc(sv) {
+					n := int64(sv)
+					if intFits(fd, n) == "" {
+						if present && (p.Minimum != nil || p.Maximum != nil) {
+							CheckNumber(&errs, p, sv)
+						}
+						storeInt(fd, dst, n)
+						continue
+					}
 				}
 			}
 			decodeField(&errs, p, fd, v, present, dst)
