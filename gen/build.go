@@ -27,6 +27,9 @@ type Source struct {
 	Info  *types.Info
 	// Dir is the package directory.
 	Dir string
+	// HasGenerated reports that the package builds an elicit_gen.go of
+	// ours that Files leave out (Load stubs it out).
+	HasGenerated bool
 }
 
 // Analyze finds the forms of src, builds their model and checks every MCP
@@ -96,6 +99,7 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 	}
 	b.checkNames(pkg)
 	b.buildConstraint(pkg)
+	pkg.HasGenerated = src.HasGenerated
 	for _, f := range src.Files {
 		if name := src.Fset.File(f.Pos()).Name(); filepath.Base(name) == GoFile && isGenerated(name) {
 			pkg.HasGenerated = true
@@ -686,6 +690,7 @@ func (b *builder) scanEnum(named *types.Named) *enumInfo {
 		}
 		if c.Exported() || obj.Pkg() == b.src.Types {
 			e.enum.Consts = append(e.enum.Consts, c.Name())
+			e.enum.Values = append(e.enum.Values, constant.StringVal(c.Val()))
 		}
 		e.values = append(e.values, runtime.Option{Value: constant.StringVal(c.Val()), Title: title})
 	}

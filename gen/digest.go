@@ -108,6 +108,7 @@ func (d *digest) form(f *Form) {
 		d.str(e.PkgPath)
 		d.str(e.Name)
 		d.strs(e.Consts)
+		d.strs(e.Values)
 	}
 }
 

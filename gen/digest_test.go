@@ -27,7 +27,7 @@ func fullModel() *Package {
 		Forms: []*Form{{
 			Name: "F", Doc: "doc", SourceFile: "f.go", Guard: st,
 			Embedded: []*Struct{{Name: "E", PkgPath: "p", Fields: []StructField{{Name: "B", Type: full(), Tag: "u"}}}},
-			Enums:    []*Enum{{PkgPath: "p", Name: "Env", Consts: []string{"A"}}},
+			Enums:    []*Enum{{PkgPath: "p", Name: "Env", Consts: []string{"A"}, Values: []string{"a"}}},
 			Fields: []*Field{{
 				Access: []string{"A"}, GoKind: GoString, Pointer: true,
 				Prop: runtime.Property{

@@ -19,6 +19,16 @@ import (
 // EmitGo returns elicit_gen.go for pkg. The model must have passed
 // Analyze: emitters do not report user errors.
 func EmitGo(pkg *Package) ([]byte, error) {
+	chunks, err := emitChunks(pkg)
+	if err != nil {
+		return nil, err
+	}
+	return groupImports(append(bytes.Join(chunks, []byte("\n\n")), '\n')), nil
+}
+
+// emitChunks renders the file header and each form's declarations,
+// formatted, one chunk per form after the header.
+func emitChunks(pkg *Package) ([][]byte, error) {
 	f := jen.NewFilePathName(pkg.PkgPath, pkg.Name)
 	f.ImportName(RuntimePath, "runtime")
 	f.ImportName(ImplPath, "elicitimpl")
@@ -26,13 +36,15 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	f.NoFormat = true // formatted below, once, with a readable error
 	f.HeaderComment(Header)
 	f.HeaderComment("// source: " + strings.Join(sourceFiles(pkg), ", "))
+	f.HeaderComment("")
 	if pkg.BuildConstraint != "" {
-		f.HeaderComment("")
-		f.HeaderComment("//go:build " + pkg.BuildConstraint)
+		f.HeaderComment("//go:build !" + LoadTag + " && (" + pkg.BuildConstraint + ")")
+	} else {
+		f.HeaderComment("//go:build !" + LoadTag)
 	}
 
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
-	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion1")
+	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion2")
 	guarded := map[string]bool{}
 	for _, form := range pkg.Forms {
 		f.Comment(chunkMark)
@@ -43,21 +55,17 @@ func EmitGo(pkg *Package) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, generatorBug("rendering %s: %v", pkg.PkgPath, err)
 	}
-	src, err := formatChunks(buf.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	return groupImports(src), nil
+	return formatChunks(buf.Bytes())
 }
 
 // chunkMark separates the declarations of one form from the next in the
 // unformatted output, so that formatting can run per form, in parallel.
 const chunkMark = "elicitgen:chunk"
 
-// formatChunks gofmts src one chunk at a time, on every CPU, and joins the
-// chunks with one blank line: the same bytes as formatting the whole file,
-// since gofmt aligns nothing across top-level declarations.
-func formatChunks(src []byte) ([]byte, error) {
+// formatChunks gofmts src one chunk at a time, on every CPU. Joined with
+// one blank line, the chunks are the same bytes as formatting the whole
+// file, since gofmt aligns nothing across top-level declarations.
+func formatChunks(src []byte) ([][]byte, error) {
 	chunks := bytes.Split(src, []byte("\n// "+chunkMark+"\n"))
 	out := make([][]byte, len(chunks))
 	errs := make([]error, len(chunks))
@@ -86,7 +94,7 @@ func formatChunks(src []byte) ([]byte, error) {
 	for i := range out {
 		out[i] = bytes.TrimSpace(out[i])
 	}
-	return append(bytes.Join(out, []byte("\n\n")), '\n'), nil
+	return out, nil
 }
 
 // groupImports splits jennifer's single import block into the standard
@@ -148,48 +156,131 @@ func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
 // impl qualifies a name of the generated-code support package.
 func impl(name string) *jen.Statement { return jen.Qual(ImplPath, name) }
 
-// emitForm emits everything generated for one form T:
+// emitForm emits everything generated for one form T: a descriptor the
+// runtime's table-driven engine works from, one-line wrappers over it, and
+// the compile-time guards. Nothing per field is code, only data:
 //
-//	var elicitSchemaT = &runtime.Schema{...}
-//	var elicitFormT = &runtime.Form[T]{...}
+//	var elicitFormT = elicitimpl.NewForm((*T)(nil), &runtime.Schema{...}, "Field", ...)
 //	func TSchema() *runtime.Schema
 //	func (v T) Validate() error
-//	func elicitDecodeT(s *runtime.Schema, content map[string]any) (T, error)
-//	func elicitEncodeT(v *T) map[string]any
 //	func AskT(ctx, asker, message, opts...) (runtime.Outcome[T], error)
 //	func AcceptT(v T) (*runtime.Response, error); DeclineT(); CancelT()
 //	compile-time guards
 func emitForm(f *jen.File, form *Form, guarded map[string]bool) {
-	emitSchemaVar(f, form)
+	t, n := form.Name, NamesOf(form.Name)
+	form1 := func(method string, args ...jen.Code) jen.Code {
+		return oneLine(jen.Return(jen.Id(n.FormVar).Dot(method).Call(args...)))
+	}
 	emitFormVar(f, form)
-	emitSchemaFunc(f, form)
-	emitValidate(f, form)
-	emitDecode(f, form)
-	emitEncode(f, form)
-	emitAsk(f, form)
-	emitAnswers(f, form)
+	f.Commentf("%s returns a copy of the requestedSchema of %s.", n.SchemaFunc, t)
+	f.Func().Id(n.SchemaFunc).Params().Op("*").Add(rt("Schema")).Add(
+		oneLine(jen.Return(jen.Id(n.FormVar).Dot("Schema").Call().Dot("Clone").Call())))
+	f.Commentf("Validate checks v against every rule of the %s schema; the error is a", t)
+	f.Comment("*runtime.ValidationError naming each field that is wrong.")
+	f.Func().Params(jen.Id("v").Id(t)).Id("Validate").Params().Error().Add(form1("Validate", jen.Op("&").Id("v")))
+	f.Commentf("%s asks the user to fill in %s; only an answer that decodes and", n.Ask, t)
+	f.Comment("validates is an accept. An unreachable client matches runtime.ErrUnavailable.")
+	f.Func().Id(n.Ask).Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("asker").Add(rt("Asker")),
+		jen.Id("message").String(),
+		jen.Id("opts").Op("...").Add(rt("AskOption")),
+	).Params(jen.Id("o").Add(rt("Outcome")).Types(jen.Id(t)), jen.Err().Error()).Block(
+		jen.List(jen.Id("o").Dot("Action"), jen.Err()).Op("=").Id(n.FormVar).Dot("Ask").Call(
+			jen.Id("ctx"), jen.Id("asker"), jen.Op("&").Id("o").Dot("Value"), jen.Id("message"), jen.Id("opts").Op("...")),
+		jen.Return(jen.Id("o"), jen.Err()),
+	)
+	f.Commentf("%s is the client-side answer that submits v, if v validates.", n.Accept)
+	f.Func().Id(n.Accept).Params(jen.Id("v").Id(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Add(
+		form1("Accept", jen.Op("&").Id("v")))
+	for _, a := range []struct{ name, action, verb string }{
+		{n.Decline, "ActionDecline", "declines"}, {n.Cancel, "ActionCancel", "dismisses"},
+	} {
+		f.Commentf("%s is the client-side answer that %s a %s form.", a.name, a.verb, t)
+		f.Func().Id(a.name).Params().Op("*").Add(rt("Response")).Add(
+			oneLine(jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt(a.action))))))
+	}
 	emitGuards(f, form, guarded)
 }
 
-// multi renders {a, b, ...} with one item per line.
-func multi(items ...jen.Code) *jen.Statement {
-	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+// oneLine renders a function body on one line: { return ... }.
+func oneLine(stmt jen.Code) jen.Code {
+	return jen.Custom(jen.Options{Open: "{ ", Close: " }"}, stmt)
 }
 
 func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
 
-// emitSchemaVar emits `var elicitSchemaT = &runtime.Schema{Name: "T", Properties: ...}`.
-func emitSchemaVar(f *jen.File, form *Form) {
-	props := make([]jen.Code, len(form.Fields))
-	for i, fld := range form.Fields {
-		props[i] = propertyLit(&fld.Prop)
-	}
+// emitFormVar emits the form's descriptor: its schema, one line per
+// property, as static data (formBounds point into a per-form array, so that
+// no code runs to build it), and the form, which adds the Go field path of
+// each property:
+//
+//	var elicitCountsT, elicitBoundsT = [...]int{1}, [...]float64{1, 10}
+//	var elicitSchemaT = runtime.Schema{Name: "T", Properties: []runtime.Property{
+//		{Name: "n", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsT[0], Maximum: &elicitBoundsT[1]},
+//	}}
+//	var elicitFormT = elicitimpl.NewForm((*T)(nil), &elicitSchemaT, "N")
+func emitFormVar(f *jen.File, form *Form) {
 	n := NamesOf(form.Name)
-	f.Commentf("%s is the requestedSchema of %s.", n.SchemaVar, form.Name)
-	f.Var().Id(n.SchemaVar).Op("=").Op("&").Add(rt("Schema")).Add(multi(
+	b := &formBounds{name: n.Bounds, counts: n.Counts}
+	props := make([]jen.Code, len(form.Fields))
+	paths := []jen.Code{jen.Parens(jen.Op("*").Id(form.Name)).Parens(jen.Nil()), jen.Op("&").Id(n.SchemaVar)}
+	for i, fld := range form.Fields {
+		props[i] = propertyLit(&fld.Prop, b)
+		paths = append(paths, jen.Lit(strings.Join(fld.Access, ".")))
+	}
+	f.Commentf("%s is the schema of %s; %s adds the Go field of each property.", n.SchemaVar, form.Name, n.FormVar)
+	if len(b.ints) > 0 || len(b.floats) > 0 {
+		var names, vals []jen.Code
+		if len(b.ints) > 0 {
+			names, vals = append(names, jen.Id(n.Counts)), append(vals, jen.Index(jen.Op("...")).Int().Values(b.ints...))
+		}
+		if len(b.floats) > 0 {
+			names, vals = append(names, jen.Id(n.Bounds)), append(vals, jen.Index(jen.Op("...")).Float64().Values(b.floats...))
+		}
+		f.Var().List(names...).Op("=").List(vals...)
+	}
+	f.Var().Id(n.SchemaVar).Op("=").Add(rt("Schema")).Values(
 		kv("Name", jen.Lit(form.Name)),
-		kv("Properties", jen.Index().Add(rt("Property")).Add(multi(props...))),
-	))
+		kv("Properties", jen.Index().Add(rt("Property")).Custom(
+			jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, props...)),
+	)
+	f.Var().Id(n.FormVar).Op("=").Add(impl("NewForm")).Call(paths...)
+}
+
+// formBounds collects the numbers a form's schema points to: lengths and item
+// counts (ints) and minimums and maximums (floats).
+type formBounds struct {
+	name, counts string
+	ints, floats []jen.Code
+	intAt        map[int]int
+	fltKey       map[float64]int
+}
+
+func (b *formBounds) intRef(v int) jen.Code {
+	if b.intAt == nil {
+		b.intAt = map[int]int{}
+	}
+	i, ok := b.intAt[v]
+	if !ok {
+		i = len(b.ints)
+		b.intAt[v] = i
+		b.ints = append(b.ints, jen.Lit(v))
+	}
+	return jen.Op("&").Id(b.counts).Index(jen.Lit(i))
+}
+
+func (b *formBounds) floatRef(v float64) jen.Code {
+	if b.fltKey == nil {
+		b.fltKey = map[float64]int{}
+	}
+	i, ok := b.fltKey[v]
+	if !ok {
+		i = len(b.floats)
+		b.fltKey[v] = i
+		b.floats = append(b.floats, jen.Op(strconv.FormatFloat(v, 'g', -1, 64)))
+	}
+	return jen.Op("&").Id(b.name).Index(jen.Lit(i))
 }
 
 var kindConst = map[runtime.Kind]string{
@@ -201,9 +292,9 @@ var styleConst = map[runtime.EnumStyle]string{
 	runtime.EnumPlain: "EnumPlain", runtime.EnumTitled: "EnumTitled", runtime.EnumLegacy: "EnumLegacy",
 }
 
-// propertyLit emits one runtime.Property literal: non-zero fields only, in
-// a fixed order.
-func propertyLit(p *runtime.Property) jen.Code {
+// propertyLit emits one runtime.Property literal on one line: non-zero
+// fields only, in a fixed order.
+func propertyLit(p *runtime.Property, b *formBounds) jen.Code {
 	items := []jen.Code{
 		kv("Name", jen.Lit(p.Name)),
 		kv("Kind", rt(kindConst[p.Kind])),
@@ -220,12 +311,12 @@ func propertyLit(p *runtime.Property) jen.Code {
 	}
 	intPtr := func(key string, v *int) {
 		if v != nil {
-			add(key, impl("Ptr").Call(jen.Lit(*v)))
+			add(key, b.intRef(*v))
 		}
 	}
 	floatPtr := func(key string, v *float64) {
 		if v != nil {
-			add(key, impl("Ptr").Call(jen.Lit(*v)))
+			add(key, b.floatRef(*v))
 		}
 	}
 	intPtr("MinLength", p.MinLength)
@@ -244,7 +335,7 @@ func propertyLit(p *runtime.Property) jen.Code {
 				opts[i] = jen.Values(kv("Value", jen.Lit(o.Value)))
 			}
 		}
-		add("Options", jen.Index().Add(rt("Option")).Add(multi(opts...)))
+		add("Options", jen.Index().Add(rt("Option")).Values(opts...))
 	}
 	if p.Style != runtime.EnumPlain {
 		add("Style", rt(styleConst[p.Style]))
@@ -257,7 +348,7 @@ func propertyLit(p *runtime.Property) jen.Code {
 	if p.Default != nil {
 		add("Default", defaultLit(p.Default))
 	}
-	return multi(items...)
+	return jen.Values(items...)
 }
 
 func defaultLit(v any) jen.Code {
@@ -277,201 +368,20 @@ func defaultLit(v any) jen.Code {
 	}
 }
 
-// emitFormVar emits `var elicitFormT = &runtime.Form[T]{...}`, the value Ask and
-// Accept work from.
-func emitFormVar(f *jen.File, form *Form) {
-	n := NamesOf(form.Name)
-	f.Commentf("%s ties %s to its schema and codec.", n.FormVar, form.Name)
-	f.Var().Id(n.FormVar).Op("=").Op("&").Add(impl("Form")).Types(jen.Id(form.Name)).Add(multi(
-		kv("Schema", jen.Id(n.SchemaVar)),
-		kv("Decode", jen.Id(n.Decode)),
-		kv("Encode", jen.Id(n.Encode)),
-		kv("Validate", jen.Func().Params(jen.Id("v").Op("*").Id(form.Name)).Error().Block(
-			jen.Return(jen.Id("v").Dot("Validate").Call()),
-		)),
-	))
-}
-
-// emitSchemaFunc emits `func TSchema() *runtime.Schema`.
-func emitSchemaFunc(f *jen.File, form *Form) {
-	n := NamesOf(form.Name)
-	f.Commentf("%s returns a copy of the requestedSchema of %s, for", n.SchemaFunc, form.Name)
-	f.Comment("callers that build requests themselves.")
-	f.Func().Id(n.SchemaFunc).Params().Op("*").Add(rt("Schema")).Block(
-		jen.Return(jen.Id(n.SchemaVar).Dot("Clone").Call()),
-	)
-}
-
-// access returns v.A.B for a field.
-func access(v string, fld *Field) *jen.Statement {
-	s := jen.Id(v)
-	for _, a := range fld.Access {
-		s = s.Dot(a)
-	}
-	return s
-}
-
-func propRef(form *Form, i int) *jen.Statement {
-	return jen.Op("&").Id(NamesOf(form.Name).SchemaVar).Dot("Properties").Index(jen.Lit(i))
-}
-
-// emitValidate emits `func (v T) Validate() error`, one runtime check per
-// field that has rules.
-func emitValidate(f *jen.File, form *Form) {
-	f.Commentf("Validate checks v against every rule of the %s schema: bounds,", form.Name)
-	f.Comment("lengths, formats and options. It returns a *runtime.ValidationError")
-	f.Comment("naming each field that is wrong.")
-	f.Func().Params(jen.Id("v").Id(form.Name)).Id("Validate").Params().Error().BlockFunc(func(g *jen.Group) {
-		g.Var().Id("errs").Add(impl("Errors"))
-		for i, fld := range form.Fields {
-			var check string
-			var conv func(jen.Code) jen.Code
-			switch fld.GoKind {
-			case GoString:
-				check, conv = "CheckString", func(c jen.Code) jen.Code { return jen.String().Call(c) }
-			case GoInt:
-				check = "CheckInt"
-			case GoUint:
-				check = "CheckUint"
-			case GoFloat:
-				check = "CheckFloat"
-			case GoMulti:
-				check = "CheckMulti"
-			default:
-				continue
-			}
-			val := jen.Code(access("v", fld))
-			if fld.Pointer {
-				val = jen.Op("*").Add(access("v", fld))
-			}
-			if conv != nil {
-				val = conv(val)
-			}
-			call := impl(check).Call(jen.Op("&").Id("errs"), propRef(form, i), val)
-			if fld.Pointer {
-				g.If(access("v", fld).Op("!=").Nil()).Block(call)
-			} else {
-				g.Add(call)
-			}
-		}
-		g.Return(jen.Id("errs").Dot("Err").Call(jen.Lit(form.Name)))
-	})
-}
-
-var decodeFunc = map[GoKind]string{
-	GoString: "DecodeString", GoBool: "DecodeBool", GoInt: "DecodeInt", GoUint: "DecodeInt",
-	GoFloat: "DecodeFloat", GoTime: "DecodeTime", GoMulti: "DecodeMulti",
-}
-
-// emitDecode emits `func elicitDecodeT(s *runtime.Schema, content map[string]any) (T, error)`.
-func emitDecode(f *jen.File, form *Form) {
-	n := NamesOf(form.Name)
-	f.Commentf("%s decodes and validates a client's accepted content against s.", n.Decode)
-	f.Func().Id(n.Decode).Params(
-		jen.Id("s").Op("*").Add(rt("Schema")), jen.Id("content").Map(jen.String()).Any(),
-	).Params(jen.Id(form.Name), jen.Error()).BlockFunc(func(g *jen.Group) {
-		g.Var().Id("v").Id(form.Name)
-		g.Id("d").Op(":=").Add(impl("NewDecoder")).Call(jen.Id("s"), jen.Id("content"))
-		for i, fld := range form.Fields {
-			fn := decodeFunc[fld.GoKind]
-			if fld.Pointer {
-				fn += "Ptr"
-			}
-			g.Add(impl(fn)).Call(jen.Op("&").Id("d"), jen.Lit(i), jen.Op("&").Add(access("v", fld)))
-		}
-		g.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Id(form.Name).Values(), jen.Err()),
-		)
-		g.Return(jen.Id("v"), jen.Nil())
-	})
-}
-
-// emitEncode emits `func elicitEncodeT(v *T) map[string]any`, content as a client
-// sends it.
-func emitEncode(f *jen.File, form *Form) {
-	n := NamesOf(form.Name)
-	f.Commentf("%s writes v as the content of an accept.", n.Encode)
-	f.Func().Id(n.Encode).Params(jen.Id("v").Op("*").Id(form.Name)).Map(jen.String()).Any().BlockFunc(func(g *jen.Group) {
-		g.Id("m").Op(":=").Make(jen.Map(jen.String()).Any(), jen.Lit(len(form.Fields)))
-		for _, fld := range form.Fields {
-			val := jen.Code(access("v", fld))
-			if fld.Pointer {
-				val = jen.Op("*").Add(access("v", fld))
-			}
-			var enc jen.Code
-			switch fld.GoKind {
-			case GoString:
-				enc = jen.String().Call(val)
-			case GoBool:
-				enc = jen.Bool().Call(val)
-			case GoInt:
-				enc = jen.Int64().Call(val)
-			case GoUint:
-				enc = jen.Uint64().Call(val)
-			case GoFloat:
-				enc = jen.Float64().Call(val)
-			case GoTime:
-				format := fld.Prop.Format
-				enc = impl("FormatTime").Call(jen.Lit(format), val)
-			case GoMulti:
-				enc = impl("Strings").Call(val)
-			}
-			set := jen.Id("m").Index(jen.Lit(fld.Prop.Name)).Op("=").Add(enc)
-			switch {
-			case fld.Pointer:
-				g.If(access("v", fld).Op("!=").Nil()).Block(set)
-			case fld.GoKind == GoMulti && !fld.Prop.Required:
-				g.If(access("v", fld).Op("!=").Nil()).Block(set)
-			default:
-				g.Add(set)
-			}
-		}
-		g.Return(jen.Id("m"))
-	})
-}
-
-// emitAsk emits AskT.
-func emitAsk(f *jen.File, form *Form) {
-	t, n := form.Name, NamesOf(form.Name)
-	f.Commentf("%s asks the user to fill in a %s form, with message as the", n.Ask, t)
-	f.Comment("question. It returns the accepted value only when the client's answer")
-	f.Comment("decoded and validated; a decline or cancel is an Outcome without a value,")
-	f.Comment("and a client that cannot be asked is an error matching")
-	f.Comment("runtime.ErrUnavailable, never an accept.")
-	f.Func().Id(n.Ask).Params(
-		jen.Id("ctx").Qual("context", "Context"),
-		jen.Id("asker").Add(rt("Asker")),
-		jen.Id("message").String(),
-		jen.Id("opts").Op("...").Add(rt("AskOption")),
-	).Params(rt("Outcome").Types(jen.Id(t)), jen.Error()).Block(
-		jen.Return(impl("Ask").Call(jen.Id("ctx"), jen.Id("asker"), jen.Id(n.FormVar), jen.Id("message"), jen.Id("opts").Op("..."))),
-	)
-}
-
-// emitAnswers emits AcceptT, DeclineT and CancelT: client-side answers.
-func emitAnswers(f *jen.File, form *Form) {
-	t, n := form.Name, NamesOf(form.Name)
-	f.Commentf("%s is the client-side answer that submits v. It refuses a v", n.Accept)
-	f.Comment("that does not validate.")
-	f.Func().Id(n.Accept).Params(jen.Id("v").Id(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Block(
-		jen.Return(jen.Id(n.FormVar).Dot("Accept").Call(jen.Id("v"))),
-	)
-	f.Commentf("%s is the client-side answer that declines a %s form.", n.Decline, t)
-	f.Func().Id(n.Decline).Params().Op("*").Add(rt("Response")).Block(
-		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionDecline")))),
-	)
-	f.Commentf("%s is the client-side answer that dismisses a %s form.", n.Cancel, t)
-	f.Func().Id(n.Cancel).Params().Op("*").Add(rt("Response")).Block(
-		jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt("ActionCancel")))),
-	)
-}
-
 // emitGuards emits the compile-time checks that fail when the form's
 // struct, an embedded struct or an enum's constants changed after
 // generation:
 //
 //	type _T_changed_since_elicitgen_ran_run_go_generate = struct{...}
 //	var _ _T_changed_since_elicitgen_ran_run_go_generate = T{}
+//	var _ = map[bool]int{false: 0, A == "a" && B == "b": 1}
+//
+// The struct alias catches any change to a field's name, type, tag or
+// position. The constant map catches a changed value (the && turns false
+// and its key collides with false) and a removed or renamed constant (an
+// undefined name). An added constant, a changed order or a changed title
+// is invisible to the compiler: elicitgen check and the elicit analyzer
+// report those.
 func emitGuards(f *jen.File, form *Form, guarded map[string]bool) {
 	structs := append([]*Struct{form.Guard}, form.Embedded...)
 	for _, s := range structs {
@@ -489,12 +399,18 @@ func emitGuards(f *jen.File, form *Form, guarded map[string]bool) {
 			continue
 		}
 		guarded["enum "+e.PkgPath+"."+e.Name] = true
-		consts := make([]jen.Code, len(e.Consts))
+		var all *jen.Statement
 		for i, c := range e.Consts {
-			consts[i] = jen.Qual(e.PkgPath, c)
+			eq := jen.Qual(e.PkgPath, c).Op("==").Lit(e.Values[i])
+			if all == nil {
+				all = eq
+			} else {
+				all = all.Op("&&").Add(eq)
+			}
 		}
-		f.Commentf("If this does not compile, the options of %s changed: run go generate.", e.Name)
-		f.Var().Id("_").Op("=").Index(jen.Op("...")).Qual(e.PkgPath, e.Name).Values(consts...)
+		f.Commentf("If this does not compile (duplicate key false), the constants of %s changed: run go generate.", e.Name)
+		f.Var().Id("_").Op("=").Map(jen.Bool()).Int().Values(
+			jen.False().Op(":").Lit(0), all.Op(":").Lit(1))
 	}
 }
 

@@ -94,3 +94,8 @@ func (d *digest) locales(lang string, ls []*Locale) {
 		}
 	}
 }
+
+// multi is a composite literal body with one item per line.
+func multi(items ...jen.Code) *jen.Statement {
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}

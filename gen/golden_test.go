@@ -30,8 +30,6 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-const goldenMod = "module example.com/golden\n\ngo 1.24\n"
-
 func runGolden(t *testing.T, file string) {
 	c := loadCase(t, file, "example.com/golden")
 	got := map[string][]byte{}

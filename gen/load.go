@@ -4,15 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/build"
+	"go/build/constraint"
+	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
+
+// LoadTag is the build tag generation loads with. Every generated file
+// is constrained to !LoadTag, so that while elicitgen loads a package the
+// go command leaves its old output out entirely: not parsed, not
+// type-checked, and not compiled for export data (which would cost a full
+// compile of the package each time its forms changed). Files without the
+// constraint (from older versions, or broken) are stubbed out by a
+// ParseFile hook instead.
+const LoadTag = "elicitgen_load"
 
 // LoadMode is the go/packages mode elicitgen loads with.
 const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
@@ -25,7 +39,7 @@ func ToleratedTypeError(msg string) bool { return tolerated.MatchString(msg) }
 
 // tolerated matches type errors that generation itself fixes: calls to
 // generated functions that do not exist yet.
-var tolerated = regexp.MustCompile(`^(undefined: ([Aa]sk|[Aa]ccept|[Dd]ecline|[Cc]ancel)\w+|undefined: \w+Schema|undefined: elicit\w+|.*has no field or method Validate\b.*)`)
+var tolerated = regexp.MustCompile(`^(undefined: (\w+\.)?([Aa]sk|[Aa]ccept|[Dd]ecline|[Cc]ancel)\w+|undefined: (\w+\.)?\w+Schema|undefined: elicit\w+|.*has no field or method Validate\b.*)`)
 
 // Load loads the packages of cfg with go/packages and returns them as
 // Sources. Syntax and list errors, and type errors other than those in
@@ -39,13 +53,16 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 		Dir:     dir,
 		Env:     cfg.Env,
 	}
-	if len(cfg.Tags) > 0 {
-		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
-	}
+	pcfg.BuildFlags = []string{"-tags=" + strings.Join(append([]string{LoadTag}, cfg.Tags...), ",")}
 	patterns := cfg.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	own, err := ownOutput(dir, patterns, cfg.Tags)
+	if err != nil {
+		return nil, err
+	}
+	pcfg.ParseFile = own.parseFile
 	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
@@ -55,6 +72,13 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 	for _, p := range pkgs {
 		for _, e := range p.Errors {
 			pos := parsePos(e.Pos)
+			abs := pos.Filename
+			if abs != "" && !filepath.IsAbs(abs) {
+				abs = filepath.Join(dir, abs)
+			}
+			if own.stub[abs] {
+				continue // the old output, which generation replaces
+			}
 			if e.Kind == packages.TypeError && (isGenerated(pos.Filename) || tolerated.MatchString(e.Msg)) {
 				continue
 			}
@@ -79,9 +103,10 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 			}
 			continue
 		}
+		pdir := filepath.Dir(p.GoFiles[0])
 		srcs = append(srcs, &Source{
 			Fset: p.Fset, Files: p.Syntax, Types: p.Types, Info: p.TypesInfo,
-			Dir: filepath.Dir(p.GoFiles[0]),
+			Dir: pdir, HasGenerated: own.builds[pdir],
 		})
 	}
 	if len(diags) > 0 {
@@ -91,6 +116,143 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 		return nil, errors.New("no packages matched " + strings.Join(patterns, " "))
 	}
 	return srcs, nil
+}
+
+// output is what ownOutput found: elicitgen's own elicit_gen.go files in
+// the directories to load.
+//
+// While loading, each of them reads as an empty file of its package (a
+// packages.Config.ParseFile hook): the old generated code is never parsed
+// or type-checked, so a stale, broken or half-merged file cannot block
+// regeneration, and type-checking costs what the user's code costs. (A
+// packages.Config.Overlay would do the same, but the go command does not
+// cache builds of overlaid packages, which made every load 4x slower.)
+type output struct {
+	stub   map[string]bool // elicit_gen.go path -> stub it out
+	builds map[string]bool // dir -> its elicit_gen.go is ours and builds
+}
+
+// parseFile is the packages.Config.ParseFile hook: it parses every file as
+// go/packages would, except that an elicit_gen.go of ours is reduced to
+// its package clause.
+func (o output) parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+	const mode = parser.AllErrors | parser.ParseComments | parser.SkipObjectResolution
+	if !o.stub[filename] {
+		return parser.ParseFile(fset, filename, src, mode)
+	}
+	f, err := parser.ParseFile(fset, filename, src, parser.PackageClauseOnly)
+	if err != nil || f.Name == nil {
+		name := siblingPackage(filepath.Dir(filename))
+		return parser.ParseFile(fset, filename, "package "+name+"\n", mode)
+	}
+	f.Imports, f.Comments = nil, nil
+	return f, nil
+}
+
+// siblingPackage returns the package name of another Go file in dir, for
+// a generated file too broken to say its own.
+func siblingPackage(dir string) string {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if n := e.Name(); strings.HasSuffix(n, ".go") && n != GoFile && !strings.HasSuffix(n, "_test.go") {
+			if f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.PackageClauseOnly); err == nil {
+				return f.Name.Name
+			}
+		}
+	}
+	return "main"
+}
+
+// ownOutput finds the elicit_gen.go files of the directories that
+// patterns name (".", "./x", "./x/...", absolute directories; packages
+// named by import path are loaded with their generated file). A file without elicitgen's header is the user's own: it is
+// reported, once, as a Diagnostic, since generating would clobber it.
+func ownOutput(base string, patterns, tags []string) (output, error) {
+	out := output{stub: map[string]bool{}, builds: map[string]bool{}}
+	var diags Diagnostics
+	visit := func(dir string) {
+		path := filepath.Join(dir, GoFile)
+		if _, err := os.Stat(path); err != nil {
+			return
+		}
+		if !hasHeader(path) {
+			diags = append(diags, Diagnostic{Pos: token.Position{Filename: path, Line: 1, Column: 1},
+				Msg: "refusing to overwrite " + GoFile + ": it was not written by elicitgen (it lacks the generated-code header); rename it, or delete it to let elicitgen write it"})
+			return
+		}
+		out.stub[path] = true
+		out.builds[dir] = buildsWith(path, tags)
+	}
+	for _, pat := range patterns {
+		if !(pat == "." || pat == ".." || strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../") || filepath.IsAbs(pat)) {
+			continue
+		}
+		root, recursive := strings.CutSuffix(pat, "/...")
+		if pat == "..." {
+			root, recursive = ".", true
+		}
+		if !filepath.IsAbs(root) {
+			root = filepath.Join(base, root)
+		}
+		if !recursive {
+			visit(root)
+			continue
+		}
+		_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return nil
+			}
+			name := d.Name()
+			if path != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if path != root {
+				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+					return filepath.SkipDir // another module
+				}
+			}
+			visit(path)
+			return nil
+		})
+	}
+	if len(diags) > 0 {
+		return out, diags.Sort().Relative(base)
+	}
+	return out, nil
+}
+
+// buildsWith reports whether the generated file at path is part of the
+// build with tags: its //go:build line (it has at most one, copied from
+// the forms' files) holds for GOOS, GOARCH, the release tags and tags.
+func buildsWith(path string, tags []string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "package ") {
+			break
+		}
+		if !constraint.IsGoBuild(line) {
+			continue
+		}
+		expr, err := constraint.Parse(line)
+		if err != nil {
+			return true
+		}
+		have := map[string]bool{goruntime.GOOS: true, goruntime.GOARCH: true, "gc": true}
+		if goruntime.GOOS != "windows" && goruntime.GOOS != "plan9" {
+			have["unix"] = true
+		}
+		for _, t := range build.Default.ReleaseTags {
+			have[t] = true
+		}
+		for _, t := range tags {
+			have[t] = true
+		}
+		return expr.Eval(func(tag string) bool { return have[tag] })
+	}
+	return true
 }
 
 // parsePos parses "file:line:col" (or "file:line" or "file").

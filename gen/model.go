@@ -135,4 +135,6 @@ type Enum struct {
 	Name    string
 	// Consts are the constants' names, in declaration order.
 	Consts []string
+	// Values are the constants' values, parallel to Consts.
+	Values []string
 }

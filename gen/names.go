@@ -13,7 +13,7 @@ import (
 // "elicit" so they cannot meet the user's own.
 type Names struct {
 	SchemaFunc, Ask, Accept, Decline, Cancel string
-	SchemaVar, FormVar, Decode, Encode       string
+	SchemaVar, FormVar, Bounds, Counts       string
 }
 
 // NamesOf returns the generated names for form type typeName.
@@ -33,8 +33,8 @@ func NamesOf(typeName string) Names {
 		Cancel:     api("Cancel"),
 		SchemaVar:  "elicitSchema" + typeName,
 		FormVar:    "elicitForm" + typeName,
-		Decode:     "elicitDecode" + typeName,
-		Encode:     "elicitEncode" + typeName,
+		Bounds:     "elicitBounds" + typeName,
+		Counts:     "elicitCounts" + typeName,
 	}
 	if !exported {
 		n.Ask, n.Accept, n.Decline, n.Cancel = lowerFirst(n.Ask), lowerFirst(n.Accept), lowerFirst(n.Decline), lowerFirst(n.Cancel)
@@ -44,7 +44,7 @@ func NamesOf(typeName string) Names {
 
 // list returns every generated top-level name.
 func (n Names) list() []string {
-	return []string{n.SchemaFunc, n.Ask, n.Accept, n.Decline, n.Cancel, n.SchemaVar, n.FormVar, n.Decode, n.Encode}
+	return []string{n.SchemaFunc, n.Ask, n.Accept, n.Decline, n.Cancel, n.SchemaVar, n.FormVar, n.Bounds, n.Counts}
 }
 
 func upperFirst(s string) string {

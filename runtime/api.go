@@ -186,8 +186,17 @@ const KindString = core.KindString
 // LatestVersion is the newest protocol version the runtime speaks.
 const LatestVersion = core.LatestVersion
 
+// MaxErrors is the most problems one ValidationError lists; further ones
+// are summarized in a last entry.
+const MaxErrors = core.MaxErrors
+
 // MaxKeyLen is the maximum length of a key given to WithKey.
 const MaxKeyLen = core.MaxKeyLen
+
+// MaxSafeInteger is the largest integer magnitude an answer may carry:
+// 2^53-1, the range I-JSON recommends and every JavaScript client can
+// represent exactly. Integers beyond it are refused, never rounded.
+const MaxSafeInteger = core.MaxSafeInteger
 
 // MinKeySize is the minimum length, in bytes, of a state key.
 const MinKeySize = core.MinKeySize

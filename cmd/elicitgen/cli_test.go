@@ -85,7 +85,7 @@ func TestCheckFindsStaleMissingOrphaned(t *testing.T) {
 	// Stale.
 	writeFile(t, filepath.Join(dir, "forms.go"), strings.Replace(cliForm, "default=main", "default=trunk", 1))
 	stdout, stderr, code := runCLI("check")
-	if code != 1 || !strings.Contains(stdout, `-			Default:  "main",`) || !strings.Contains(stdout, `+			Default:  "trunk",`) {
+	if code != 1 || !strings.Contains(stdout, `-	{Name: "branch", Kind: runtime.KindString, Required: true, Default: "main"},`) || !strings.Contains(stdout, `+	{Name: "branch", Kind: runtime.KindString, Required: true, Default: "trunk"},`) {
 		t.Fatalf("stale check: exit %d:\n%s%s", code, stdout, stderr)
 	}
 	if !strings.Contains(stdout, `-        "default": "main"`) {
@@ -183,7 +183,7 @@ func TestBuildTaggedForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(src), "\n//go:build special\n\npackage forms\n") {
+	if !strings.Contains(string(src), "\n//go:build !elicitgen_load && special\n\npackage forms\n") {
 		t.Fatalf("generated file does not repeat the build constraint:\n%s", src[:200])
 	}
 	// Without the tag the package has no forms and no generated file: the

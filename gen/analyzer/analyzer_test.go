@@ -72,25 +72,6 @@ func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
 }
 
-// messages runs the analyzer on the module in dir and returns every
-// diagnostic as "file: message", sorted, plus analysistest's complaints
-// (unexpected diagnostics are complaints too: the module has no want
-// comments).
-func messages(t *testing.T, dir string) (diags, complaints []string) {
-	t.Helper()
-	var rec recorder
-	for _, r := range analysistest.Run(&rec, dir, analyzer.Analyzer, "./...") {
-		if r.Err != nil {
-			t.Fatalf("analyzing %s: %v", r.Action, r.Err)
-		}
-		for _, d := range r.Diagnostics {
-			diags = append(diags, filepath.Base(r.Pass.Fset.Position(d.Pos).Filename)+": "+d.Message)
-		}
-	}
-	slices.Sort(diags)
-	return slices.Compact(diags), rec.errs
-}
-
 // freshForms has a generate directive, spliced in so that go generate
 // does not take this file's own line for one.
 const freshForms = `package fresh
@@ -135,10 +116,13 @@ var _ = fresh.Deploy{}
 `
 
 // TestGeneratedFiles runs on a real module whose generated files come
-// from gen.Generate and import the runtime of this checkout: fresh files
-// give no diagnostics (in the package, its test variant and its external
-// tests); an edited schema file, a changed struct and a deleted Go file
-// are each reported at the form.
+// from gen.Generate and import the runtime of this checkout. The root
+// package holds fresh files and gives no diagnostics (in the package, its
+// test variant and its external tests); each s_* package holds the same
+// generated files beside one change, all analyzed in one run: an edited
+// schema file, a field added, a constant added, constants reordered, a
+// title changed (each stale Go file reported at the form, by name), and a
+// deleted Go file.
 func TestGeneratedFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a module with go/packages")
@@ -165,7 +149,11 @@ func TestGeneratedFiles(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) {
 		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -174,54 +162,89 @@ func TestGeneratedFiles(t *testing.T) {
 	write("forms.go", freshForms)
 	write("forms_test.go", freshTest)
 	write("x_test.go", freshXTest)
-	generate := func() {
-		t.Helper()
-		res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
-		if err != nil {
-			t.Fatalf("Generate: %v", err)
-		}
-		if _, err := gen.Write(res); err != nil {
-			t.Fatal(err)
-		}
-	}
-	generate()
-
-	if diags, complaints := messages(t, dir); len(diags) > 0 || len(complaints) > 0 {
-		t.Fatalf("fresh generated files: diagnostics %q, complaints %q; want none", diags, complaints)
-	}
-
-	// The schema file edited by hand.
-	schema := filepath.Join(dir, gen.SchemaFile)
-	data, err := os.ReadFile(schema)
+	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
 	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if _, err := gen.Write(res); err != nil {
 		t.Fatal(err)
 	}
-	write(gen.SchemaFile, strings.Replace(string(data), `"minLength": 1`, `"minLength": 2`, 1))
-	want := []string{"forms.go: form Deploy: schema in elicit_gen.json is stale: run go generate"}
-	if diags, _ := messages(t, dir); !slices.Equal(diags, want) {
-		t.Errorf("edited schema file: diagnostics %q, want %q", diags, want)
-	}
-	generate()
+	genGo, _ := os.ReadFile(filepath.Join(dir, gen.GoFile))
+	genJSON, _ := os.ReadFile(filepath.Join(dir, gen.SchemaFile))
 
-	// A field added after generation: the compile-time guard breaks the
-	// build, and the analyzer still says what to do.
-	write("forms.go", strings.Replace(freshForms, "\tService string", "\tNote    string `json:\"note,omitempty\"`\n\tService string", 1))
-	want = []string{"forms.go: form Deploy: schema in elicit_gen.json is stale, code in elicit_gen.go is stale: run go generate"}
-	if diags, _ := messages(t, dir); !slices.Equal(diags, want) {
-		t.Errorf("field added: diagnostics %q, want %q", diags, want)
+	edit := func(from, to string) string {
+		t.Helper()
+		changed := strings.Replace(freshForms, from, to, 1)
+		if changed == freshForms {
+			t.Fatalf("edit %q not applied", from)
+		}
+		return changed
 	}
-	generate()
-	if diags, complaints := messages(t, dir); len(diags) > 0 || len(complaints) > 0 {
-		t.Fatalf("regenerated: diagnostics %q, complaints %q; want none", diags, complaints)
+	jsonStale := "form Deploy: schema in elicit_gen.json is stale: run go generate"
+	bothStale := "form Deploy: schema in elicit_gen.json is stale, code in elicit_gen.go is stale: run go generate"
+	cases := []struct {
+		name, forms, goFile, jsonFile, test string
+		want                                []string
+	}{
+		{"schemaedited", freshForms, string(genGo), strings.Replace(string(genJSON), `"minLength": 1`, `"minLength": 2`, 1), "",
+			[]string{jsonStale}},
+		// A field added after generation: the compile-time guard breaks
+		// the build, and the analyzer still says what to do.
+		{"fieldadded", edit("\tService string", "\tNote    string `json:\"note,omitempty\"`\n\tService string"), string(genGo), string(genJSON), "",
+			[]string{bothStale}},
+		// Enum drifts no compile-time guard can see.
+		{"constadded", edit("EnvProd    Env = \"prod\"    // Production", "EnvProd    Env = \"prod\"    // Production\n\tEnvDev     Env = \"dev\"     // Development"), string(genGo), string(genJSON), "",
+			[]string{bothStale}},
+		{"constsreordered", edit("\tEnvStaging Env = \"staging\" // Staging\n\tEnvProd    Env = \"prod\"    // Production", "\tEnvProd    Env = \"prod\"    // Production\n\tEnvStaging Env = \"staging\" // Staging"), string(genGo), string(genJSON), "",
+			[]string{bothStale}},
+		{"titlechanged", edit("// Production", "// Live"), string(genGo), string(genJSON), "",
+			[]string{bothStale}},
+		// The generated Go file deleted: the test's call of Validate no
+		// longer type-checks, which generation fixes, so it is tolerated.
+		{"godeleted", freshForms, "", string(genJSON), freshTest,
+			[]string{"elicit_gen.go is missing: run go generate"}},
+	}
+	for _, c := range cases {
+		write("s_"+c.name+"/forms.go", c.forms)
+		if c.goFile != "" {
+			write("s_"+c.name+"/"+gen.GoFile, c.goFile)
+		}
+		write("s_"+c.name+"/"+gen.SchemaFile, c.jsonFile)
+		if c.test != "" {
+			write("s_"+c.name+"/forms_test.go", c.test)
+		}
 	}
 
-	// The generated Go file deleted: the test's call of Validate no
-	// longer type-checks, which generation fixes, so it is tolerated.
-	if err := os.Remove(filepath.Join(dir, gen.GoFile)); err != nil {
-		t.Fatal(err)
+	var rec recorder
+	got := map[string][]string{}
+	for _, r := range analysistest.Run(&rec, dir, analyzer.Analyzer, "./...") {
+		if r.Err != nil {
+			t.Fatalf("analyzing %s: %v", r.Action, r.Err)
+		}
+		for _, d := range r.Diagnostics {
+			pos := r.Pass.Fset.Position(d.Pos)
+			if filepath.Base(pos.Filename) != "forms.go" {
+				t.Errorf("diagnostic in %s, want it at the form: %s", pos, d.Message)
+			}
+			pkg := filepath.Base(filepath.Dir(pos.Filename))
+			got[pkg] = append(got[pkg], d.Message)
+		}
 	}
-	want = []string{"forms.go: elicit_gen.go is missing: run go generate"}
-	if diags, _ := messages(t, dir); !slices.Equal(diags, want) {
-		t.Errorf("generated Go file deleted: diagnostics %q, want %q", diags, want)
+	for pkg := range got {
+		slices.Sort(got[pkg])
+		got[pkg] = slices.Compact(got[pkg])
+	}
+	if msgs := got[filepath.Base(dir)]; len(msgs) > 0 {
+		t.Errorf("fresh generated files: diagnostics %q; want none", msgs)
+	}
+	for _, e := range rec.errs {
+		if !strings.Contains(e, "s_") {
+			t.Errorf("fresh generated files: complaint %q", e)
+		}
+	}
+	for _, c := range cases {
+		if msgs := got["s_"+c.name]; !slices.Equal(msgs, c.want) {
+			t.Errorf("%s: diagnostics %q, want %q", c.name, msgs, c.want)
+		}
 	}
 }

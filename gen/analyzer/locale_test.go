@@ -4,10 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/gen/analyzer"
+	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // TestTranslations runs the analyzer on a module whose forms have a
@@ -62,4 +65,21 @@ func TestTranslations(t *testing.T) {
 	if len(diags) != 1 || !strings.Contains(diags[0], `elicit.ja.json:2:3: form Deploy has no property "enviro"`) {
 		t.Errorf("bad key: diagnostics %q", diags)
 	}
+}
+
+// messages runs the analyzer on the module in dir and returns its
+// diagnostics as "file: message", sorted, and what else it complained of.
+func messages(t *testing.T, dir string) (diags, complaints []string) {
+	t.Helper()
+	var rec recorder
+	for _, r := range analysistest.Run(&rec, dir, analyzer.Analyzer, "./...") {
+		if r.Err != nil {
+			t.Fatalf("analyzing %s: %v", r.Action, r.Err)
+		}
+		for _, d := range r.Diagnostics {
+			diags = append(diags, filepath.Base(r.Pass.Fset.Position(d.Pos).Filename)+": "+d.Message)
+		}
+	}
+	slices.Sort(diags)
+	return slices.Compact(diags), rec.errs
 }

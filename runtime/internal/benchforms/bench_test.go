@@ -20,7 +20,8 @@ func content(tb testing.TB) map[string]any {
 
 func TestDecodeMatchesJSONSchema(t *testing.T) {
 	c := content(t)
-	v, err := elicitDecodeScalars(elicitSchemaScalars, c)
+	var v Scalars
+	err := elicitFormScalars.Decode(c, &v)
 	if err != nil || v.Service != "billing" || v.Env != EnvProduction || v.Replicas != 3 {
 		t.Fatalf("decode: %+v %v", v, err)
 	}
@@ -29,7 +30,7 @@ func TestDecodeMatchesJSONSchema(t *testing.T) {
 		t.Fatalf("jsonschema-go rejects valid content: %v", err)
 	}
 	c["replicas"] = 21.0
-	if _, err := elicitDecodeScalars(elicitSchemaScalars, c); err == nil {
+	if err := elicitFormScalars.Decode(c, &v); err == nil {
 		t.Fatal("generated decoder accepted replicas=21")
 	}
 	if rs.Validate(c) == nil {
@@ -61,8 +62,9 @@ func BenchmarkDecode(b *testing.B) {
 	c := content(b)
 	b.Run("generated", func(b *testing.B) {
 		b.ReportAllocs()
+		var v Scalars
 		for b.Loop() {
-			if _, err := elicitDecodeScalars(elicitSchemaScalars, c); err != nil {
+			if err := elicitFormScalars.Decode(c, &v); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -16,32 +16,6 @@ import (
 // the user answered. It is never an accept.
 var ErrTimeout = errors.New("elicit: no answer in time")
 
-// Form ties a generated form type T to its schema and codec. Generated
-// code defines one per form; users rarely touch it.
-type Form[T any] struct {
-	// Schema is the form's static schema. Ask never modifies it.
-	Schema *Schema
-	// Decode decodes and validates accepted content against s, which is
-	// Schema or a per-ask copy of it.
-	Decode func(s *Schema, content map[string]any) (T, error)
-	// Encode writes v as content, the way a client would send it.
-	Encode func(v *T) map[string]any
-	// Validate checks v against the static schema.
-	Validate func(v *T) error
-	// Locales are the form's translations (elicit.<tag>.json), picked per
-	// ask by WithLocale or the request's language preference.
-	Locales []Locale
-}
-
-// Accept builds the client-side answer that submits v. It refuses a v that
-// does not validate.
-func (f *Form[T]) Accept(v T) (*Response, error) {
-	if err := f.Validate(&v); err != nil {
-		return nil, err
-	}
-	return &Response{Action: ActionAccept, Content: f.Encode(&v)}, nil
-}
-
 // AskOption changes one call to Ask.
 type AskOption func(*askConfig)
 
@@ -129,28 +103,6 @@ func WithOptions(field string, opts ...Option) AskOption {
 // Multi-select values are []string.
 func WithDefault(field string, value any) AskOption {
 	return func(c *askConfig) { c.defaults = append(c.defaults, fieldValue{field, value}) }
-}
-
-// Ask asks the form f through a and returns the typed outcome. Only an
-// accept whose content decodes and validates yields a value; an invalid
-// answer is a *ValidationError, an unknown action ErrInvalidAction, and
-// an Asker failure is returned wrapped.
-func Ask[T any](ctx context.Context, a Asker, f *Form[T], message string, opts ...AskOption) (Outcome[T], error) {
-	var none Outcome[T]
-	cfg, err := newAskConfig(opts)
-	if err != nil {
-		return none, askErr(f.Schema.Name, err)
-	}
-	if a == nil {
-		return none, &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: f.Schema, Message: message}
-	}
-	s, err := prepareSchema(f.Schema, &cfg)
-	if err != nil {
-		return none, err
-	}
-	s = localize(s, s != f.Schema, f.Locales, &cfg, a)
-	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
-	return askDecode(ctx, a, req, &cfg, f.Decode)
 }
 
 // askDecode asks req and decodes an accepted answer with decode. An
@@ -300,34 +252,44 @@ func prepareSchema(s *Schema, cfg *askConfig) (*Schema, error) {
 // rules, recording problems in errs.
 func checkDefault(errs *Errors, p *Property, v any) (any, bool) {
 	n := errs.Len()
-	tmp := &Schema{Name: "default", Properties: []Property{*p}}
-	tmp.Properties[0].Required = true
-	tmp.Properties[0].Default = nil
-	d := NewDecoder(tmp, map[string]any{p.Name: normalize(v)})
+	tmp := *p
+	tmp.Required, tmp.Default = true, nil
+	var d Errors
 	var out any
+	v = normalize(v)
 	switch p.Kind {
 	case KindString, KindEnum:
-		var s string
-		DecodeString(&d, 0, &s)
-		out = s
+		if s, ok := v.(string); ok {
+			CheckString(&d, &tmp, s)
+			out = s
+		} else {
+			typeErr(&d, &tmp, "a string", v)
+		}
 	case KindBoolean:
-		var b bool
-		DecodeBool(&d, 0, &b)
-		out = b
+		if _, ok := v.(bool); ok {
+			out = v
+		} else {
+			typeErr(&d, &tmp, "a boolean", v)
+		}
 	case KindInteger:
-		var i int64
-		DecodeInt(&d, 0, &i)
-		out = i
+		if n, msg := toInt(v); msg != "" {
+			d.Add(p.Name, msg)
+		} else {
+			CheckNumber(&d, &tmp, float64(n))
+			out = n
+		}
 	case KindNumber:
-		var f float64
-		DecodeFloat(&d, 0, &f)
-		out = f
+		if f, ok := toFloat(&d, &tmp, v); ok {
+			CheckNumber(&d, &tmp, f)
+			out = f
+		}
 	case KindMulti:
-		var m []string
-		DecodeMulti(&d, 0, &m)
-		out = m
+		if m, ok := decodeStrings(&d, &tmp, v); ok {
+			CheckMulti(&d, &tmp, m)
+			out = m
+		}
 	}
-	for _, e := range d.errs.list {
+	for _, e := range d.list {
 		errs.Add(p.Name, "default: "+e.Msg)
 	}
 	return out, errs.Len() == n

@@ -9,17 +9,14 @@ import (
 
 type triage struct{ KR string }
 
-func triageForm() *Form[triage] {
-	return &Form[triage]{
-		Schema: &Schema{Name: "Triage", Properties: []Property{{Name: "kr", Kind: KindEnum, Dynamic: true, Required: true}}},
-		Decode: func(s *Schema, content map[string]any) (triage, error) { return triage{}, nil },
-	}
+func triageForm() *Form {
+	return NewForm((*triage)(nil), &Schema{Name: "Triage", Properties: []Property{{Name: "kr", Kind: KindEnum, Dynamic: true, Required: true}}}, "KR")
 }
 
 // TestAskErrorsSayEachPrefixOnce: errors of Ask name the form once and say
 // "elicit:" once, and still match their sentinels.
 func TestAskErrorsSayEachPrefixOnce(t *testing.T) {
-	_, err := Ask(context.Background(), AskerFunc(func(context.Context, *Request) (*Response, error) {
+	_, err := Ask[triage](context.Background(), AskerFunc(func(context.Context, *Request) (*Response, error) {
 		return &Response{Action: ActionDecline}, nil
 	}), triageForm(), "pick")
 	if err == nil {
@@ -40,7 +37,7 @@ func TestAskErrorsSayEachPrefixOnce(t *testing.T) {
 
 // TestWithOptionsDuplicates: the same value twice is an error.
 func TestWithOptionsDuplicates(t *testing.T) {
-	_, err := Ask(context.Background(), AskerFunc(func(context.Context, *Request) (*Response, error) {
+	_, err := Ask[triage](context.Background(), AskerFunc(func(context.Context, *Request) (*Response, error) {
 		return &Response{Action: ActionDecline}, nil
 	}), triageForm(), "pick", WithOptions("kr", Option{Value: "a"}, Option{Value: "b"}, Option{Value: "a", Title: "A again"}))
 	if err == nil || !strings.Contains(err.Error(), `WithOptions: value "a" given twice`) {

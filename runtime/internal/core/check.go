@@ -25,7 +25,7 @@ func CheckString(errs *Errors, p *Property, v string) {
 		}
 	}
 	if p.Kind == KindEnum && (!p.Dynamic || len(p.Options) > 0) && !hasOption(p.Options, v) {
-		errs.Add(p.Name, strconv.Quote(v)+" is not one of "+optionList(p.Options))
+		errs.Add(p.Name, quote(v)+" is not one of "+optionList(p.Options))
 	}
 }
 
@@ -43,42 +43,85 @@ func CheckNumber(errs *Errors, p *Property, v float64) {
 	}
 }
 
-// CheckInt checks a signed integer against p's bounds.
-func CheckInt[I ~int | ~int8 | ~int16 | ~int32 | ~int64](errs *Errors, p *Property, v I) {
-	CheckNumber(errs, p, float64(v))
-}
-
-// CheckUint checks an unsigned integer against p's bounds.
-func CheckUint[I ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](errs *Errors, p *Property, v I) {
-	CheckNumber(errs, p, float64(v))
-}
-
-// CheckFloat checks a float against p's bounds.
-func CheckFloat[F ~float32 | ~float64](errs *Errors, p *Property, v F) {
-	CheckNumber(errs, p, float64(v))
-}
-
-// CheckMulti checks a multi-select value: item count bounds, membership
-// and no repeated item.
-func CheckMulti[S ~string](errs *Errors, p *Property, v []S) {
-	if p.MinItems != nil && len(v) < *p.MinItems {
+// checkCount checks a multi-select's item count against p's bounds.
+func checkCount(errs *Errors, p *Property, n int) bool {
+	if p.MinItems != nil && n < *p.MinItems {
 		errs.Add(p.Name, "must have at least "+plural(*p.MinItems, "item"))
+		return false
 	}
-	if p.MaxItems != nil && len(v) > *p.MaxItems {
+	if p.MaxItems != nil && n > *p.MaxItems {
 		errs.Add(p.Name, "must have at most "+plural(*p.MaxItems, "item"))
+		return false
+	}
+	return true
+}
+
+// maxItemErrors bounds how many item problems one multi-select reports.
+const maxItemErrors = 5
+
+// setAbove is the item count from which membership and repetition are
+// checked with a map rather than by scanning.
+const setAbove = 16
+
+// CheckMulti checks a multi-select value: the item count bounds first,
+// then membership and no repeated item, in time linear in the items. It
+// reports whether v is valid.
+func CheckMulti(errs *Errors, p *Property, v []string) bool {
+	if !checkCount(errs, p, len(v)) {
+		return false
 	}
 	checkOpts := !p.Dynamic || len(p.Options) > 0
+	var opts, seen map[string]bool
+	if len(v) > setAbove {
+		seen = map[string]bool{} // no size hint: an answer must not choose the allocation
+		if checkOpts && len(p.Options) > setAbove {
+			opts = make(map[string]bool, len(p.Options))
+			for _, o := range p.Options {
+				opts[o.Value] = true
+			}
+		}
+	}
+	bad := 0
+	report := func(msg string) {
+		if bad < maxItemErrors {
+			errs.Add(p.Name, msg)
+		}
+		bad++
+	}
 	for i, s := range v {
-		if checkOpts && !hasOption(p.Options, string(s)) {
-			errs.Add(p.Name, "item "+strconv.Quote(string(s))+" is not one of "+optionList(p.Options))
+		if bad > maxItemErrors {
+			break // enough said: stop looking
+		}
+		if checkOpts {
+			ok := false
+			if opts != nil {
+				ok = opts[s]
+			} else {
+				ok = hasOption(p.Options, s)
+			}
+			if !ok {
+				report("item " + quote(s) + " is not one of " + optionList(p.Options))
+				continue
+			}
+		}
+		if seen != nil {
+			if seen[s] {
+				report("item " + quote(s) + " is repeated")
+			}
+			seen[s] = true
+			continue
 		}
 		for _, t := range v[:i] {
 			if t == s {
-				errs.Add(p.Name, "item "+strconv.Quote(string(s))+" is repeated")
+				report("item " + quote(s) + " is repeated")
 				break
 			}
 		}
 	}
+	if bad > maxItemErrors {
+		errs.Add(p.Name, "more items are wrong")
+	}
+	return bad == 0
 }
 
 func hasOption(opts []Option, v string) bool {
@@ -93,16 +136,23 @@ func hasOption(opts []Option, v string) bool {
 func optionList(opts []Option) string {
 	var sb strings.Builder
 	for i, o := range opts {
+		if i == maxListed {
+			sb.WriteString(", … (" + strconv.Itoa(len(opts)-i) + " more)")
+			break
+		}
 		if i > 0 {
 			sb.WriteString(", ")
 		}
-		sb.WriteString(strconv.Quote(o.Value))
+		sb.WriteString(quote(o.Value))
 	}
 	if len(opts) == 0 {
 		return "the offered options (none)"
 	}
 	return sb.String()
 }
+
+// maxListed bounds how many options an error message lists.
+const maxListed = 10
 
 func plural(n int, unit string) string {
 	s := strconv.Itoa(n) + " " + unit

@@ -4,61 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"time"
 )
 
-// Decoder decodes a client's accepted content into a form value, one
-// property at a time, recording every problem. Generated code creates one
-// with NewDecoder, calls a Decode function per field (by property index),
-// then Finish.
-type Decoder struct {
-	schema  *Schema
-	content map[string]any
-	used    int
-	errs    Errors
-}
+// MaxSafeInteger is the largest integer magnitude an answer may carry:
+// 2^53-1, the range I-JSON recommends and every JavaScript client can
+// represent exactly. Integers beyond it are refused, never rounded.
+const MaxSafeInteger = 1<<53 - 1
 
-// NewDecoder returns a decoder of content against s.
-func NewDecoder(s *Schema, content map[string]any) Decoder {
-	return Decoder{schema: s, content: content}
-}
-
-// Errors returns the decoder's error list, so callers can add checks.
-func (d *Decoder) Errors() *Errors { return &d.errs }
-
-// Finish rejects keys that are not properties of the schema and returns
-// every recorded problem as a *ValidationError, or nil.
-func (d *Decoder) Finish() error {
-	if d.used != len(d.content) {
-		for _, k := range sortedKeys(d.content) {
-			if d.schema.Property(k) == nil {
-				d.errs.Add(k, "is not a field of this form")
-			}
-		}
-	}
-	return d.errs.Err(d.schema.Name)
-}
-
-// lookup returns property i, its value and whether a value is present. A
-// missing required field is recorded; JSON null counts as missing.
-func (d *Decoder) lookup(i int) (*Property, any, bool) {
-	p := &d.schema.Properties[i]
-	v, ok := d.content[p.Name]
-	if ok {
-		d.used++
-	}
-	if !ok || v == nil {
-		if p.Required {
-			d.errs.Add(p.Name, "is required")
-		}
-		return p, nil, false
-	}
-	return p, v, true
-}
-
-func (d *Decoder) typeErr(p *Property, want string, v any) {
-	d.errs.Add(p.Name, "must be "+want+", got "+jsonType(v))
+func typeErr(errs *Errors, p *Property, want string, v any) {
+	errs.Add(p.Name, "must be "+want+", got "+jsonType(v))
 }
 
 func jsonType(v any) string {
@@ -79,185 +36,65 @@ func jsonType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// DecodeString decodes property i into dst. An omitted optional field
-// gets the schema default, if any.
-func DecodeString[S ~string](d *Decoder, i int, dst *S) {
-	if s, ok := decodeString(d, i); ok {
-		*dst = S(s)
-	}
-}
-
-// DecodeStringPtr decodes optional property i into *dst (nil when omitted
-// and without default).
-func DecodeStringPtr[S ~string](d *Decoder, i int, dst **S) {
-	if s, ok := decodeString(d, i); ok {
-		v := S(s)
-		*dst = &v
-	}
-}
-
-func decodeString(d *Decoder, i int) (string, bool) {
-	p, v, ok := d.lookup(i)
-	if !ok {
-		s, ok := p.Default.(string)
-		return s, ok
-	}
-	s, ok := v.(string)
-	if !ok {
-		d.typeErr(p, "a string", v)
-		return "", false
-	}
-	CheckString(&d.errs, p, s)
-	return s, true
-}
-
-// DecodeBool decodes property i into dst.
-func DecodeBool[B ~bool](d *Decoder, i int, dst *B) {
-	if b, ok := decodeBool(d, i); ok {
-		*dst = B(b)
-	}
-}
-
-// DecodeBoolPtr decodes optional property i into *dst.
-func DecodeBoolPtr[B ~bool](d *Decoder, i int, dst **B) {
-	if b, ok := decodeBool(d, i); ok {
-		v := B(b)
-		*dst = &v
-	}
-}
-
-func decodeBool(d *Decoder, i int) (bool, bool) {
-	p, v, ok := d.lookup(i)
-	if !ok {
-		b, ok := p.Default.(bool)
-		return b, ok
-	}
-	b, ok := v.(bool)
-	if !ok {
-		d.typeErr(p, "a boolean", v)
-	}
-	return b, ok
-}
-
-// Integer is every Go integer type.
-type Integer interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 |
-		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
-}
-
-// DecodeInt decodes property i into dst, rejecting fractions and values
-// outside the range of I.
-func DecodeInt[I Integer](d *Decoder, i int, dst *I) {
-	if n, ok := decodeInt[I](d, i); ok {
-		*dst = n
-	}
-}
-
-// DecodeIntPtr decodes optional property i into *dst.
-func DecodeIntPtr[I Integer](d *Decoder, i int, dst **I) {
-	if n, ok := decodeInt[I](d, i); ok {
-		*dst = &n
-	}
-}
-
-func decodeInt[I Integer](d *Decoder, i int) (I, bool) {
-	p, v, ok := d.lookup(i)
-	if !ok {
-		if p.Default == nil {
-			return 0, false
-		}
-		v = p.Default
-	}
-	n, msg := toInt[I](v)
-	if msg != "" {
-		d.errs.Add(p.Name, msg)
-		return 0, false
-	}
-	if ok {
-		CheckNumber(&d.errs, p, float64(n))
-	}
-	return n, true
-}
-
-const two63 = 1 << 63
-
-// toInt converts a JSON number to I exactly, or explains why it cannot.
-func toInt[I Integer](v any) (I, string) {
-	var (
-		s    int64
-		u    uint64
-		big  bool // value is u, above MaxInt64
-		zero I
-	)
+// toInt converts a JSON number to an integer exactly, or explains why it
+// cannot: a fraction, or a magnitude beyond MaxSafeInteger. A json.Number
+// is read from its text, so no rounding hides either.
+func toInt(v any) (int64, string) {
 	switch v := v.(type) {
 	case float64:
+		if v >= -MaxSafeInteger && v <= MaxSafeInteger && v == math.Trunc(v) {
+			return int64(v), "" // the common case: no formatting
+		}
+		s := strconv.FormatFloat(v, 'f', -1, 64)
 		if math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) {
-			return 0, "must be an integer, got " + strconv.FormatFloat(v, 'g', -1, 64)
+			return 0, "must be an integer, got " + clip(s)
 		}
-		switch {
-		case v >= -two63 && v < two63:
-			s = int64(v)
-		case v >= two63 && v < 2*two63:
-			u, big = uint64(v), true
-		default:
-			return 0, fmt.Sprintf("%s is out of range for %T", strconv.FormatFloat(v, 'g', -1, 64), zero)
-		}
+		return 0, clip(s) + " is outside the JSON-safe integer range (±(2^53-1))"
 	case json.Number:
-		if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			s = n
-		} else if n, err := strconv.ParseUint(string(v), 10, 64); err == nil {
-			u, big = n, true
-		} else if f, err := v.Float64(); err == nil {
-			return toInt[I](f)
-		} else {
-			return 0, "must be an integer, got " + string(v)
-		}
+		return numberToInt(string(v))
 	case int:
-		s = int64(v)
+		return safeInt(int64(v))
 	case int64:
-		s = v
+		return safeInt(v)
 	case uint64:
-		u, big = v, v >= two63
-		s = int64(v)
-	default:
-		return 0, "must be an integer, got " + jsonType(v)
-	}
-	if big {
-		n := I(u)
-		if n < 0 || uint64(n) != u {
-			return 0, fmt.Sprintf("%d is out of range for %T", u, zero)
+		if v > MaxSafeInteger {
+			return 0, strconv.FormatUint(v, 10) + " is outside the JSON-safe integer range (±(2^53-1))"
 		}
-		return n, ""
+		return int64(v), ""
 	}
-	n := I(s)
-	if int64(n) != s || (n < 0) != (s < 0) {
-		return 0, fmt.Sprintf("%d is out of range for %T", s, zero)
+	return 0, "must be an integer, got " + jsonType(v)
+}
+
+func safeInt(n int64) (int64, string) {
+	if n > MaxSafeInteger || n < -MaxSafeInteger {
+		return 0, strconv.FormatInt(n, 10) + " is outside the JSON-safe integer range (±(2^53-1))"
 	}
 	return n, ""
 }
 
-// DecodeFloat decodes property i into dst.
-func DecodeFloat[F ~float32 | ~float64](d *Decoder, i int, dst *F) {
-	if f, ok := decodeFloat[F](d, i); ok {
-		*dst = f
+// numberToInt reads a JSON number's text exactly: "10" and "10.0" are 10,
+// "10.0000000000000001" is not an integer.
+func numberToInt(s string) (int64, string) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return safeInt(n)
 	}
-}
-
-// DecodeFloatPtr decodes optional property i into *dst.
-func DecodeFloatPtr[F ~float32 | ~float64](d *Decoder, i int, dst **F) {
-	if f, ok := decodeFloat[F](d, i); ok {
-		*dst = &f
+	if len(s) > 400 {
+		return 0, "must be an integer, got " + clip(s)
 	}
-}
-
-func decodeFloat[F ~float32 | ~float64](d *Decoder, i int) (F, bool) {
-	p, v, ok := d.lookup(i)
+	r, ok := new(big.Rat).SetString(s)
 	if !ok {
-		if p.Default == nil {
-			return 0, false
-		}
-		v = p.Default
+		return 0, "must be an integer, got " + clip(s)
 	}
+	if !r.IsInt() {
+		return 0, "must be an integer, got " + clip(s)
+	}
+	if !r.Num().IsInt64() || r.Num().Int64() > MaxSafeInteger || r.Num().Int64() < -MaxSafeInteger {
+		return 0, clip(s) + " is outside the JSON-safe integer range (±(2^53-1))"
+	}
+	return r.Num().Int64(), ""
+}
+
+func toFloat(errs *Errors, p *Property, v any) (float64, bool) {
 	var f float64
 	switch v := v.(type) {
 	case float64:
@@ -265,7 +102,7 @@ func decodeFloat[F ~float32 | ~float64](d *Decoder, i int) (F, bool) {
 	case json.Number:
 		x, err := v.Float64()
 		if err != nil {
-			d.errs.Add(p.Name, "must be a number, got "+string(v))
+			errs.Add(p.Name, "must be a number, got "+clip(string(v)))
 			return 0, false
 		}
 		f = x
@@ -276,52 +113,45 @@ func decodeFloat[F ~float32 | ~float64](d *Decoder, i int) (F, bool) {
 	case int:
 		f = float64(v)
 	default:
-		d.typeErr(p, "a number", v)
+		typeErr(errs, p, "a number", v)
 		return 0, false
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		d.errs.Add(p.Name, "must be a finite number")
+		errs.Add(p.Name, "must be a finite number")
 		return 0, false
 	}
-	r := F(f)
-	if math.IsInf(float64(r), 0) {
-		d.errs.Add(p.Name, fmt.Sprintf("%s is out of range for %T", formatNumber(f), r))
-		return 0, false
-	}
-	if ok {
-		CheckNumber(&d.errs, p, f)
-	}
-	return r, true
+	return f, true
 }
 
-// DecodeTime decodes property i (format date-time or date) into dst.
-func DecodeTime(d *Decoder, i int, dst *time.Time) {
-	if t, ok := decodeTime(d, i); ok {
-		*dst = t
-	}
-}
+func isInf32(f float32) bool { return math.IsInf(float64(f), 0) }
 
-// DecodeTimePtr decodes optional property i into *dst.
-func DecodeTimePtr(d *Decoder, i int, dst **time.Time) {
-	if t, ok := decodeTime(d, i); ok {
-		*dst = &t
-	}
-}
-
-func decodeTime(d *Decoder, i int) (time.Time, bool) {
-	p := &d.schema.Properties[i]
-	s, ok := decodeString(d, i)
-	if !ok {
-		return time.Time{}, false
-	}
-	t, err := ParseTime(p.Format, s)
-	if err != nil {
-		if p.Format == "" { // CheckString has not reported it
-			d.errs.Add(p.Name, strconv.Quote(s)+" is not a date-time (RFC 3339)")
+// decodeStrings converts a multi-select answer to []string. It checks
+// maxItems before it looks at any item, so an oversized answer costs
+// nothing more than its length.
+func decodeStrings(errs *Errors, p *Property, v any) ([]string, bool) {
+	switch v := v.(type) {
+	case []any:
+		if !checkCount(errs, p, len(v)) {
+			return nil, false
 		}
-		return time.Time{}, false
+		out := make([]string, len(v))
+		for j, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				errs.Add(p.Name, "items must be strings, got "+jsonType(e))
+				return nil, false
+			}
+			out[j] = s
+		}
+		return out, true
+	case []string:
+		if !checkCount(errs, p, len(v)) {
+			return nil, false
+		}
+		return append([]string{}, v...), true
 	}
-	return t, true
+	typeErr(errs, p, "an array of strings", v)
+	return nil, false
 }
 
 // ParseTime parses s as a "date" (YYYY-MM-DD, UTC) or, for any other
@@ -338,49 +168,24 @@ func FormatTime(format string, t time.Time) string {
 	return t.Format(time.RFC3339Nano)
 }
 
-// DecodeMulti decodes multi-select property i into dst.
-func DecodeMulti[S ~string](d *Decoder, i int, dst *[]S) {
-	p, v, ok := d.lookup(i)
-	if !ok {
-		if def, ok := p.Default.([]string); ok {
-			out := make([]S, len(def))
-			for j, s := range def {
-				out[j] = S(s)
-			}
-			*dst = out
-		}
-		return
+// maxQuoted bounds how much of a client's value an error message repeats.
+const maxQuoted = 64
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
 	}
-	var out []S
-	switch v := v.(type) {
-	case []any:
-		out = make([]S, 0, len(v))
-		for _, e := range v {
-			s, ok := e.(string)
-			if !ok {
-				d.errs.Add(p.Name, "items must be strings, got "+jsonType(e))
-				return
-			}
-			out = append(out, S(s))
-		}
-	case []string:
-		out = make([]S, len(v))
-		for j, s := range v {
-			out[j] = S(s)
-		}
-	default:
-		d.typeErr(p, "an array of strings", v)
-		return
+	cut := maxQuoted
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
 	}
-	CheckMulti(&d.errs, p, out)
-	*dst = out
+	return s[:cut] + "…"
 }
 
-// Strings converts a multi-select value to []string for encoding.
-func Strings[S ~string](v []S) []string {
-	out := make([]string, len(v))
-	for i, s := range v {
-		out[i] = string(s)
-	}
-	return out
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// quote quotes a client's value for an error message, clipped.
+func quote(s string) string {
+	return strconv.Quote(clip(s))
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -71,23 +72,52 @@ func (e *ValidationError) Field(name string) *FieldError {
 
 // Errors accumulates field errors. The zero value is ready to use and
 // allocates nothing until an error is added.
+//
+// At most MaxErrors problems are kept, so that a hostile answer cannot
+// make an error message of unbounded size; the rest are counted.
 type Errors struct {
-	list []*FieldError
+	list    []*FieldError
+	dropped int
 }
+
+// MaxErrors is the most problems one ValidationError lists; further ones
+// are summarized in a last entry.
+const MaxErrors = 20
 
 // Add records a problem with field.
 func (e *Errors) Add(field, msg string) {
-	e.list = append(e.list, &FieldError{Field: field, Msg: msg})
+	if len(e.list) >= MaxErrors {
+		e.dropped++
+		return
+	}
+	e.list = append(e.list, &FieldError{Field: clip(field), Msg: clipMsg(msg)})
+}
+
+// clipMsg bounds one message, which may quote a client's values.
+func clipMsg(msg string) string {
+	const max = 512
+	if len(msg) <= max {
+		return msg
+	}
+	cut := max
+	for cut > 0 && !isRuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + "…"
 }
 
 // Len returns the number of recorded problems.
-func (e *Errors) Len() int { return len(e.list) }
+func (e *Errors) Len() int { return len(e.list) + e.dropped }
 
 // Err returns nil when nothing was recorded, else a *ValidationError for
 // form, with fields in the order they were checked.
 func (e *Errors) Err(form string) error {
 	if len(e.list) == 0 {
 		return nil
+	}
+	if e.dropped > 0 {
+		e.list = append(e.list, &FieldError{Msg: "and " + strconv.Itoa(e.dropped) + " more problems"})
+		e.dropped = 0
 	}
 	return &ValidationError{Form: form, Fields: e.list}
 }

@@ -3,7 +3,6 @@ package core
 import (
 	"fmt"
 	"net/netip"
-	"strconv"
 	"time"
 )
 
@@ -35,37 +34,22 @@ func checkFormat(format, v string) string {
 	switch format {
 	case "email":
 		if !isEmail(v) {
-			return quoteShort(v) + " is not an email address"
+			return quote(v) + " is not an email address"
 		}
 	case "uri":
 		if !isURI(v) {
-			return quoteShort(v) + " is not an absolute URI"
+			return quote(v) + " is not an absolute URI"
 		}
 	case "date":
 		if !isFullDate(v) {
-			return quoteShort(v) + " is not a date (YYYY-MM-DD)"
+			return quote(v) + " is not a date (YYYY-MM-DD)"
 		}
 	case "date-time":
 		if !isDateTime(v) {
-			return quoteShort(v) + " is not a date-time (RFC 3339)"
+			return quote(v) + " is not a date-time (RFC 3339)"
 		}
 	}
 	return ""
-}
-
-// maxQuoted bounds how much of a rejected value an error message repeats.
-const maxQuoted = 64
-
-// quoteShort quotes v for an error message, cut to maxQuoted bytes.
-func quoteShort(v string) string {
-	if len(v) <= maxQuoted {
-		return strconv.Quote(v)
-	}
-	cut := maxQuoted
-	for cut > 0 && v[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
-		cut--
-	}
-	return strconv.Quote(v[:cut]) + "…"
 }
 
 func digits(s string) (int, bool) {
@@ -452,12 +436,12 @@ func isAddressLiteral(s string) bool {
 func parseFormatTime(format, s string) (time.Time, error) {
 	if format == "date" {
 		if !isFullDate(s) {
-			return time.Time{}, fmt.Errorf("%s is not a date (YYYY-MM-DD)", quoteShort(s))
+			return time.Time{}, fmt.Errorf("%s is not a date (YYYY-MM-DD)", quote(s))
 		}
 		return time.Parse(time.DateOnly, s)
 	}
 	if !isDateTime(s) {
-		return time.Time{}, fmt.Errorf("%s is not a date-time (RFC 3339)", quoteShort(s))
+		return time.Time{}, fmt.Errorf("%s is not a date-time (RFC 3339)", quote(s))
 	}
 	b := []byte(s)
 	b[10] = 'T'

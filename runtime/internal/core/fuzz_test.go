@@ -32,13 +32,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		var errs core.Errors
-		core.CheckString(&errs, &schema.Properties[0], v.Name)
-		core.CheckInt(&errs, &schema.Properties[1], v.Count)
-		core.CheckFloat(&errs, &schema.Properties[3], v.Ratio)
-		core.CheckString(&errs, &schema.Properties[5], v.Env)
-		core.CheckMulti(&errs, &schema.Properties[6], v.Tags)
-		if err := errs.Err("Form"); err != nil {
+		if err := formDef.Validate(&v); err != nil {
 			t.Fatalf("decoded value does not validate: %v (input %s)", err, s)
 		}
 	})

@@ -44,8 +44,8 @@ func TestMatchLanguage(t *testing.T) {
 
 // localeForm is a form with an English source text and a Japanese
 // catalog, in the shape generated code builds.
-func localeForm() *core.Form[form] {
-	f := &core.Form[form]{Schema: schema, Decode: decode}
+func localeForm() *core.Form {
+	f := core.NewForm((*form)(nil), schema, "Name", "Count", "Big", "Ratio", "OK", "Env", "Tags", "At", "Mail", "Day", "Amount")
 	f.Locales = []core.Locale{
 		{Tag: "en"},
 		{Tag: "ja", Props: []core.PropText{
@@ -70,7 +70,7 @@ func TestWithLocaleTranslatesSchema(t *testing.T) {
 	ok := map[string]any{"name": "abc", "count": float64(1), "env": "a", "tags": []any{"y"}}
 	for _, tag := range []string{"ja", "ja-JP", "JA-jp", "fr, ja;q=0.5"} {
 		a := elicittest.New(elicittest.Accept(ok))
-		out, err := core.Ask(context.Background(), a, localeForm(), "?", core.WithLocale(tag))
+		out, err := core.Ask[form](context.Background(), a, localeForm(), "?", core.WithLocale(tag))
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
@@ -111,7 +111,7 @@ func TestWithLocaleTranslatesSchema(t *testing.T) {
 func TestWithLocaleFallsBackToSource(t *testing.T) {
 	for _, tag := range []string{"", "de-DE", "en-GB", "en-US, ja;q=0.9", "ja;q=0", "*"} {
 		a := elicittest.New(elicittest.Decline())
-		if _, err := core.Ask(context.Background(), a, localeForm(), "?", core.WithLocale(tag)); err != nil {
+		if _, err := core.Ask[form](context.Background(), a, localeForm(), "?", core.WithLocale(tag)); err != nil {
 			t.Fatal(err)
 		}
 		if s := sent(t, a); s.Property("name").Title != "" || s.Property("env").Options[0].Title != "A" {
@@ -134,11 +134,11 @@ func TestAskerLanguagePreference(t *testing.T) {
 	if core.LanguagePreference(a) != "ja-JP,en;q=0.5" || core.LanguagePreference(a.Asker) != "" {
 		t.Fatal("LanguagePreference")
 	}
-	if _, err := core.Ask(context.Background(), a, localeForm(), "?"); err != nil {
+	if _, err := core.Ask[form](context.Background(), a, localeForm(), "?"); err != nil {
 		t.Fatal(err)
 	}
 	// WithLocale overrides the request's preference; "" means the source.
-	if _, err := core.Ask(context.Background(), a, localeForm(), "?", core.WithLocale("")); err != nil {
+	if _, err := core.Ask[form](context.Background(), a, localeForm(), "?", core.WithLocale("")); err != nil {
 		t.Fatal(err)
 	}
 	reqs := a.Requests()
@@ -155,7 +155,7 @@ func TestTranslatedAskValidatesSameValues(t *testing.T) {
 	// translated title instead of a value is refused, as in English.
 	for _, tag := range []string{"en", "ja"} {
 		a := elicittest.New(elicittest.Accept(map[string]any{"name": "abc", "count": float64(1), "env": "エー"}))
-		_, err := core.Ask(context.Background(), a, localeForm(), "?", core.WithLocale(tag))
+		_, err := core.Ask[form](context.Background(), a, localeForm(), "?", core.WithLocale(tag))
 		var ve *core.ValidationError
 		if !errors.As(err, &ve) || !strings.Contains(err.Error(), `"エー" is not one of "a", "b"`) {
 			t.Errorf("%s: %v", tag, err)
@@ -165,15 +165,12 @@ func TestTranslatedAskValidatesSameValues(t *testing.T) {
 
 func TestLocaleKeepsAskTimeOptions(t *testing.T) {
 	dyn := &core.Schema{Name: "Pick", Properties: []core.Property{{Name: "kr", Kind: core.KindEnum, Dynamic: true, Required: true}}}
-	f := &core.Form[string]{Schema: dyn, Decode: func(s *core.Schema, c map[string]any) (string, error) {
-		var v string
-		d := core.NewDecoder(s, c)
-		core.DecodeString(&d, 0, &v)
-		return v, d.Finish()
-	}, Locales: []core.Locale{{Tag: "ja", Props: []core.PropText{{Name: "kr", Title: "主要な結果", Options: []core.Option{{Value: "k1", Title: "翻訳"}}}}}}}
+	type pick struct{ KR string }
+	f := core.NewForm((*pick)(nil), dyn, "KR")
+	f.Locales = []core.Locale{{Tag: "ja", Props: []core.PropText{{Name: "kr", Title: "主要な結果", Options: []core.Option{{Value: "k1", Title: "翻訳"}}}}}}
 	a := elicittest.New(elicittest.Accept(map[string]any{"kr": "k1"}))
-	out, err := core.Ask(context.Background(), a, f, "?", core.WithLocale("ja"), core.WithOptions("kr", core.Option{Value: "k1", Title: "Revenue"}))
-	if err != nil || out.Value != "k1" {
+	out, err := core.Ask[pick](context.Background(), a, f, "?", core.WithLocale("ja"), core.WithOptions("kr", core.Option{Value: "k1", Title: "Revenue"}))
+	if err != nil || out.Value.KR != "k1" {
 		t.Fatal(out, err)
 	}
 	p := sent(t, a).Property("kr")
@@ -202,7 +199,7 @@ func BenchmarkAskLocale(b *testing.B) {
 		b.Run(tag, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := core.Ask(context.Background(), answer, f, "?", opt); err != nil {
+				if _, err := core.Ask[form](context.Background(), answer, f, "?", opt); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -216,7 +213,7 @@ func TestElicittestLanguage(t *testing.T) {
 	if core.LanguagePreference(a) != "ja" {
 		t.Fatal("elicittest.Asker.Language not reported")
 	}
-	if _, err := core.Ask(context.Background(), a, localeForm(), "?"); err != nil {
+	if _, err := core.Ask[form](context.Background(), a, localeForm(), "?"); err != nil {
 		t.Fatal(err)
 	}
 	if sent(t, a).Property("name").Title != "名前" {

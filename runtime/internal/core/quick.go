@@ -3,7 +3,9 @@ package core
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strconv"
+	"unsafe"
 )
 
 // The property names of the quick asks' one-field forms: the names the
@@ -74,14 +76,17 @@ func quickSchema(name string, p Property, cfg *askConfig) (*Schema, error) {
 	return s, nil
 }
 
-// quickAsk asks the one-property form s and decodes the answer with
-// decode (which must use the existing Decode helpers, so that the answer
-// is checked exactly as a generated form's).
-func quickAsk[T any](ctx context.Context, a Asker, name string, p Property, message string, opts []AskOption, decode func(d *Decoder, dst *T)) (Outcome[T], error) {
+// quickValue holds a quick ask's answer: the one field the table-driven
+// engine decodes into, exactly as it decodes a generated form's field.
+type quickValue[T any] struct{ V T }
+
+// quickAsk asks the one-property form of p and decodes the answer with
+// the engine generated forms use, so it is checked exactly as theirs.
+func quickAsk[T any](ctx context.Context, a Asker, name string, p Property, message string, opts []AskOption) (Outcome[T], error) {
 	var none Outcome[T]
 	cfg, err := newAskConfig(opts)
 	if err != nil {
-		return none, fmt.Errorf("ask %s: %w", name, err)
+		return none, askErr(name, err)
 	}
 	s, err := quickSchema(name, p, &cfg)
 	if err != nil {
@@ -90,12 +95,15 @@ func quickAsk[T any](ctx context.Context, a Asker, name string, p Property, mess
 	if a == nil {
 		return none, &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: s, Message: message}
 	}
+	e := newEngine(reflect.TypeFor[quickValue[T]](), s, []string{"V"})
+	if e.err != nil {
+		return none, e.err
+	}
 	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
 	return askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (T, error) {
-		var v T
-		d := NewDecoder(s, content)
-		decode(&d, &v)
-		return v, d.Finish()
+		var w quickValue[T]
+		err := e.decodeInto(s, content, unsafe.Pointer(&w))
+		return w.V, err
 	})
 }
 
@@ -104,14 +112,14 @@ func quickAsk[T any](ctx context.Context, a Asker, name string, p Property, mess
 // WithDefault(ConfirmField, true). It works on every protocol era.
 func AskConfirm(ctx context.Context, a Asker, message string, opts ...AskOption) (Outcome[bool], error) {
 	p := Property{Name: ConfirmField, Kind: KindBoolean, Title: "Confirm", Required: true, Default: false}
-	return quickAsk(ctx, a, "Confirm", p, message, opts, func(d *Decoder, dst *bool) { DecodeBool(d, 0, dst) })
+	return quickAsk[bool](ctx, a, "Confirm", p, message, opts)
 }
 
 // AskText asks for a line of text: one required string field, TextField,
 // titled "Your answer" (WithTitle changes it; WithDefault pre-fills it).
 func AskText(ctx context.Context, a Asker, message string, opts ...AskOption) (Outcome[string], error) {
 	p := Property{Name: TextField, Kind: KindString, Title: "Your answer", Required: true}
-	return quickAsk(ctx, a, "Text", p, message, opts, func(d *Decoder, dst *string) { DecodeString(d, 0, dst) })
+	return quickAsk[string](ctx, a, "Text", p, message, opts)
 }
 
 // AskChoice asks the user to pick one of options: one required
@@ -120,7 +128,7 @@ func AskText(ctx context.Context, a Asker, message string, opts ...AskOption) (O
 // titles, when given, are what the user sees.
 func AskChoice(ctx context.Context, a Asker, message string, options []Option, opts ...AskOption) (Outcome[string], error) {
 	p := Property{Name: ChoiceField, Kind: KindEnum, Title: "Your choice", Required: true, Options: append([]Option(nil), options...)}
-	return quickAsk(ctx, a, "Choice", p, message, opts, func(d *Decoder, dst *string) { DecodeString(d, 0, dst) })
+	return quickAsk[string](ctx, a, "Choice", p, message, opts)
 }
 
 // AskChoices asks the user to pick any of options: one required
@@ -135,12 +143,11 @@ func AskChoices(ctx context.Context, a Asker, message string, options []Option, 
 		return askChoicesLegacy(ctx, a, message, options, opts)
 	}
 	p := Property{Name: ChoicesField, Kind: KindMulti, Title: "Your choices", Required: true, Options: append([]Option(nil), options...)}
-	return quickAsk(ctx, a, "Choices", p, message, opts, func(d *Decoder, dst *[]string) {
-		DecodeMulti(d, 0, dst)
-		if *dst == nil {
-			*dst = []string{}
-		}
-	})
+	out, err := quickAsk[[]string](ctx, a, "Choices", p, message, opts)
+	if err == nil && out.Action == ActionAccept && out.Value == nil {
+		out.Value = []string{} // an empty selection, not "no answer"
+	}
+	return out, err
 }
 
 // askChoicesLegacy asks AskChoices' question with one optional boolean
@@ -166,18 +173,32 @@ func askChoicesLegacy(ctx context.Context, a Asker, message string, options []Op
 	for i, o := range options {
 		s.Properties[i] = Property{Name: o.Value, Kind: KindBoolean, Title: o.title(), Default: chosen[o.Value]}
 	}
+	// One bool field per option, F0..Fn, decoded by the engine generated
+	// forms use.
+	fields := make([]reflect.StructField, len(options))
+	paths := make([]string, len(options))
+	for i := range options {
+		paths[i] = "F" + strconv.Itoa(i)
+		fields[i] = reflect.StructField{Name: paths[i], Type: reflect.TypeFor[bool]()}
+	}
+	t := reflect.StructOf(fields)
+	e := newEngine(t, s, paths)
+	if e.err != nil {
+		return none, e.err
+	}
 	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
 	return askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) ([]string, error) {
-		d := NewDecoder(s, content)
+		v := reflect.New(t)
+		if err := e.decodeInto(s, content, v.UnsafePointer()); err != nil {
+			return nil, err
+		}
 		out := []string{}
 		for i := range s.Properties {
-			var b bool
-			DecodeBool(&d, i, &b)
-			if b {
+			if v.Elem().Field(i).Bool() {
 				out = append(out, s.Properties[i].Name)
 			}
 		}
-		return out, d.Finish()
+		return out, nil
 	})
 }
 

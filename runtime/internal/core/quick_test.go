@@ -240,13 +240,14 @@ func TestLegacyOptionalMultiLeftOut(t *testing.T) {
 	if err != nil || len(pushed) != 1 {
 		t.Fatalf("Ask = %v, %v", resp, err)
 	}
-	d := core.NewDecoder(s, resp.Content)
-	var name string
-	var tags []string
-	core.DecodeString(&d, 0, &name)
-	core.DecodeMulti(&d, 1, &tags)
-	if err := d.Finish(); err != nil || name != "n" || !slices.Equal(tags, []string{"x"}) {
-		t.Errorf("decoded %q %v, %v; want the default tags", name, tags, err)
+	type named struct {
+		Name string
+		Tags []string
+	}
+	var v named
+	err = core.NewForm((*named)(nil), s, "Name", "Tags").Decode(resp.Content, &v)
+	if err != nil || v.Name != "n" || !slices.Equal(v.Tags, []string{"x"}) {
+		t.Errorf("decoded %q %v, %v; want the default tags", v.Name, v.Tags, err)
 	}
 }
 

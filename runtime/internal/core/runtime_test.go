@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -42,33 +41,24 @@ var schema = &core.Schema{Name: "Form", Properties: []core.Property{
 	{Name: "amount", Kind: core.KindInteger, Default: int64(7)},
 }}
 
-func decode(s *core.Schema, c map[string]any) (form, error) {
+var formDef = core.NewForm((*form)(nil), schema, "Name", "Count", "Big", "Ratio", "OK", "Env", "Tags", "At", "Mail", "Day", "Amount")
+
+func decode(_ *core.Schema, c map[string]any) (form, error) {
 	var v form
-	d := core.NewDecoder(s, c)
-	core.DecodeString(&d, 0, &v.Name)
-	core.DecodeInt(&d, 1, &v.Count)
-	core.DecodeInt(&d, 2, &v.Big)
-	core.DecodeFloat(&d, 3, &v.Ratio)
-	core.DecodeBoolPtr(&d, 4, &v.OK)
-	core.DecodeString(&d, 5, &v.Env)
-	core.DecodeMulti(&d, 6, &v.Tags)
-	core.DecodeTime(&d, 7, &v.At)
-	core.DecodeString(&d, 8, &v.Mail)
-	core.DecodeTimePtr(&d, 9, &v.Day)
-	core.DecodeIntPtr(&d, 10, &v.Amount)
-	return v, d.Finish()
+	err := formDef.Decode(c, &v)
+	return v, err
 }
 
 func TestDecodeValid(t *testing.T) {
 	v, err := decode(schema, map[string]any{
-		"name": "héé", "count": float64(-100), "big": json.Number("18446744073709551615"),
+		"name": "héé", "count": float64(-100), "big": json.Number("9007199254740991"),
 		"ratio": 0.25, "tags": []any{"x", "y"}, "at": "2026-11-30T10:00:00+01:00",
 		"mail": "a@b.example", "day": "2026-02-28",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Name != "héé" || v.Count != -100 || v.Big != math.MaxUint64 || v.Ratio != 0.25 {
+	if v.Name != "héé" || v.Count != -100 || v.Big != 1<<53-1 || v.Ratio != 0.25 {
 		t.Fatalf("values: %+v", v)
 	}
 	if v.OK == nil || !*v.OK || v.Env != "b" || v.Amount == nil || *v.Amount != 7 {
@@ -95,10 +85,15 @@ func TestDecodeRejects(t *testing.T) {
 		{"count", -129.0, "out of range for int8"},
 		{"count", -101.0, "at least -100"},
 		{"count", "1", "must be an integer, got a string"},
-		{"count", json.Number("1e400"), "must be an integer"},
+		{"count", json.Number("1e400"), "1e400 is outside the JSON-safe integer range"},
 		{"big", -1.0, "out of range for uint64"},
-		{"big", 1e20, "out of range for uint64"},
-		{"big", json.Number("18446744073709551616"), "out of range for uint64"},
+		{"big", 1e20, "outside the JSON-safe integer range"},
+		{"big", 9007199254740992.0, "9007199254740992 is outside the JSON-safe integer range"},
+		{"big", json.Number("9007199254740993"), "9007199254740993 is outside the JSON-safe integer range"},
+		{"big", json.Number("9223372036854775807"), "9223372036854775807 is outside"},
+		{"big", json.Number("18446744073709551616"), "18446744073709551616 is outside the JSON-safe integer range"},
+		{"count", json.Number("10.0000000000000001"), "must be an integer, got 10.0000000000000001"},
+		{"count", 10.000000000000002, "must be an integer"},
 		{"ratio", 1.5, "at most 1"},
 		{"ratio", 1e39, "out of range for float32"},
 		{"ok", "true", "must be a boolean"},
@@ -183,13 +178,6 @@ func TestSchemaJSONPerVersion(t *testing.T) {
 	}
 }
 
-var formDef = &core.Form[form]{
-	Schema:   schema,
-	Decode:   decode,
-	Encode:   func(v *form) map[string]any { return map[string]any{"name": v.Name, "count": int64(v.Count)} },
-	Validate: func(v *form) error { return nil },
-}
-
 func TestAskOutcomes(t *testing.T) {
 	ctx := context.Background()
 	a := elicittest.New(
@@ -199,35 +187,35 @@ func TestAskOutcomes(t *testing.T) {
 		elicittest.Respond(&core.Response{Action: "maybe"}, nil),
 		elicittest.Respond(nil, nil),
 	)
-	out, err := core.Ask(ctx, a, formDef, "q")
+	out, err := core.Ask[form](ctx, a, formDef, "q")
 	if v, ok := out.Accepted(); err != nil || !ok || v.Count != 3 {
 		t.Fatalf("accept: %+v %v", out, err)
 	}
-	if out, err := core.Ask(ctx, a, formDef, "q"); err != nil || !out.Declined() {
+	if out, err := core.Ask[form](ctx, a, formDef, "q"); err != nil || !out.Declined() {
 		t.Fatalf("decline: %+v %v", out, err)
 	}
-	if out, err := core.Ask(ctx, a, formDef, "q"); err != nil || !out.Cancelled() {
+	if out, err := core.Ask[form](ctx, a, formDef, "q"); err != nil || !out.Cancelled() {
 		t.Fatalf("cancel: %+v %v", out, err)
 	}
 	for i := 0; i < 2; i++ {
-		if out, err := core.Ask(ctx, a, formDef, "q"); !errors.Is(err, core.ErrInvalidAction) || out.Action != "" {
+		if out, err := core.Ask[form](ctx, a, formDef, "q"); !errors.Is(err, core.ErrInvalidAction) || out.Action != "" {
 			t.Fatalf("bad action: %+v %v", out, err)
 		}
 	}
-	if _, err := core.Ask(ctx, nil, formDef, "q"); !errors.Is(err, core.ErrUnavailable) {
+	if _, err := core.Ask[form](ctx, nil, formDef, "q"); !errors.Is(err, core.ErrUnavailable) {
 		t.Fatalf("nil asker: %v", err)
 	}
 }
 
 func TestAskTimeoutAndCancel(t *testing.T) {
 	a := elicittest.New(elicittest.Block())
-	_, err := core.Ask(context.Background(), a, formDef, "q", core.WithTimeout(10*time.Millisecond))
+	_, err := core.Ask[form](context.Background(), a, formDef, "q", core.WithTimeout(10*time.Millisecond))
 	if !errors.Is(err, core.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("timeout: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = core.Ask(ctx, elicittest.New(elicittest.Block()), formDef, "q")
+	_, err = core.Ask[form](ctx, elicittest.New(elicittest.Block()), formDef, "q")
 	if !errors.Is(err, context.Canceled) || errors.Is(err, core.ErrTimeout) {
 		t.Fatalf("cancelled: %v", err)
 	}
@@ -239,23 +227,17 @@ func TestAskOptionsAndDefaults(t *testing.T) {
 		{Name: "branch", Kind: core.KindString, MinLength: core.Ptr(1)},
 	}}
 	type pick struct{ KR, Branch string }
-	f := &core.Form[pick]{Schema: dyn, Decode: func(s *core.Schema, c map[string]any) (pick, error) {
-		var v pick
-		d := core.NewDecoder(s, c)
-		core.DecodeString(&d, 0, &v.KR)
-		core.DecodeString(&d, 1, &v.Branch)
-		return v, d.Finish()
-	}}
+	f := core.NewForm((*pick)(nil), dyn, "KR", "Branch")
 	ctx := context.Background()
 	a := elicittest.New(elicittest.Accept(map[string]any{"kr": "kr-2"}), elicittest.Accept(map[string]any{"kr": "kr-9"}))
-	if _, err := core.Ask(ctx, a, f, "q"); !errors.Is(err, core.ErrMissingOptions) {
+	if _, err := core.Ask[pick](ctx, a, f, "q"); !errors.Is(err, core.ErrMissingOptions) {
 		t.Fatalf("no options: %v", err)
 	}
 	if len(a.Requests()) != 0 {
 		t.Fatal("a request was sent without options")
 	}
 	opts := core.WithOptions("kr", core.Option{Value: "kr-1", Title: "Grow"}, core.Option{Value: "kr-2", Title: "Keep"})
-	out, err := core.Ask(ctx, a, f, "q", opts, core.WithDefault("branch", "feat"))
+	out, err := core.Ask[pick](ctx, a, f, "q", opts, core.WithDefault("branch", "feat"))
 	if v, ok := out.Accepted(); err != nil || !ok || v.KR != "kr-2" || v.Branch != "feat" {
 		t.Fatalf("with options: %+v %v", out, err)
 	}
@@ -267,11 +249,11 @@ func TestAskOptionsAndDefaults(t *testing.T) {
 		t.Fatal("Ask modified the form's static schema")
 	}
 	// The answer is checked against the options actually sent.
-	if _, err := core.Ask(ctx, a, f, "q", opts); !errors.Is(err, core.ErrInvalidContent) {
+	if _, err := core.Ask[pick](ctx, a, f, "q", opts); !errors.Is(err, core.ErrInvalidContent) {
 		t.Fatalf("answer outside sent options: %v", err)
 	}
 	// A per-call default must satisfy the field's rules.
-	if _, err := core.Ask(ctx, a, f, "q", opts, core.WithDefault("branch", "")); err == nil || !strings.Contains(err.Error(), "branch: default") {
+	if _, err := core.Ask[pick](ctx, a, f, "q", opts, core.WithDefault("branch", "")); err == nil || !strings.Contains(err.Error(), "branch: default") {
 		t.Fatalf("bad default: %v", err)
 	}
 }

@@ -518,6 +518,61 @@ var matrix = []matrixCase{
 			t.Fatalf("call = %+v, %v; want a tool error", res, err)
 		}
 	}},
+	{"hostile_multi_select", func(t *testing.T, sdk, version string) {
+		modernOnly(t, version)
+		// 50,000 repeated items: refused in linear time, with a short error.
+		items := make([]any, 50000)
+		for i := range items {
+			items[i] = "email"
+		}
+		s := newServer(t, sdk, runtime.UnavailableAuto)
+		c := connect(t, s, sdk, clientOpts{version: clientVersion(version),
+			answer: respond(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"channels": items}})})
+		res, err := c.call(callCtx(t), "notify", nil)
+		why := refusal(t, res, err)
+		if !strings.Contains(why, `item "email" is repeated`) || len(why) > 2000 {
+			t.Fatalf("refusal (%d bytes): %.500v", len(why), why)
+		}
+	}},
+	{"hostile_numbers", func(t *testing.T, sdk, version string) {
+		if sdk != mcpGo {
+			t.Skip("go-sdk's client checks the content against the schema before sending it")
+		}
+		for _, c := range []struct {
+			value any
+			want  string
+		}{
+			{int64(9007199254740993), "outside the JSON-safe integer range"},
+			{int64(9223372036854775807), "outside the JSON-safe integer range"},
+			{3.5, "must be an integer, got 3.5"},
+			{1e300, "outside the JSON-safe integer range"},
+		} {
+			t.Run(fmt.Sprint(c.value), func(t *testing.T) {
+				s := newServer(t, sdk, runtime.UnavailableAuto)
+				conn := connect(t, s, sdk, clientOpts{version: clientVersion(version),
+					answer: respond(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"replicas": c.value}})})
+				res, err := conn.call(callCtx(t), "deploy", nil)
+				if why := refusal(t, res, err); !strings.Contains(why, "replicas: ") || !strings.Contains(why, c.want) {
+					t.Errorf("call = %+v, %v; want %q", res, err, c.want)
+				}
+			})
+		}
+	}},
+}
+
+// refusal returns why a call whose answer must be refused was refused:
+// the JSON-RPC error, or by default the text of the tool error the model
+// reads (Config.AskErrors). A completed call fails the test.
+func refusal(t *testing.T, res callResult, err error) string {
+	t.Helper()
+	switch {
+	case err != nil:
+		return err.Error()
+	case res.IsError:
+		return res.Text
+	}
+	t.Fatalf("hostile answer accepted: %.200v", res)
+	return ""
 }
 
 // forgeAnswer flips one bit of a sealed state's ciphertext, as a client

@@ -1,0 +1,80 @@
+package gen_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/elicitgen/elicitgen/gen"
+)
+
+// TestGoldenOutputsBuild builds and vets the generated Go file of every
+// positive golden case, beside the case's own sources: one package per
+// case in one module that uses this checkout's runtime, one go build and
+// one go vet for all of them.
+func TestGoldenOutputsBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every golden; skipped with -short")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rootMod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goLine := "go 1.24"
+	for _, l := range strings.Split(string(rootMod), "\n") {
+		if strings.HasPrefix(l, "go ") {
+			goLine = strings.TrimSpace(l)
+		}
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), []byte("module example.com/golden\n\n"+goLine+
+		"\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => "+root+"\n"))
+	writeFile(t, filepath.Join(dir, "go.sum"), sum)
+	files, _ := filepath.Glob("../testdata/golden/*.txtar")
+	n := 0
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []byte
+		for _, f := range ar.Files {
+			if f.Name == "want/"+gen.GoFile {
+				out = f.Data
+			}
+		}
+		if out == nil {
+			continue
+		}
+		n++
+		pkg := filepath.Join(dir, strings.TrimSuffix(filepath.Base(file), ".txtar"))
+		for _, f := range ar.Files {
+			if !strings.HasPrefix(f.Name, "want/") && f.Name != "go.mod" {
+				writeFile(t, filepath.Join(pkg, f.Name), f.Data)
+			}
+		}
+		writeFile(t, filepath.Join(pkg, gen.GoFile), out)
+	}
+	if n == 0 {
+		t.Fatal("no positive golden cases")
+	}
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("go %s over %d golden outputs: %v\n%s", strings.Join(args, " "), n, err, out)
+		}
+	}
+}
