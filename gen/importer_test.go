@@ -22,7 +22,7 @@ func TestImporterOfGeneratedNames(t *testing.T) {
 	}
 	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod": "module example.com/imp\n\ngo 1.24\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => " + root + "\n",
+		"go.mod":         "module example.com/imp\n\ngo 1.24\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => " + root + "\n",
 		"forms/forms.go": "package forms\n\n// Deploy asks where to deploy.\ntype Deploy struct {\n\tBranch string `json:\"branch\" elicit:\"minLength=1\"`\n}\n",
 		"app/app.go": `package app
 
