@@ -82,6 +82,13 @@ func askBodies() map[string]body {
 			}
 			return "choice=" + ch.Value, nil
 		},
+		"subscribe": func(ctx context.Context, ask runtime.Asker) (string, error) {
+			out, err := testforms.AskSubscribe(ctx, ask, subscribeMsg)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("%s %v", out.Value.Email, out.Value.Channels), nil
+		},
 		"two_forms": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			if err := runtime.CanAsk(ctx, ask, testforms.DeploySchema(), testforms.NotifySchema()); err != nil {
 				return "", err
@@ -317,6 +324,26 @@ var askMatrix = []matrixCase{
 		}
 		if code := errCode(err); code != wantCode {
 			t.Errorf("code = %d, want %d (%v)", code, wantCode, err)
+		}
+	}},
+	{"optional_multi_select", func(t *testing.T, sdk, version string) {
+		// On 2025-06-18 the optional multi-select is left out of the form,
+		// not the whole form unavailable; the value takes its default.
+		s := newServer(t, sdk, runtime.UnavailableAuto)
+		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: func(_ context.Context, q question) (*runtime.Response, error) {
+			content := map[string]any{"email": "ana@example.com"}
+			if props, _ := q.Schema["properties"].(map[string]any); props["channels"] != nil {
+				content["channels"] = []any{"slack"}
+			}
+			return &runtime.Response{Action: runtime.ActionAccept, Content: content}, nil
+		}})
+		res, err := c.call(callCtx(t), "subscribe", nil)
+		want := "ana@example.com [slack]"
+		if version == runtime.Version20250618 {
+			want = "ana@example.com [email]"
+		}
+		if err != nil || res.IsError || res.Text != want {
+			t.Fatalf("call = %+v, %v; want %q", res, err, want)
 		}
 	}},
 	{"can_ask_all_first", func(t *testing.T, sdk, version string) {

@@ -90,10 +90,11 @@ func describeDeploy(v testforms.Deploy) string {
 }
 
 const (
-	deployMsg  = "Deploy what, where?"
-	approveMsg = "Approve the deploy?"
-	notifyMsg  = "Who should hear about it?"
-	connectMsg = "Connect your Acme account"
+	deployMsg    = "Deploy what, where?"
+	approveMsg   = "Approve the deploy?"
+	notifyMsg    = "Who should hear about it?"
+	subscribeMsg = "Where should the digest go?"
+	connectMsg   = "Connect your Acme account"
 )
 
 func (s *server) bodies() map[string]body {

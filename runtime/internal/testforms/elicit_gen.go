@@ -140,6 +140,44 @@ var _ _Notify_changed_since_elicitgen_ran_run_go_generate = Notify{}
 // If this does not compile (duplicate key false), the constants of Channel changed: run go generate.
 var _ = map[bool]int{false: 0, ChannelEmail == "email" && ChannelSlack == "slack": 1}
 
+// elicitSchemaSubscribe is the schema of Subscribe; elicitFormSubscribe adds the Go field of each property.
+var elicitSchemaSubscribe = runtime.Schema{Name: "Subscribe", Properties: []runtime.Property{
+	{Name: "email", Kind: runtime.KindString, Description: "Email address for the digest.", Required: true, Format: "email"},
+	{Name: "channels", Kind: runtime.KindMulti, Description: "Channels to notify besides the digest.", Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, Default: []string{"email"}},
+}}
+var elicitFormSubscribe = elicitimpl.NewForm((*Subscribe)(nil), &elicitSchemaSubscribe, "Email", "Channels")
+
+// SubscribeSchema returns a copy of the requestedSchema of Subscribe.
+func SubscribeSchema() *runtime.Schema { return elicitFormSubscribe.Schema().Clone() }
+
+// Validate checks v against every rule of the Subscribe schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Subscribe) Validate() error { return elicitFormSubscribe.Validate(&v) }
+
+// AskSubscribe asks the user to fill in Subscribe; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskSubscribe(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Subscribe], err error) {
+	o.Action, err = elicitFormSubscribe.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
+
+// AcceptSubscribe is the client-side answer that submits v, if v validates.
+func AcceptSubscribe(v Subscribe) (*runtime.Response, error) { return elicitFormSubscribe.Accept(&v) }
+
+// DeclineSubscribe is the client-side answer that declines a Subscribe form.
+func DeclineSubscribe() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
+
+// CancelSubscribe is the client-side answer that dismisses a Subscribe form.
+func CancelSubscribe() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
+
+// If this does not compile, Subscribe changed after elicitgen ran: run go generate.
+type _Subscribe_changed_since_elicitgen_ran_run_go_generate = struct {
+	Email    string    `json:"email" elicit:"format=email"`
+	Channels []Channel `json:"channels,omitempty" elicit:"default=email"`
+}
+
+var _ _Subscribe_changed_since_elicitgen_ran_run_go_generate = Subscribe{}
+
 // init attaches the translations of the elicit.<tag>.json catalogs.
 func init() {
 	elicitFormDeploy.Locales = []elicitimpl.Locale{

@@ -44,3 +44,13 @@ type Notify struct {
 	// Channels to notify.
 	Channels []Channel `json:"channels" elicit:"minItems=1"`
 }
+
+// Subscribe asks for an address and, optionally, channels: a 2025-06-18
+// client, which has no multi-select, is asked without the channels, which
+// then take their default.
+type Subscribe struct {
+	// Email address for the digest.
+	Email string `json:"email" elicit:"format=email"`
+	// Channels to notify besides the digest.
+	Channels []Channel `json:"channels,omitempty" elicit:"default=email"`
+}
