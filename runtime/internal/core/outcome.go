@@ -88,7 +88,7 @@ type Outcome[T any] struct {
 }
 
 // Accepted returns the submitted value and true when the user accepted.
-func (o Outcome[T]) Accepted() (T, bool) {
+func (o *Outcome[T]) Accepted() (T, bool) {
 	if o.Action != ActionAccept {
 		var zero T
 		return zero, false
@@ -97,10 +97,10 @@ func (o Outcome[T]) Accepted() (T, bool) {
 }
 
 // Declined reports whether the user explicitly declined.
-func (o Outcome[T]) Declined() bool { return o.Action == ActionDecline }
+func (o *Outcome[T]) Declined() bool { return o.Action == ActionDecline }
 
 // Cancelled reports whether the user dismissed the request.
-func (o Outcome[T]) Cancelled() bool { return o.Action == ActionCancel }
+func (o *Outcome[T]) Cancelled() bool { return o.Action == ActionCancel }
 
 // Errors.
 var (
