@@ -238,20 +238,8 @@ func (p *parser) form(name string, raw json.RawMessage) (*form, error) {
 			}
 		case "properties":
 			sawProps = true
-			pms, ok, err := p.object(m.val, name, "", "properties")
-			if err != nil {
+			if err := p.addProps(f, "properties", m.val, false); err != nil {
 				return nil, err
-			}
-			if !ok {
-				return nil, p.errf(name, "", `"properties" must be an object, got %s`, jsonkind.Of(m.val))
-			}
-			for _, pm := range pms {
-				pr, err := p.prop(name, pm.key, pm.val)
-				if err != nil {
-					return nil, err
-				}
-				f.props = append(f.props, pr)
-				f.byName[pr.name] = pr
 			}
 		case "required":
 			if err := p.strings(m.val, &required); err != nil {
@@ -299,23 +287,8 @@ func (p *parser) askTime(f *form, raw json.RawMessage) ([]string, error) {
 	for _, m := range ms {
 		switch m.key {
 		case "properties":
-			pms, ok, err := p.object(m.val, f.name, "", AskTimeKey+".properties")
-			if err != nil {
+			if err := p.addProps(f, AskTimeKey+".properties", m.val, true); err != nil {
 				return nil, err
-			}
-			if !ok {
-				return nil, p.errf(f.name, "", "%q must be an object, got %s", AskTimeKey+".properties", jsonkind.Of(m.val))
-			}
-			for _, pm := range pms {
-				if f.byName[pm.key] != nil {
-					return nil, p.errf(f.name, pm.key, "listed both in properties and in %s", AskTimeKey)
-				}
-				pr, err := p.propOf(f.name, pm.key, pm.val, true)
-				if err != nil {
-					return nil, err
-				}
-				f.props = append(f.props, pr)
-				f.byName[pr.name] = pr
 			}
 		case "required":
 			if err := p.strings(m.val, &required); err != nil {
@@ -328,12 +301,33 @@ func (p *parser) askTime(f *form, raw json.RawMessage) ([]string, error) {
 	return required, nil
 }
 
-// prop parses one PrimitiveSchemaDefinition.
-func (p *parser) prop(form, name string, raw json.RawMessage) (*prop, error) {
-	return p.propOf(form, name, raw, false)
+// addProps parses the properties object raw of form f, called what in
+// messages, and adds its properties to f. Ask-time properties (askTime)
+// have no choices and must not repeat a property f already has.
+func (p *parser) addProps(f *form, what string, raw json.RawMessage, askTime bool) error {
+	pms, ok, err := p.object(raw, f.name, "", what)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return p.errf(f.name, "", "%q must be an object, got %s", what, jsonkind.Of(raw))
+	}
+	for _, pm := range pms {
+		if askTime && f.byName[pm.key] != nil {
+			return p.errf(f.name, pm.key, "listed both in properties and in %s", AskTimeKey)
+		}
+		pr, err := p.propOf(f.name, pm.key, pm.val, askTime)
+		if err != nil {
+			return err
+		}
+		f.props = append(f.props, pr)
+		f.byName[pr.name] = pr
+	}
+	return nil
 }
 
-// propOf parses one property; an ask-time property has no choices.
+// propOf parses one property (a PrimitiveSchemaDefinition); an ask-time
+// property has no choices.
 func (p *parser) propOf(form, name string, raw json.RawMessage, askTime bool) (*prop, error) {
 	ms, ok, err := p.object(raw, form, name, "the property")
 	if err != nil {
