@@ -13,23 +13,14 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // formsPkg writes a package of n forms of 10 fields each (the shape of
 // issue 9's measurements: strings, an enum, integers, a pointer, a bool, a
 // date and a multi-select).
 func formsPkg(tb testing.TB, n int) string {
-	dir := tb.TempDir()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	writeFile(tb, filepath.Join(dir, "go.mod"), []byte("module example.com/forms\n\ngo 1.26.0\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => "+root+"\n"))
-	writeFile(tb, filepath.Join(dir, "go.sum"), sum)
+	dir := testmod.New(tb, "example.com/forms")
 	var sb strings.Builder
 	sb.WriteString("package forms\n\nimport \"time\"\n\ntype Env string\n\nconst (\n\tStaging Env = \"staging\" // Staging\n\tProd Env = \"production\" // Production\n)\n")
 	for i := range n {
@@ -50,7 +41,7 @@ type Form%[1]d struct {
 }
 `, i+1)
 	}
-	writeFile(tb, filepath.Join(dir, "forms.go"), []byte(sb.String()))
+	testmod.WriteFile(tb, filepath.Join(dir, "forms.go"), []byte(sb.String()))
 	return dir
 }
 
@@ -136,13 +127,13 @@ func BenchmarkBuild200(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		writeFile(b, filepath.Join(without, f), data)
+		testmod.WriteFile(b, filepath.Join(without, f), data)
 	}
 	if _, err := gen.Write(res); err != nil {
 		b.Fatal(err)
 	}
 	build := func(dir string, salt int) time.Duration {
-		writeFile(b, filepath.Join(dir, "salt.go"), []byte(fmt.Sprintf("package forms\n\nconst salt = %d\n", salt)))
+		testmod.WriteFile(b, filepath.Join(dir, "salt.go"), []byte(fmt.Sprintf("package forms\n\nconst salt = %d\n", salt)))
 		cmd := exec.Command("go", "build", ".")
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {

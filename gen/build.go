@@ -846,19 +846,10 @@ func specNames(specs []typeSpec) []string {
 // suggestType returns " (did you mean X?)" for the declared type name
 // closest to name, or "".
 func suggestType(name string, declared []string) string {
-	best, bestD := "", min(3, len(name)/2+1)
-	for _, d := range declared {
-		if strings.EqualFold(d, name) {
-			return fmt.Sprintf(" (did you mean %s?)", d)
-		}
-		if dist := editDistance(strings.ToLower(name), strings.ToLower(d)); dist < bestD {
-			best, bestD = d, dist
-		}
+	if best := closest(name, declared); best != "" {
+		return fmt.Sprintf(" (did you mean %s?)", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %s?)", best)
+	return ""
 }
 
 // DirectiveTypes returns the --type list of the first //go:generate line

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
@@ -112,12 +113,12 @@ func TestDocsTemplateErrors(t *testing.T) {
 		t.Error("DocsTemplate of a missing file: no error")
 	}
 	bad := filepath.Join(dir, "bad.tmpl")
-	writeFile(t, bad, []byte("{{range .Forms}}"))
+	testmod.WriteFile(t, bad, []byte("{{range .Forms}}"))
 	if _, err := gen.DocsTemplate(bad); err == nil || !strings.Contains(err.Error(), "bad.tmpl") {
 		t.Errorf("DocsTemplate of an unclosed range: error %v, want one naming bad.tmpl", err)
 	}
 	unknown := filepath.Join(dir, "unknown.tmpl")
-	writeFile(t, unknown, []byte("{{range .Forms}}{{.NoSuchField}}{{end}}"))
+	testmod.WriteFile(t, unknown, []byte("{{range .Forms}}{{.NoSuchField}}{{end}}"))
 	tmpl, err := gen.DocsTemplate(unknown)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // TestEndToEnd generates every testdata/e2e case into a temporary module
@@ -27,7 +28,7 @@ func TestEndToEnd(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			dir := newModule(t, file)
-			goCmd(t, dir, "mod", "tidy")
+			testmod.Go(t, dir, "mod", "tidy")
 			res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
@@ -35,8 +36,8 @@ func TestEndToEnd(t *testing.T) {
 			if _, err := gen.Write(res); err != nil {
 				t.Fatal(err)
 			}
-			goCmd(t, dir, "vet", ".")
-			if out := goCmd(t, dir, "run", "."); strings.TrimSpace(out) != "ok" {
+			testmod.Go(t, dir, "vet", ".")
+			if out := testmod.Go(t, dir, "run", "."); strings.TrimSpace(out) != "ok" {
 				t.Fatalf("program printed %q, want ok", out)
 			}
 		})
@@ -66,7 +67,7 @@ func TestGuardBreaksBuild(t *testing.T) {
 		t.Skip("builds programs; skipped with -short")
 	}
 	dir := newModule(t, "../testdata/e2e/deploy.txtar")
-	goCmd(t, dir, "mod", "tidy")
+	testmod.Go(t, dir, "mod", "tidy")
 	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -82,8 +83,8 @@ func TestGuardBreaksBuild(t *testing.T) {
 			t.Fatalf("%s: edit %q not applied", d.name, d.from)
 		}
 		sub := filepath.Join(dir, "drift", d.name)
-		writeFile(t, filepath.Join(sub, "forms.go"), []byte(strings.Replace(changed, "package main", "package drift", 1)))
-		writeFile(t, filepath.Join(sub, gen.GoFile), []byte(strings.Replace(string(genGo), "package main", "package drift", 1)))
+		testmod.WriteFile(t, filepath.Join(sub, "forms.go"), []byte(strings.Replace(changed, "package main", "package drift", 1)))
+		testmod.WriteFile(t, filepath.Join(sub, gen.GoFile), []byte(strings.Replace(string(genGo), "package main", "package drift", 1)))
 	}
 	cmd := exec.Command("go", "build", "-gcflags=-e", "./drift/...")
 	cmd.Dir = dir
@@ -115,26 +116,9 @@ func newModule(t *testing.T, file string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	mod := "module example.com/e2e\n\ngo 1.24\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => " + root + "\n"
-	writeFile(t, filepath.Join(dir, "go.mod"), []byte(mod))
+	dir := testmod.New(t, "example.com/e2e")
 	for _, f := range ar.Files {
-		writeFile(t, filepath.Join(dir, f.Name), f.Data)
+		testmod.WriteFile(t, filepath.Join(dir, f.Name), f.Data)
 	}
 	return dir
-}
-
-func goCmd(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // TestGolden runs every testdata/golden/*.txtar case: the archive's input
@@ -72,7 +73,7 @@ func TestEmptyGoldenFails(t *testing.T) {
 		{"Nothing here is a form.\n" + noOutputDirective + "\n", false},
 	} {
 		file := filepath.Join(t.TempDir(), "case.txtar")
-		writeFile(t, file, []byte(tc.comment+"-- forms.go --\npackage forms\n\ntype Size string\n\ntype Order struct {\n\tSize Size `json:\"size\"`\n}\n"))
+		testmod.WriteFile(t, file, []byte(tc.comment+"-- forms.go --\npackage forms\n\ntype Size string\n\ntype Order struct {\n\tSize Size `json:\"size\"`\n}\n"))
 		c := loadCase(t, file, "example.com/golden")
 		res, err := gen.Generate(context.Background(), gen.Config{Dir: c.dir})
 		if err != nil {

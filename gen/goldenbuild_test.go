@@ -1,7 +1,6 @@
 package gen_test
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // TestGoldenOutputsBuild builds and vets the generated Go file of every
@@ -20,28 +20,7 @@ func TestGoldenOutputsBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds every golden; skipped with -short")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rootMod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	goLine := "go 1.24"
-	for _, l := range strings.Split(string(rootMod), "\n") {
-		if strings.HasPrefix(l, "go ") {
-			goLine = strings.TrimSpace(l)
-		}
-	}
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "go.mod"), []byte("module example.com/golden\n\n"+goLine+
-		"\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => "+root+"\n"))
-	writeFile(t, filepath.Join(dir, "go.sum"), sum)
+	dir := testmod.New(t, "example.com/golden")
 	files, _ := filepath.Glob("../testdata/golden/*.txtar")
 	n := 0
 	for _, file := range files {
@@ -62,10 +41,10 @@ func TestGoldenOutputsBuild(t *testing.T) {
 		pkg := filepath.Join(dir, strings.TrimSuffix(filepath.Base(file), ".txtar"))
 		for _, f := range ar.Files {
 			if !strings.HasPrefix(f.Name, "want/") && f.Name != "go.mod" {
-				writeFile(t, filepath.Join(pkg, f.Name), f.Data)
+				testmod.WriteFile(t, filepath.Join(pkg, f.Name), f.Data)
 			}
 		}
-		writeFile(t, filepath.Join(pkg, gen.GoFile), out)
+		testmod.WriteFile(t, filepath.Join(pkg, gen.GoFile), out)
 	}
 	if n == 0 {
 		t.Fatal("no positive golden cases")

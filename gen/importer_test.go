@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // TestImporterOfGeneratedNames: generation loads packages with their own
@@ -16,13 +17,8 @@ func TestImporterOfGeneratedNames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a module with go/packages")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
+	dir := testmod.New(t, "example.com/imp")
 	files := map[string]string{
-		"go.mod":         "module example.com/imp\n\ngo 1.24\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => " + root + "\n",
 		"forms/forms.go": "package forms\n\n// Deploy asks where to deploy.\ntype Deploy struct {\n\tBranch string `json:\"branch\" elicit:\"minLength=1\"`\n}\n",
 		"app/app.go": `package app
 
@@ -45,9 +41,9 @@ func Run(ctx context.Context, a runtime.Asker) (string, error) {
 `,
 	}
 	for name, content := range files {
-		writeFile(t, filepath.Join(dir, name), []byte(content))
+		testmod.WriteFile(t, filepath.Join(dir, name), []byte(content))
 	}
-	goCmd(t, dir, "mod", "tidy")
+	testmod.Go(t, dir, "mod", "tidy")
 	for range 2 { // first generation, then again beside the generated files
 		res, err := gen.Generate(context.Background(), gen.Config{Dir: dir, Patterns: []string{"./..."}})
 		if err != nil {
@@ -60,5 +56,5 @@ func Run(ctx context.Context, a runtime.Asker) (string, error) {
 			t.Fatal(err)
 		}
 	}
-	goCmd(t, dir, "vet", "./...")
+	testmod.Go(t, dir, "vet", "./...")
 }

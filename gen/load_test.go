@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // TestOwnOutputNeverBlocks: generation reads its own old output as an
@@ -21,7 +22,7 @@ func TestOwnOutputNeverBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fresh.Files[0].Content
-	writeFile(t, filepath.Join(dir, "use.go"), []byte("package forms\n\nvar _ = AskForm1\nvar _ = Form2{}.Validate\n"))
+	testmod.WriteFile(t, filepath.Join(dir, "use.go"), []byte("package forms\n\nvar _ = AskForm1\nvar _ = Form2{}.Validate\n"))
 	for name, content := range map[string]string{
 		"conflict": gen.Header + "\n\npackage forms\n\n<<<<<<< HEAD\nvar x = 1\n=======\nvar x = 2\n>>>>>>> other\n",
 		"syntax":   gen.Header + "\n\npackage forms\n\nfunc {\n",
@@ -30,7 +31,7 @@ func TestOwnOutputNeverBlocks(t *testing.T) {
 		"nopkg":    gen.Header + "\n\n<<<<<<< HEAD\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			writeFile(t, filepath.Join(dir, gen.GoFile), []byte(content))
+			testmod.WriteFile(t, filepath.Join(dir, gen.GoFile), []byte(content))
 			res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
@@ -46,7 +47,7 @@ func TestOwnOutputNeverBlocks(t *testing.T) {
 // clashes.
 func TestHandWrittenOutputReportedOnce(t *testing.T) {
 	dir := formsPkg(t, 2)
-	writeFile(t, filepath.Join(dir, gen.GoFile), []byte("package forms\n\nfunc AskForm1() {}\nfunc Form1Schema() {}\n"))
+	testmod.WriteFile(t, filepath.Join(dir, gen.GoFile), []byte("package forms\n\nfunc AskForm1() {}\nfunc Form1Schema() {}\n"))
 	_, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
 	var diags gen.Diagnostics
 	if !errors.As(err, &diags) || len(diags) != 1 || !strings.Contains(diags[0].Msg, "not written by elicitgen") {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/elicitgen/elicitgen/gen/internal/jsonkind"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
@@ -213,7 +214,7 @@ func (r *catalogReader) pos(off int) token.Position {
 // raw is not an object (reported as what).
 func (r *catalogReader) object(raw []byte, off int, what string) ([]member, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
-		r.sink.errorf(r.pos(off), "%s must be a JSON object, not %s", what, jsonKind(raw))
+		r.sink.errorf(r.pos(off), "%s must be a JSON object, not %s", what, jsonkind.Of(raw))
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -253,30 +254,11 @@ func skipSep(raw []byte, i int) int {
 	return i
 }
 
-func jsonKind(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
 // text decodes a JSON string member.
 func (r *catalogReader) text(m member, what string) (string, bool) {
 	var s string
 	if len(m.val) == 0 || m.val[0] != '"' || json.Unmarshal(m.val, &s) != nil {
-		r.sink.errorf(r.pos(m.valOff), "%s must be a string, not %s", what, jsonKind(m.val))
+		r.sink.errorf(r.pos(m.valOff), "%s must be a string, not %s", what, jsonkind.Of(m.val))
 		return "", false
 	}
 	return s, true
@@ -442,19 +424,10 @@ func quoteList(list []string) string {
 
 // didYouMean suggests the name of names closest to key, if one is close.
 func didYouMean(key string, names []string) string {
-	best, bestD := "", min(3, len(key)/2+1)
-	for _, n := range names {
-		if strings.EqualFold(n, key) {
-			return fmt.Sprintf(" (did you mean %q?)", n)
-		}
-		if d := editDistance(strings.ToLower(key), strings.ToLower(n)); d < bestD {
-			best, bestD = n, d
-		}
+	if best := closest(key, names); best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return ""
 }
 
 // Missing is one source string a catalog does not translate.

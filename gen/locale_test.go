@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // TestLocale runs every testdata/locale/*.txtar case: the package's
@@ -90,7 +91,7 @@ func TestLocaleTemplateRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(c.dir, "elicit.ja-JP.json"), tmpl)
+	testmod.WriteFile(t, filepath.Join(c.dir, "elicit.ja-JP.json"), tmpl)
 	pkgs, err = gen.Models(context.Background(), gen.Config{Dir: c.dir})
 	if err != nil {
 		t.Fatalf("the template does not load: %v\n%s", err, tmpl)
@@ -104,7 +105,7 @@ func TestLocaleTemplateRoundTrip(t *testing.T) {
 		t.Fatalf("%d missing, want 5: %v", len(missing), missing)
 	}
 	filled := strings.ReplaceAll(string(tmpl), `""`, `"訳"`)
-	writeFile(t, filepath.Join(c.dir, "elicit.ja-JP.json"), []byte(filled))
+	testmod.WriteFile(t, filepath.Join(c.dir, "elicit.ja-JP.json"), []byte(filled))
 	pkgs, err = gen.Models(context.Background(), gen.Config{Dir: c.dir})
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +136,7 @@ func TestLocaleInvalidatesCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(c.dir, "elicit.pt-BR.json")
-	writeFile(t, path, []byte(`{"Approve": {"approve": {"description": "Aprovar agora"}}}`))
+	testmod.WriteFile(t, path, []byte(`{"Approve": {"approve": {"description": "Aprovar agora"}}}`))
 	second, err := gen.Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -205,10 +205,20 @@ func suggest(key string) string {
 			return k
 		}
 	}
-	best, bestD := "", min(3, len(key)/2+1)
-	for _, k := range keys {
-		if d := editDistance(lk, strings.ToLower(k)); d < bestD {
-			best, bestD = k, d
+	return closest(key, keys)
+}
+
+// closest returns the first of names that equals name but for case, else
+// the one nearest to name if it is close (an edit distance under
+// min(3, len(name)/2+1)), else "".
+func closest(name string, names []string) string {
+	best, bestD := "", min(3, len(name)/2+1)
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return n
+		}
+		if d := editDistance(strings.ToLower(name), strings.ToLower(n)); d < bestD {
+			best, bestD = n, d
 		}
 	}
 	return best

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // goldenCase is one txtar case: its input files laid out as a module in a
@@ -31,13 +32,13 @@ func loadCase(t *testing.T, file, module string) *goldenCase {
 		t.Fatal(err)
 	}
 	c := &goldenCase{file: file, ar: ar, dir: t.TempDir(), want: map[string][]byte{}}
-	writeFile(t, filepath.Join(c.dir, "go.mod"), []byte("module "+module+"\n\ngo 1.24\n"))
+	testmod.WriteFile(t, filepath.Join(c.dir, "go.mod"), []byte("module "+module+"\n\ngo 1.24\n"))
 	for _, f := range ar.Files {
 		if rest, ok := strings.CutPrefix(f.Name, "want/"); ok {
 			c.want[rest] = f.Data
 			continue
 		}
-		writeFile(t, filepath.Join(c.dir, f.Name), f.Data)
+		testmod.WriteFile(t, filepath.Join(c.dir, f.Name), f.Data)
 	}
 	return c
 }
@@ -88,14 +89,4 @@ func sortedNames(m map[string][]byte) []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-func writeFile(t testing.TB, path string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // genPair returns the Go and schema files of generation n, a few hundred
@@ -74,8 +75,8 @@ func TestWriteKilled(t *testing.T) {
 	pkg := t.TempDir()
 	goPath, jsonPath := filepath.Join(pkg, gen.GoFile), filepath.Join(pkg, gen.SchemaFile)
 	g0, j0 := genPair(0)
-	writeFile(t, goPath, g0)
-	writeFile(t, jsonPath, j0)
+	testmod.WriteFile(t, goPath, g0)
+	testmod.WriteFile(t, jsonPath, j0)
 	const kills = 12
 	mixed := 0
 	for i := range kills {
@@ -156,7 +157,7 @@ func writerChild(dir string) {
 func TestWriteLeftoversRemoved(t *testing.T) {
 	dir := t.TempDir()
 	left := filepath.Join(dir, ".elicit_gen.12345.tmp")
-	writeFile(t, left, []byte("half a file"))
+	testmod.WriteFile(t, left, []byte("half a file"))
 	res := &gen.Result{Files: []gen.File{{Path: filepath.Join(dir, gen.GoFile), Content: []byte(gen.Header + "\n\npackage p\n")}}}
 	if _, err := gen.Write(res); err != nil {
 		t.Fatal(err)
@@ -190,9 +191,9 @@ func TestWriteRefusesHandWrittenSchema(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			jsonPath, goPath := filepath.Join(dir, gen.SchemaFile), filepath.Join(dir, gen.GoFile)
-			writeFile(t, jsonPath, tc.schema)
+			testmod.WriteFile(t, jsonPath, tc.schema)
 			if tc.goFile != nil {
-				writeFile(t, goPath, tc.goFile)
+				testmod.WriteFile(t, goPath, tc.goFile)
 			}
 			res := &gen.Result{Files: []gen.File{{Path: goPath, Content: goSrc}, {Path: jsonPath, Content: newJSON}}}
 			_, err := gen.Write(res)
@@ -220,13 +221,13 @@ func TestWriteRefusesHandWrittenSchema(t *testing.T) {
 // position, and caps how many it names and how much diff it prints.
 func TestStaleNamesFormsAndCaps(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "go.mod"), []byte("module example.com/golden\n\ngo 1.24\n"))
+	testmod.WriteFile(t, filepath.Join(dir, "go.mod"), []byte("module example.com/golden\n\ngo 1.24\n"))
 	var src strings.Builder
 	src.WriteString("package forms\n")
 	for i := range 150 {
 		fmt.Fprintf(&src, "\ntype Form%d struct {\n\tName string `json:\"name\" elicit:\"maxLength=%d\"`\n}\n", i, i+1)
 	}
-	writeFile(t, filepath.Join(dir, "forms.go"), []byte(src.String()))
+	testmod.WriteFile(t, filepath.Join(dir, "forms.go"), []byte(src.String()))
 	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +237,7 @@ func TestStaleNamesFormsAndCaps(t *testing.T) {
 	}
 	// Change one form, then every form.
 	one := strings.Replace(src.String(), `maxLength=8"`, `maxLength=80"`, 1)
-	writeFile(t, filepath.Join(dir, "forms.go"), []byte(one))
+	testmod.WriteFile(t, filepath.Join(dir, "forms.go"), []byte(one))
 	res, err = gen.Generate(context.Background(), gen.Config{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +253,7 @@ func TestStaleNamesFormsAndCaps(t *testing.T) {
 		t.Fatalf("other forms reported stale:\n%s", out)
 	}
 	all := strings.ReplaceAll(src.String(), `elicit:"maxLength=`, `elicit:"minLength=1,maxLength=`)
-	writeFile(t, filepath.Join(dir, "forms.go"), []byte(all))
+	testmod.WriteFile(t, filepath.Join(dir, "forms.go"), []byte(all))
 	res, err = gen.Generate(context.Background(), gen.Config{Dir: dir})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/gen"
 	"github.com/elicitgen/elicitgen/gen/analyzer"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // TestAnalyzer checks the diagnostics of each testdata/src package
@@ -127,38 +128,11 @@ func TestGeneratedFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a module with go/packages")
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The module needs at least the go version of the one it requires.
-	rootMod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	goLine := "go 1.24"
-	for _, l := range strings.Split(string(rootMod), "\n") {
-		if strings.HasPrefix(l, "go ") {
-			goLine = strings.TrimSpace(l)
-		}
-	}
-	dir := t.TempDir()
+	dir := testmod.New(t, "example.com/fresh")
 	write := func(name, content string) {
 		t.Helper()
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testmod.WriteFile(t, filepath.Join(dir, name), []byte(content))
 	}
-	write("go.mod", "module example.com/fresh\n\n"+goLine+"\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => "+root+"\n")
-	write("go.sum", string(sum))
 	write("forms.go", freshForms)
 	write("forms_test.go", freshTest)
 	write("x_test.go", freshXTest)

@@ -2,7 +2,6 @@ package analyzer_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/gen"
 	"github.com/elicitgen/elicitgen/gen/analyzer"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -21,33 +21,11 @@ func TestTranslations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a module with go/packages")
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rootMod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	goLine := "go 1.24"
-	for _, l := range strings.Split(string(rootMod), "\n") {
-		if strings.HasPrefix(l, "go ") {
-			goLine = strings.TrimSpace(l)
-		}
-	}
-	dir := t.TempDir()
+	dir := testmod.New(t, "example.com/fresh")
 	write := func(name, content string) {
 		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testmod.WriteFile(t, filepath.Join(dir, name), []byte(content))
 	}
-	write("go.mod", "module example.com/fresh\n\n"+goLine+"\n\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => "+root+"\n")
-	write("go.sum", string(sum))
 	write("forms.go", freshForms)
 	write("elicit.ja.json", `{"Deploy": {"env": {"title": "環境", "options": {"prod": "本番"}}}}`)
 	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})

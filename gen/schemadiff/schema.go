@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/elicitgen/elicitgen/gen/internal/jsonkind"
 )
 
 // ErrInvalidSchema is wrapped by every error that reports input which is not
@@ -168,7 +170,7 @@ func parseFile(name string, data []byte) (*schemaFile, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, p.errf("", "", "want a JSON object keyed by form name, got %s", kindOf(data))
+		return nil, p.errf("", "", "want a JSON object keyed by form name, got %s", jsonkind.Of(data))
 	}
 	f := &schemaFile{byName: make(map[string]*form, len(ms))}
 	for _, m := range ms {
@@ -221,7 +223,7 @@ func (p *parser) form(name string, raw json.RawMessage) (*form, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, p.errf(name, "", "want a requestedSchema object, got %s", kindOf(raw))
+		return nil, p.errf(name, "", "want a requestedSchema object, got %s", jsonkind.Of(raw))
 	}
 	f := &form{name: name, byName: make(map[string]*prop), required: make(map[string]bool)}
 	var sawType, sawProps bool
@@ -236,20 +238,8 @@ func (p *parser) form(name string, raw json.RawMessage) (*form, error) {
 			}
 		case "properties":
 			sawProps = true
-			pms, ok, err := p.object(m.val, name, "", "properties")
-			if err != nil {
+			if err := p.addProps(f, "properties", m.val, false); err != nil {
 				return nil, err
-			}
-			if !ok {
-				return nil, p.errf(name, "", `"properties" must be an object, got %s`, kindOf(m.val))
-			}
-			for _, pm := range pms {
-				pr, err := p.prop(name, pm.key, pm.val)
-				if err != nil {
-					return nil, err
-				}
-				f.props = append(f.props, pr)
-				f.byName[pr.name] = pr
 			}
 		case "required":
 			if err := p.strings(m.val, &required); err != nil {
@@ -291,29 +281,14 @@ func (p *parser) askTime(f *form, raw json.RawMessage) ([]string, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, p.errf(f.name, "", "%q must be an object, got %s", AskTimeKey, kindOf(raw))
+		return nil, p.errf(f.name, "", "%q must be an object, got %s", AskTimeKey, jsonkind.Of(raw))
 	}
 	var required []string
 	for _, m := range ms {
 		switch m.key {
 		case "properties":
-			pms, ok, err := p.object(m.val, f.name, "", AskTimeKey+".properties")
-			if err != nil {
+			if err := p.addProps(f, AskTimeKey+".properties", m.val, true); err != nil {
 				return nil, err
-			}
-			if !ok {
-				return nil, p.errf(f.name, "", "%q must be an object, got %s", AskTimeKey+".properties", kindOf(m.val))
-			}
-			for _, pm := range pms {
-				if f.byName[pm.key] != nil {
-					return nil, p.errf(f.name, pm.key, "listed both in properties and in %s", AskTimeKey)
-				}
-				pr, err := p.propOf(f.name, pm.key, pm.val, true)
-				if err != nil {
-					return nil, err
-				}
-				f.props = append(f.props, pr)
-				f.byName[pr.name] = pr
 			}
 		case "required":
 			if err := p.strings(m.val, &required); err != nil {
@@ -326,19 +301,40 @@ func (p *parser) askTime(f *form, raw json.RawMessage) ([]string, error) {
 	return required, nil
 }
 
-// prop parses one PrimitiveSchemaDefinition.
-func (p *parser) prop(form, name string, raw json.RawMessage) (*prop, error) {
-	return p.propOf(form, name, raw, false)
+// addProps parses the properties object raw of form f, called what in
+// messages, and adds its properties to f. Ask-time properties (askTime)
+// have no choices and must not repeat a property f already has.
+func (p *parser) addProps(f *form, what string, raw json.RawMessage, askTime bool) error {
+	pms, ok, err := p.object(raw, f.name, "", what)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return p.errf(f.name, "", "%q must be an object, got %s", what, jsonkind.Of(raw))
+	}
+	for _, pm := range pms {
+		if askTime && f.byName[pm.key] != nil {
+			return p.errf(f.name, pm.key, "listed both in properties and in %s", AskTimeKey)
+		}
+		pr, err := p.propOf(f.name, pm.key, pm.val, askTime)
+		if err != nil {
+			return err
+		}
+		f.props = append(f.props, pr)
+		f.byName[pr.name] = pr
+	}
+	return nil
 }
 
-// propOf parses one property; an ask-time property has no choices.
+// propOf parses one property (a PrimitiveSchemaDefinition); an ask-time
+// property has no choices.
 func (p *parser) propOf(form, name string, raw json.RawMessage, askTime bool) (*prop, error) {
 	ms, ok, err := p.object(raw, form, name, "the property")
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, p.errf(form, name, "want a property schema object, got %s", kindOf(raw))
+		return nil, p.errf(form, name, "want a property schema object, got %s", jsonkind.Of(raw))
 	}
 	pr := &prop{name: name, askTime: askTime}
 	for _, m := range ms {
@@ -473,7 +469,7 @@ func (p *parser) items(form, name string, raw json.RawMessage, pr *prop) (*enumS
 		return nil, err
 	}
 	if !ok {
-		return nil, p.errf(form, name, `"items" must be an object, got %s`, kindOf(raw))
+		return nil, p.errf(form, name, `"items" must be an object, got %s`, jsonkind.Of(raw))
 	}
 	var set *enumSet
 	for _, m := range ms {
@@ -526,7 +522,7 @@ func (p *parser) options(form, name, what string, raw json.RawMessage, pr *prop)
 			return nil, err
 		}
 		if !ok {
-			return nil, p.errf(form, name, "%s[%d] must be an object, got %s", what, i, kindOf(o))
+			return nil, p.errf(form, name, "%s[%d] must be an object, got %s", what, i, jsonkind.Of(o))
 		}
 		var c, title *string
 		var extra []keyword
@@ -601,7 +597,7 @@ func (p *parser) checkDefault(form string, pr *prop, raw json.RawMessage) error 
 func (p *parser) str(raw json.RawMessage) (*string, error) {
 	var s *string
 	if err := json.Unmarshal(raw, &s); err != nil || s == nil {
-		return nil, fmt.Errorf("want a string, got %s", kindOf(raw))
+		return nil, fmt.Errorf("want a string, got %s", jsonkind.Of(raw))
 	}
 	return s, nil
 }
@@ -610,7 +606,7 @@ func (p *parser) str(raw json.RawMessage) (*string, error) {
 func (p *parser) strings(raw json.RawMessage, dst *[]string) error {
 	var list []*string
 	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
-		return fmt.Errorf("want an array of strings, got %s", kindOf(raw))
+		return fmt.Errorf("want an array of strings, got %s", jsonkind.Of(raw))
 	}
 	out := make([]string, len(list))
 	for i, s := range list {
@@ -626,8 +622,8 @@ func (p *parser) strings(raw json.RawMessage, dst *[]string) error {
 // num decodes a finite JSON number.
 func (p *parser) num(raw json.RawMessage) (*number, error) {
 	var n json.Number
-	if err := json.Unmarshal(raw, &n); err != nil || kindOf(raw) != "a number" {
-		return nil, fmt.Errorf("want a number, got %s", kindOf(raw))
+	if err := json.Unmarshal(raw, &n); err != nil || jsonkind.Of(raw) != "a number" {
+		return nil, fmt.Errorf("want a number, got %s", jsonkind.Of(raw))
 	}
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil || math.IsInf(f, 0) {
@@ -646,28 +642,6 @@ func (p *parser) count(raw json.RawMessage) (*number, error) {
 		return nil, fmt.Errorf("want a non-negative integer, got %s", n.text)
 	}
 	return n, nil
-}
-
-// kindOf names the JSON kind of raw for messages.
-func kindOf(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
 }
 
 // compact returns raw without insignificant whitespace.

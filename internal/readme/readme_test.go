@@ -6,13 +6,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
 // snippet is one ```go block of the README.
@@ -63,11 +63,7 @@ func TestREADMESnippets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the README's code; skipped with -short")
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(testmod.Root(t), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +72,8 @@ func TestREADMESnippets(t *testing.T) {
 		t.Fatalf("found %d Go snippets in README.md; the extraction is broken", len(blocks))
 	}
 
-	dir := t.TempDir()
+	// The snippets import the SDKs directly.
+	dir := testmod.NewWithDeps(t, "example.com/readme")
 	var directives []snippet
 	var files []string
 	mains := 0
@@ -100,7 +97,7 @@ func TestREADMESnippets(t *testing.T) {
 			name = fmt.Sprintf("readme_l%d_test.go", b.line)
 		}
 		path := filepath.Join(dir, pkg, name)
-		write(t, path, "// README.md:"+fmt.Sprint(b.line)+"\n\n"+b.text)
+		testmod.WriteFile(t, path, []byte("// README.md:"+fmt.Sprint(b.line)+"\n\n"+b.text))
 		files = append(files, b.text)
 	}
 	for _, d := range directives {
@@ -118,19 +115,6 @@ func TestREADMESnippets(t *testing.T) {
 		return
 	}
 
-	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod := strings.Replace(string(gomod), "module github.com/elicitgen/elicitgen", "module example.com/readme", 1)
-	mod += "\nrequire github.com/elicitgen/elicitgen v0.0.0\n\nreplace github.com/elicitgen/elicitgen => " + root + "\n"
-	write(t, filepath.Join(dir, "go.mod"), mod)
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "go.sum"), string(sum))
-
 	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir, Patterns: []string{"./..."}})
 	if err != nil {
 		t.Fatalf("generating the README's forms: %v", err)
@@ -141,8 +125,8 @@ func TestREADMESnippets(t *testing.T) {
 	if _, err := gen.Write(res); err != nil {
 		t.Fatal(err)
 	}
-	goCmd(t, dir, "vet", "./...")
-	out := goCmd(t, dir, "test", "-count=1", "-v", "./...")
+	testmod.Go(t, dir, "vet", "-mod=mod", "./...")
+	out := testmod.Go(t, dir, "test", "-mod=mod", "-count=1", "-v", "./...")
 	if !strings.Contains(out, "--- PASS") {
 		t.Fatalf("no README test ran:\n%s", out)
 	}
@@ -155,26 +139,4 @@ func isDirectiveOnly(s string) bool {
 		}
 	}
 	return true
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func goCmd(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
 }

@@ -1,6 +1,8 @@
 package adapter
 
 import (
+	"context"
+
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/internal/core"
 )
@@ -235,4 +237,12 @@ func InitializeCaps(version string, declared, form, url bool) ClientCaps {
 // client, or "" when it can (optional multi-select fields are left out).
 func LegacyUnavailable(s *runtime.Schema) string {
 	return core.LegacyUnavailable(s)
+}
+
+// AnswerElicitation answers one elicitation request with a by its mode:
+// a URL-mode request ("url") with a.AnswerURL, any other with a.Answer
+// and its requested schema. An adapter's client handler calls it with
+// the fields of the SDK's request.
+func AnswerElicitation(ctx context.Context, a *runtime.Answerer, mode, message, url string, requestedSchema any) (*runtime.Response, error) {
+	return core.AnswerElicitation(ctx, a, mode, message, url, requestedSchema)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,15 +32,7 @@ func ElicitationHandler(a *runtime.Answerer) func(context.Context, *mcp.ElicitRe
 			return nil, errors.New("gosdk: elicitation without params")
 		}
 		p := req.Params
-		var (
-			r   *runtime.Response
-			err error
-		)
-		if p.Mode == "url" {
-			r, err = a.AnswerURL(ctx, p.Message, p.URL)
-		} else {
-			r, err = a.Answer(ctx, p.Message, p.RequestedSchema)
-		}
+		r, err := adapter.AnswerElicitation(ctx, a, p.Mode, p.Message, p.URL, p.RequestedSchema)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -37,15 +38,7 @@ type ElicitationHandler struct {
 // Elicit implements client.ElicitationHandler.
 func (h ElicitationHandler) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	p := req.Params
-	var (
-		r   *runtime.Response
-		err error
-	)
-	if p.Mode == mcp.ElicitationModeURL {
-		r, err = h.Answerer.AnswerURL(ctx, p.Message, p.URL)
-	} else {
-		r, err = h.Answerer.Answer(ctx, p.Message, p.RequestedSchema)
-	}
+	r, err := adapter.AnswerElicitation(ctx, h.Answerer, p.Mode, p.Message, p.URL, p.RequestedSchema)
 	if err != nil {
 		return nil, err
 	}

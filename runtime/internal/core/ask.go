@@ -395,17 +395,7 @@ func (e *detailError) Error() string {
 	if e.kind != nil {
 		head = strings.TrimPrefix(e.kind.Error(), "elicit: ")
 	}
-	var sb strings.Builder
-	sb.WriteString(head)
-	for i, f := range e.fields.Fields {
-		if i == 0 {
-			sb.WriteString(": ")
-		} else {
-			sb.WriteString("; ")
-		}
-		sb.WriteString(f.Error())
-	}
-	return sb.String()
+	return withFields(head, e.fields.Fields)
 }
 
 func (e *detailError) Unwrap() []error {

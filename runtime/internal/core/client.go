@@ -73,6 +73,16 @@ func (a *Answerer) AnswerURL(ctx context.Context, message, url string) (*Respons
 	return &Response{Action: act}, nil
 }
 
+// AnswerElicitation answers one elicitation request with a by its mode:
+// a URL-mode request (ModeURL) with a.AnswerURL, any other with a.Answer
+// and its requested schema. The SDK adapters' client handlers call it.
+func AnswerElicitation(ctx context.Context, a *Answerer, mode, message, url string, requestedSchema any) (*Response, error) {
+	if Mode(mode) == ModeURL {
+		return a.AnswerURL(ctx, message, url)
+	}
+	return a.Answer(ctx, message, requestedSchema)
+}
+
 // Answer answers a form-mode request: message and requestedSchema as the
 // server sent them (JSON as []byte, json.RawMessage or string, a decoded
 // map[string]any, or an SDK value that marshals to the schema object).

@@ -30,14 +30,19 @@ type ValidationError struct {
 }
 
 func (e *ValidationError) Error() string {
-	var sb strings.Builder
-	sb.WriteString("elicit: invalid ")
-	if e.Form != "" {
-		sb.WriteString(e.Form)
-	} else {
-		sb.WriteString("content")
+	form := e.Form
+	if form == "" {
+		form = "content"
 	}
-	for i, f := range e.Fields {
+	return withFields("elicit: invalid "+form, e.Fields)
+}
+
+// withFields returns head followed by the messages of fields:
+// "head: first; second".
+func withFields(head string, fields []*FieldError) string {
+	var sb strings.Builder
+	sb.WriteString(head)
+	for i, f := range fields {
 		if i == 0 {
 			sb.WriteString(": ")
 		} else {

@@ -323,8 +323,7 @@ func (c *canonChecker) value(depth int) bool {
 	switch ch := c.b[c.i]; {
 	case ch == '{':
 		c.i++
-		if c.i < len(c.b) && c.b[c.i] == '}' {
-			c.i++
+		if c.next('}') {
 			return true
 		}
 		var prev []byte
@@ -338,42 +337,25 @@ func (c *canonChecker) value(depth int) bool {
 				return false
 			}
 			prev = key
-			if c.i >= len(c.b) || c.b[c.i] != ':' {
+			if !c.next(':') || !c.value(depth+1) {
 				return false
 			}
-			c.i++
-			if !c.value(depth + 1) {
-				return false
+			if !c.next(',') {
+				return c.next('}')
 			}
-			if c.i < len(c.b) && c.b[c.i] == ',' {
-				c.i++
-				continue
-			}
-			if c.i < len(c.b) && c.b[c.i] == '}' {
-				c.i++
-				return true
-			}
-			return false
 		}
 	case ch == '[':
 		c.i++
-		if c.i < len(c.b) && c.b[c.i] == ']' {
-			c.i++
+		if c.next(']') {
 			return true
 		}
 		for {
 			if !c.value(depth + 1) {
 				return false
 			}
-			if c.i < len(c.b) && c.b[c.i] == ',' {
-				c.i++
-				continue
+			if !c.next(',') {
+				return c.next(']')
 			}
-			if c.i < len(c.b) && c.b[c.i] == ']' {
-				c.i++
-				return true
-			}
-			return false
 		}
 	case ch == '"':
 		return c.str()
@@ -385,6 +367,15 @@ func (c *canonChecker) value(depth int) bool {
 		return c.lit("null")
 	}
 	return c.num()
+}
+
+// next consumes b if it is the next byte.
+func (c *canonChecker) next(b byte) bool {
+	if c.i < len(c.b) && c.b[c.i] == b {
+		c.i++
+		return true
+	}
+	return false
 }
 
 func (c *canonChecker) lit(s string) bool {

@@ -269,16 +269,9 @@ var askMatrix = []matrixCase{
 			t.Skip("2026-07-28: the server never waits for the user, so there is no timeout to report")
 		}
 		s := newServer(t, sdk, runtime.UnavailableAuto)
-		stop := make(chan struct{})
-		user := func(ctx context.Context, q question) (*runtime.Response, error) {
-			select {
-			case <-ctx.Done():
-			case <-stop:
-			}
-			return nil, errors.New("gave up")
-		}
+		user, release := silentUser()
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: user})
-		t.Cleanup(func() { close(stop) })
+		t.Cleanup(release)
 		res, err := c.call(callCtx(t), "timeout", nil)
 		if err != nil || !res.IsError || res.Text != "The user did not answer within 150ms: ask again later, or ask the user in the conversation." {
 			t.Fatalf("call = %+v, %v; want a timeout tool error", res, err)

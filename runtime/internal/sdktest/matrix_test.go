@@ -43,6 +43,20 @@ func respond(r *runtime.Response) answerer {
 	return func(context.Context, question) (*runtime.Response, error) { return r, nil }
 }
 
+// silentUser returns a user that never answers: each answer waits until
+// the ask's context ends or release is called, then fails.
+func silentUser() (user answerer, release func()) {
+	stop := make(chan struct{})
+	user = func(ctx context.Context, _ question) (*runtime.Response, error) {
+		select {
+		case <-ctx.Done():
+		case <-stop:
+		}
+		return nil, errors.New("gave up")
+	}
+	return user, func() { close(stop) }
+}
+
 // clientVersion is the version a test client asks for: the SDK default
 // for 2026-07-28, so the default path is what gets tested.
 func clientVersion(v string) string {
@@ -368,16 +382,9 @@ var matrix = []matrixCase{
 			t.Skip("2026-07-28: the server never waits for the user (it returns input_required), so a per-ask timeout has nothing to bound")
 		}
 		s := newServer(t, sdk, runtime.UnavailableAuto)
-		stop := make(chan struct{})
-		user := func(ctx context.Context, q question) (*runtime.Response, error) {
-			select {
-			case <-ctx.Done():
-			case <-stop:
-			}
-			return nil, errors.New("gave up")
-		}
+		user, release := silentUser()
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: user})
-		t.Cleanup(func() { close(stop) })
+		t.Cleanup(release)
 		res, err := c.call(callCtx(t), "timeout", nil)
 		if err == nil && !res.IsError {
 			t.Errorf("timed-out ask produced a result: %+v", res)

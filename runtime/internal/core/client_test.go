@@ -1,0 +1,40 @@
+package core_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/elicitgen/elicitgen/runtime/internal/core"
+)
+
+// TestAnswerElicitation: a "url" request goes to Answerer.URL with its
+// URL; any other mode (form, or none) is matched by its schema.
+func TestAnswerElicitation(t *testing.T) {
+	ctx := context.Background()
+	var gotURL string
+	a := core.NewAnswerer()
+	a.URL = func(_ context.Context, _, url string) (core.Action, error) {
+		gotURL = url
+		return core.ActionAccept, nil
+	}
+	a.Other = func(context.Context, string, map[string]any) (*core.Response, error) {
+		return &core.Response{Action: core.ActionCancel}, nil
+	}
+	r, err := core.AnswerElicitation(ctx, a, "url", "Sign in", "https://example.com/login", nil)
+	if err != nil || r.Action != core.ActionAccept || gotURL != "https://example.com/login" {
+		t.Fatalf("url mode = %+v, %v (url %q); want accept through Answerer.URL", r, err, gotURL)
+	}
+	schema := map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}
+	for _, mode := range []string{"form", ""} {
+		gotURL = ""
+		r, err := core.AnswerElicitation(ctx, a, mode, "Name?", "https://example.com/ignored", schema)
+		if err != nil || r.Action != core.ActionCancel || gotURL != "" {
+			t.Errorf("mode %q = %+v, %v (url %q); want cancel through Answerer.Other", mode, r, err, gotURL)
+		}
+	}
+	a.Other = nil
+	if _, err := core.AnswerElicitation(ctx, a, "form", "Name?", "", schema); !errors.Is(err, core.ErrNoForm) {
+		t.Errorf("form mode with no form = %v, want ErrNoForm", err)
+	}
+}
