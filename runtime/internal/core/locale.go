@@ -45,7 +45,10 @@ type PropText struct {
 // the adapter took from the request; WithLocale("") asks in the source
 // text. Only titles, descriptions and option titles change: option values
 // and every validation rule stay the same, so an answer validates
-// identically in every language.
+// identically in every language. The quick asks (AskConfirm, AskText,
+// AskChoice, AskChoices) have no catalog: their default field titles
+// come translated into German, Spanish, French, Japanese and Korean (de,
+// es, fr, ja, ko); the message and options are the caller's words.
 func WithLocale(tag string) AskOption {
 	return func(c *askConfig) { c.locale, c.localeSet = tag, true }
 }

@@ -95,6 +95,9 @@ func quickAsk[T any](ctx context.Context, a Asker, name string, p Property, mess
 	if a == nil {
 		return none, &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: s, Message: message}
 	}
+	if cfg.title == "" {
+		s = localize(s, true, quickLocales, &cfg, a)
+	}
 	e := newEngine(reflect.TypeFor[quickValue[T]](), s, []string{"V"})
 	if e.err != nil {
 		return none, e.err

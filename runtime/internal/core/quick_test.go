@@ -272,3 +272,81 @@ func TestAskFailureText(t *testing.T) {
 		}
 	}
 }
+
+func TestQuickAsksLocale(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name  string
+		ask   func(core.Asker) error
+		prop  string
+		title string
+	}{
+		{"ja-JP confirm", func(a core.Asker) error {
+			_, err := core.AskConfirm(ctx, a, "デプロイしますか？", core.WithLocale("ja-JP"))
+			return err
+		}, "confirm", "確認"},
+		{"fr text", func(a core.Asker) error {
+			_, err := core.AskText(ctx, a, "Nom ?", core.WithLocale("fr-CH, ja;q=0.8"))
+			return err
+		}, "text", "Votre réponse"},
+		{"ko choice", func(a core.Asker) error {
+			_, err := core.AskChoice(ctx, a, "어디?", regions, core.WithLocale("ko"))
+			return err
+		}, "choice", "선택"},
+		{"ja choices", func(a core.Asker) error {
+			_, err := core.AskChoices(ctx, a, "どこに？", regions, core.WithLocale("ja"))
+			return err
+		}, "choices", "選択（複数可）"},
+		{"WithTitle wins", func(a core.Asker) error {
+			_, err := core.AskConfirm(ctx, a, "デプロイしますか？", core.WithLocale("ja"), core.WithTitle("本番に出す"))
+			return err
+		}, "confirm", "本番に出す"},
+		{"no catalog for the language", func(a core.Asker) error {
+			_, err := core.AskConfirm(ctx, a, "Go?", core.WithLocale("sv"))
+			return err
+		}, "confirm", "Confirm"},
+		{"source text", func(a core.Asker) error {
+			_, err := core.AskText(ctx, a, "Name?", core.WithLocale(""))
+			return err
+		}, "text", "Your answer"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := elicittest.New(elicittest.Decline())
+			if err := c.ask(a); err != nil {
+				t.Fatal(err)
+			}
+			p := a.Requests()[0].Schema.Property(c.prop)
+			if p == nil || p.Title != c.title {
+				t.Fatalf("property %s = %+v, want title %q", c.prop, p, c.title)
+			}
+		})
+	}
+	// Without WithLocale, the language is the one the asker carries (an
+	// adapter reads it from the request).
+	pa := elicittest.New(elicittest.Decline())
+	if _, err := core.AskConfirm(ctx, prefers{pa, "ja-JP, en;q=0.5"}, "デプロイしますか？"); err != nil {
+		t.Fatal(err)
+	}
+	if p := pa.Requests()[0].Schema.Properties[0]; p.Title != "確認" {
+		t.Fatalf("title from the asker's preference = %q, want 確認", p.Title)
+	}
+	// The option values, which the answer is checked against, never change.
+	a := elicittest.New(elicittest.Accept(map[string]any{"choice": "eu"}))
+	out, err := core.AskChoice(ctx, a, "どこ？", regions, core.WithLocale("ja"))
+	if err != nil || out.Value != "eu" {
+		t.Fatalf("AskChoice in ja = %+v, %v", out, err)
+	}
+	if o := a.Requests()[0].Schema.Properties[0].Options; o[0].Value != "eu" || o[0].Title != "Europe" {
+		t.Fatalf("options = %+v, want the caller's", o)
+	}
+}
+
+// prefers is an Asker that carries a language preference, as the SDK
+// adapters' askers do.
+type prefers struct {
+	core.Asker
+	lang string
+}
+
+func (p prefers) LanguagePreference() string { return p.lang }
