@@ -518,3 +518,11 @@ func MatchLanguage(pref string, have ...string) string {
 // The preference belongs to the one request: servers must not keep it as
 // session state.
 const MetaKeyAcceptLanguage = core.MetaKeyAcceptLanguage
+
+// MetaKeyContentLanguage is the _meta key under which, as SEP-2792
+// proposes, a server reports the language its text is actually in (the
+// syntax of the HTTP Content-Language header). The adapters put it in
+// the params of each question asked in a negotiated language
+// (Request.Language) and, on 2026-07-28, in the input_required result
+// whose questions share one.
+const MetaKeyContentLanguage = core.MetaKeyContentLanguage

@@ -95,8 +95,23 @@ func TestInputResponsesManual(t *testing.T) {
 	if err != nil || len(in) != 1 || in["Deploy"] == nil {
 		t.Fatalf("InputResponses = %v, %v", in, err)
 	}
+	if res.Meta[runtime.MetaKeyContentLanguage] != nil {
+		t.Errorf("round 1 without a language preference reports one: %v", res.Meta)
+	}
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{}, InputResponses: in, RequestState: res.RequestState})
 	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "accept feature" {
 		t.Fatalf("round 2 = %+v, %v", res, err)
+	}
+
+	// Asked in Japanese (SEP-2792 acceptLanguage), the input_required
+	// result and its question report the language of the form's text.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{},
+		Meta: mcp.Meta{runtime.MetaKeyAcceptLanguage: "ja-JP, en;q=0.5"}})
+	if err != nil || !res.NeedsInput() {
+		t.Fatalf("round 1 in Japanese = %+v, %v; want input_required", res, err)
+	}
+	q, _ := res.InputRequests["Deploy"].(*mcp.ElicitParams)
+	if res.Meta[runtime.MetaKeyContentLanguage] != "ja" || q == nil || q.Meta[runtime.MetaKeyContentLanguage] != "ja" {
+		t.Errorf("round 1 in Japanese: result _meta %v, question %+v; want contentLanguage ja on both", res.Meta, q)
 	}
 }

@@ -233,7 +233,11 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 		if err != nil {
 			return nil, "", err
 		}
-		return &mcp.CallToolResult{InputRequests: in, RequestState: r.State}, "", nil
+		res := &mcp.CallToolResult{InputRequests: in, RequestState: r.State}
+		if lang := r.Language(); lang != "" {
+			res.Meta = mcp.Meta{runtime.MetaKeyContentLanguage: lang}
+		}
+		return res, "", nil
 	case adapter.ReplyToolError:
 		return nil, r.Text, nil
 	case adapter.ReplyResult:
@@ -348,6 +352,9 @@ func elicitParams(req *runtime.Request, version string) (*mcp.ElicitParams, erro
 		return nil, err
 	}
 	p.Mode, p.RequestedSchema = "form", json.RawMessage(b)
+	if req.Language != "" {
+		p.Meta = mcp.Meta{runtime.MetaKeyContentLanguage: req.Language}
+	}
 	return p, nil
 }
 

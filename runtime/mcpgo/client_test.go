@@ -47,4 +47,29 @@ func TestInputResponsesManual(t *testing.T) {
 	if err != nil || res.IsError || res.Content[0].(mcp.TextContent).Text != "accept feature" {
 		t.Fatalf("round 2 = %+v, %v", res, err)
 	}
+	if wire.Meta != nil && wire.Meta.AdditionalFields[runtime.MetaKeyContentLanguage] != nil {
+		t.Errorf("round 1 without a language preference reports one: %s", b)
+	}
+
+	// Asked in Japanese (SEP-2792 acceptLanguage), the input_required
+	// result and its question report the language of the form's text.
+	req := toolRequest("", "")
+	req.Params.Meta = mcp.NewMetaFromMap(map[string]any{runtime.MetaKeyAcceptLanguage: "ja-JP, en;q=0.5"})
+	res, err = h(modern("alice"), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.Marshal(res)
+	var ja struct {
+		Meta          map[string]any `json:"_meta"`
+		InputRequests map[string]struct {
+			Params struct {
+				Meta map[string]any `json:"_meta"`
+			} `json:"params"`
+		} `json:"inputRequests"`
+	}
+	if err := json.Unmarshal(b, &ja); err != nil || ja.Meta[runtime.MetaKeyContentLanguage] != "ja" ||
+		ja.InputRequests["Deploy"].Params.Meta[runtime.MetaKeyContentLanguage] != "ja" {
+		t.Errorf("round 1 in Japanese = %s, %v; want contentLanguage ja on the result and the question", b, err)
+	}
 }

@@ -174,7 +174,11 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 			params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
 			b.Elicit(p.Key, params)
 		}
-		return b.ToolResult(), nil
+		res := b.ToolResult()
+		if lang := r.Language(); lang != "" {
+			res.Meta = mcp.NewMetaFromMap(map[string]any{runtime.MetaKeyContentLanguage: lang})
+		}
+		return res, nil
 	case adapter.ReplyInvalidParams, adapter.ReplyMissingCapability:
 		return nil, r.Err
 	case adapter.ReplyToolError:
@@ -315,6 +319,9 @@ func elicitParams(req *runtime.Request, version string) (mcp.ElicitationParams, 
 	p.RequestedSchema = json.RawMessage(b)
 	if sv != runtime.Version20250618 { // 2025-06-18 has no mode
 		p.Mode = mcp.ElicitationModeForm
+	}
+	if req.Language != "" {
+		p.Meta = mcp.NewMetaFromMap(map[string]any{runtime.MetaKeyContentLanguage: req.Language})
 	}
 	return p, nil
 }

@@ -375,6 +375,20 @@ type Reply struct {
 	Err error
 }
 
+// Language is the language of an input_required reply's questions
+// (Request.Language), reported in the result's _meta under
+// MetaKeyContentLanguage: "" unless every question has the same one.
+func (r *Reply) Language() string {
+	lang := ""
+	for i, q := range r.Requests {
+		if q.Request == nil || q.Request.Language == "" || i > 0 && q.Request.Language != lang {
+			return ""
+		}
+		lang = q.Request.Language
+	}
+	return lang
+}
+
 // Reply decides what the adapter sends once the handler returned
 // handlerErr, applying policy to "cannot ask" failures:
 //

@@ -439,8 +439,8 @@ func (e *engine) ask(ctx context.Context, a Asker, message string, opts []AskOpt
 	if err != nil {
 		return "", err
 	}
-	s = localize(s, s != e.schema, locales, &cfg, a)
-	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
+	s, lang := localize(s, s != e.schema, locales, &cfg, a)
+	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, Language: lang}
 	out, err := askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (struct{}, error) {
 		return struct{}{}, e.decodeInto(s, content, dst)
 	})

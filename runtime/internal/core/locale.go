@@ -15,6 +15,14 @@ import (
 // session state.
 const MetaKeyAcceptLanguage = "io.modelcontextprotocol/acceptLanguage"
 
+// MetaKeyContentLanguage is the _meta key under which, as SEP-2792
+// proposes, a server reports the language its text is actually in (the
+// syntax of the HTTP Content-Language header). The adapters put it in
+// the params of each question asked in a negotiated language
+// (Request.Language) and, on 2026-07-28, in the input_required result
+// whose questions share one.
+const MetaKeyContentLanguage = "io.modelcontextprotocol/contentLanguage"
+
 // Locale is one form's text in one language, translated from an
 // elicit.<tag>.json catalog beside the form. Generated code attaches the
 // locales of a form to its Form; an entry without Props names the
@@ -191,23 +199,31 @@ func pickLocale(locales []Locale, pref string) *Locale {
 }
 
 // localize returns s in the language that cfg or the asker prefers,
-// among locales. s is copied before it is changed unless owned says it
-// is already a private copy. Option values, kinds and bounds never
-// change.
-func localize(s *Schema, owned bool, locales []Locale, cfg *askConfig, a Asker) *Schema {
+// among locales, and the tag of the language it is in when a preference
+// was given: the locale picked, or the source language (locales[0]) when
+// none serves the preference ("" when s has no locales at all). s is
+// copied before it is changed unless owned says it is already a private
+// copy. Option values, kinds and bounds never change.
+func localize(s *Schema, owned bool, locales []Locale, cfg *askConfig, a Asker) (*Schema, string) {
 	pref := cfg.locale
 	if !cfg.localeSet {
 		pref = LanguagePreference(a)
 	}
+	if pref == "" || len(locales) == 0 {
+		return s, ""
+	}
 	l := pickLocale(locales, pref)
-	if l == nil || len(l.Props) == 0 {
-		return s
+	if l == nil {
+		return s, locales[0].Tag
+	}
+	if len(l.Props) == 0 {
+		return s, l.Tag
 	}
 	if !owned {
 		s = s.Clone()
 	}
 	l.Apply(s)
-	return s
+	return s, l.Tag
 }
 
 // Apply writes l's text into s: property titles and descriptions, and

@@ -54,6 +54,12 @@ type Request struct {
 	// ElicitationID correlates a URL-mode request with its completion
 	// (2025-11-25 only).
 	ElicitationID string
+	// Language is the BCP 47 tag of the language the form's text is in,
+	// when the ask had a language preference (WithLocale or the
+	// request's) and the form has translations: the catalog picked, or
+	// the source language when none served the preference. Adapters
+	// report it as _meta[MetaKeyContentLanguage] (SEP-2792).
+	Language string
 }
 
 // Response is a client's answer, as an Asker returns it.

@@ -95,14 +95,15 @@ func quickAsk[T any](ctx context.Context, a Asker, name string, p Property, mess
 	if a == nil {
 		return none, &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: s, Message: message}
 	}
+	var lang string
 	if cfg.title == "" {
-		s = localize(s, true, quickLocales, &cfg, a)
+		s, lang = localize(s, true, quickLocales, &cfg, a)
 	}
 	e := newEngine(reflect.TypeFor[quickValue[T]](), s, []string{"V"})
 	if e.err != nil {
 		return none, e.err
 	}
-	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
+	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, Language: lang}
 	return askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (T, error) {
 		var w quickValue[T]
 		err := e.decodeInto(s, content, unsafe.Pointer(&w))

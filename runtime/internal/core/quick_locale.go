@@ -5,6 +5,7 @@ package core
 // client's preference that an adapter reads) is not titled in English.
 // A title given with WithTitle is sent as given, in any language.
 var quickLocales = []Locale{
+	{Tag: "en"}, // the source text: a preference for English stops here
 	{Tag: "de", Props: quickTitles("Bestätigen", "Ihre Antwort", "Ihre Auswahl", "Ihre Auswahl (mehrere möglich)")},
 	{Tag: "es", Props: quickTitles("Confirmar", "Su respuesta", "Su elección", "Sus elecciones")},
 	{Tag: "fr", Props: quickTitles("Confirmer", "Votre réponse", "Votre choix", "Vos choix")},

@@ -328,8 +328,16 @@ func TestQuickAsksLocale(t *testing.T) {
 	if _, err := core.AskConfirm(ctx, prefers{pa, "ja-JP, en;q=0.5"}, "デプロイしますか？"); err != nil {
 		t.Fatal(err)
 	}
-	if p := pa.Requests()[0].Schema.Properties[0]; p.Title != "確認" {
-		t.Fatalf("title from the asker's preference = %q, want 確認", p.Title)
+	if r := pa.Requests()[0]; r.Schema.Properties[0].Title != "確認" || r.Language != "ja" {
+		t.Fatalf("from the asker's preference: title %q, language %q; want 確認, ja", r.Schema.Properties[0].Title, r.Language)
+	}
+	// A title of the caller's own is in no language the runtime knows.
+	ta := elicittest.New(elicittest.Decline())
+	if _, err := core.AskConfirm(ctx, prefers{ta, "ja"}, "デプロイしますか？", core.WithTitle("本番に出す")); err != nil {
+		t.Fatal(err)
+	}
+	if r := ta.Requests()[0]; r.Language != "" {
+		t.Fatalf("with WithTitle: language %q, want none reported", r.Language)
 	}
 	// The option values, which the answer is checked against, never change.
 	a := elicittest.New(elicittest.Accept(map[string]any{"choice": "eu"}))

@@ -53,6 +53,8 @@ type question struct {
 	URL           string
 	ElicitationID string
 	Schema        map[string]any
+	// Language is params._meta[runtime.MetaKeyContentLanguage].
+	Language string
 }
 
 // answerer is a client's elicitation handler, SDK-neutral.
@@ -510,6 +512,7 @@ func goQuestion(p *mcp.ElicitParams) question {
 		b, _ := json.Marshal(p.RequestedSchema)
 		_ = json.Unmarshal(b, &q.Schema)
 	}
+	q.Language, _ = p.Meta[runtime.MetaKeyContentLanguage].(string)
 	return q
 }
 
@@ -518,6 +521,9 @@ func mgQuestion(p mgmcp.ElicitationParams) question {
 	if p.RequestedSchema != nil {
 		b, _ := json.Marshal(p.RequestedSchema)
 		_ = json.Unmarshal(b, &q.Schema)
+	}
+	if p.Meta != nil {
+		q.Language, _ = p.Meta.AdditionalFields[runtime.MetaKeyContentLanguage].(string)
 	}
 	return q
 }

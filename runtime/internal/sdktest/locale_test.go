@@ -130,11 +130,13 @@ func TestLocaleMatrix(t *testing.T) {
 					args, meta map[string]any
 					pref       string
 					ja         bool
+					content    string // the contentLanguage the question reports
 				}{
-					{"acceptLanguage", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "ja-JP, en;q=0.5"}, "ja-JP, en;q=0.5", true},
-					{"none", nil, nil, "", false},
-					{"english first", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "en-US, ja;q=0.9"}, "en-US, ja;q=0.9", false},
-					{"hook", map[string]any{"lang": "JA"}, map[string]any{runtime.MetaKeyAcceptLanguage: "en"}, "JA", true},
+					{"acceptLanguage", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "ja-JP, en;q=0.5"}, "ja-JP, en;q=0.5", true, "ja"},
+					{"none", nil, nil, "", false, ""},
+					{"english first", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "en-US, ja;q=0.9"}, "en-US, ja;q=0.9", false, "en"},
+					{"no catalog for it", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "sv"}, "sv", false, "en"},
+					{"hook", map[string]any{"lang": "JA"}, map[string]any{runtime.MetaKeyAcceptLanguage: "en"}, "JA", true, "ja"},
 				}
 				for _, tc := range cases {
 					mu.Lock()
@@ -152,6 +154,9 @@ func TestLocaleMatrix(t *testing.T) {
 						t.Fatalf("%s: %d questions, want 1", tc.name, len(qs))
 					}
 					checkLocaleSchema(t, tc.name, v, qs[0].Schema, tc.ja)
+					if qs[0].Language != tc.content {
+						t.Errorf("%s: question's _meta contentLanguage = %q, want %q", tc.name, qs[0].Language, tc.content)
+					}
 				}
 			})
 		}
