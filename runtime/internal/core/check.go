@@ -10,14 +10,14 @@ import (
 // CheckString checks a string value against p: length bounds (in
 // characters), format and enum membership.
 func CheckString(errs *Errors, p *Property, v string) {
-	if p.MinLength != nil || p.MaxLength != nil {
-		n := utf8.RuneCountInString(v)
-		if p.MinLength != nil && n < *p.MinLength {
-			errs.Add(p.Name, "must be at least "+plural(*p.MinLength, "character")+" long")
-		}
-		if p.MaxLength != nil && n > *p.MaxLength {
-			errs.Add(p.Name, "must be at most "+plural(*p.MaxLength, "character")+" long")
-		}
+	// Lengths count characters, but a string of len(v) bytes has between
+	// (len(v)+3)/4 and len(v) of them: count only when the bytes cannot
+	// decide.
+	if p.MinLength != nil && (len(v)+3)/4 < *p.MinLength && utf8.RuneCountInString(v) < *p.MinLength {
+		errs.Add(p.Name, "must be at least "+plural(*p.MinLength, "character")+" long")
+	}
+	if p.MaxLength != nil && len(v) > *p.MaxLength && utf8.RuneCountInString(v) > *p.MaxLength {
+		errs.Add(p.Name, "must be at most "+plural(*p.MaxLength, "character")+" long")
 	}
 	if p.Format != "" {
 		if msg := checkFormat(p.Format, v); msg != "" {

@@ -216,6 +216,11 @@ type fieldDesc struct {
 	size   uintptr      // of the value (integers and floats)
 	ptr    bool         // the field is a pointer to the value
 	elem   reflect.Type // the pointed-to type, when ptr
+	lo, hi int64        // the range of the Go integer type (gkInt, gkUint)
+	// checkStr and checkNum say whether a string needs CheckString (a
+	// length, format or enum rule) and a number CheckNumber (a bound).
+	// Per-ask copies of the schema keep these rules.
+	checkStr, checkNum bool
 }
 
 // engine is the non-generic descriptor of one form: its schema and where
@@ -278,6 +283,10 @@ func newEngine(t reflect.Type, s *Schema, paths []string) *engine {
 		default:
 			return fail("field %q has unsupported type %s", path, ft)
 		}
+		fd.lo, fd.hi = intRange(fd.kind, fd.size)
+		p := &s.Properties[i]
+		fd.checkStr = p.MinLength != nil || p.MaxLength != nil || p.Format != "" || p.Kind == KindEnum
+		fd.checkNum = p.Minimum != nil || p.Maximum != nil
 		e.fields[i] = fd
 	}
 	return e
@@ -324,7 +333,7 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 			switch sv := v.(type) {
 			case string:
 				if fd.kind == gkString {
-					if present && (p.MinLength != nil || p.MaxLength != nil || p.Format != "" || p.Kind == KindEnum) {
+					if present && fd.checkStr {
 						CheckString(&errs, p, sv)
 					}
 					*(*string)(dst) = sv
@@ -337,16 +346,15 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 				}
 			case float64:
 				if fd.kind == gkFloat && fd.size == 8 && !math.IsNaN(sv) && !math.IsInf(sv, 0) {
-					if present && (p.Minimum != nil || p.Maximum != nil) {
+					if present && fd.checkNum {
 						CheckNumber(&errs, p, sv)
 					}
 					*(*float64)(dst) = sv
 					continue
 				}
 				if (fd.kind == gkInt || fd.kind == gkUint) && sv >= -MaxSafeInteger && sv <= MaxSafeInteger && sv == math.Trunc(sv) {
-					n := int64(sv)
-					if intFits(fd, n) == "" {
-						if present && (p.Minimum != nil || p.Maximum != nil) {
+					if n := int64(sv); n >= fd.lo && n <= fd.hi {
+						if present && fd.checkNum {
 							CheckNumber(&errs, p, sv)
 						}
 						storeInt(fd, dst, n)
@@ -508,6 +516,23 @@ func checkIntField(errs *Errors, p *Property, fd *fieldDesc, src unsafe.Pointer)
 }
 
 // intFits says why n does not fit the field's Go type, or "".
+// intRange returns the range of a Go integer type of kind k (gkInt or
+// gkUint) and size bytes, clipped to int64; 0, 0 for other kinds.
+func intRange(k goKind, size uintptr) (lo, hi int64) {
+	bits := 8 * size
+	switch {
+	case k == gkUint && bits >= 64:
+		return 0, math.MaxInt64
+	case k == gkUint:
+		return 0, 1<<bits - 1
+	case k == gkInt && bits >= 64:
+		return math.MinInt64, math.MaxInt64
+	case k == gkInt:
+		return -(1 << (bits - 1)), 1<<(bits-1) - 1
+	}
+	return 0, 0
+}
+
 func intFits(fd *fieldDesc, n int64) string {
 	bits := 8 * fd.size
 	var ok bool

@@ -287,3 +287,43 @@ func TestParseTimeAcceptsWhatCheckFormatAccepts(t *testing.T) {
 		t.Errorf("leap second = %v, %v; want %v", got, err, want)
 	}
 }
+
+// Lengths are counted in characters (code points), not bytes, on both
+// sides of every bound, whatever the bytes suggest.
+func TestCheckStringLength(t *testing.T) {
+	cases := []struct {
+		v        string
+		min, max int
+		want     string
+	}{
+		{"日本", 2, 2, ""},         // 6 bytes, 2 characters
+		{"日本", 3, 0, "at least"}, // (6+3)/4 = 2 bytes-worth < 3: counted
+		{"日本", 0, 1, "at most"},  // 6 bytes > 1: counted
+		{"日本語", 0, 3, ""},        // 9 bytes > 3, 3 characters
+		{"𝄞𝄞", 2, 2, ""},         // 8 bytes, 2 characters of 4 bytes
+		{"𝄞𝄞", 3, 0, "at least"},
+		{"abcd", 2, 4, ""},
+		{"abcd", 5, 0, "at least"},
+		{"abcde", 0, 4, "at most"},
+		{"", 1, 0, "at least"},
+		{"\xff\xfe", 2, 2, ""}, // invalid bytes count one each
+	}
+	for _, c := range cases {
+		p := &core.Property{Name: "s", Kind: core.KindString}
+		if c.min > 0 {
+			p.MinLength = core.Ptr(c.min)
+		}
+		if c.max > 0 {
+			p.MaxLength = core.Ptr(c.max)
+		}
+		var errs core.Errors
+		core.CheckString(&errs, p, c.v)
+		err := errs.Err("F")
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q min %d max %d: %v, want valid", c.v, c.min, c.max, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%q min %d max %d: %v, want %q", c.v, c.min, c.max, err, c.want)
+		}
+	}
+}
