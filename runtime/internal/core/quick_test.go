@@ -275,50 +275,44 @@ func TestAskFailureText(t *testing.T) {
 
 func TestQuickAsksLocale(t *testing.T) {
 	ctx := context.Background()
+	// ask asks the quick question named by its field.
+	ask := func(a core.Asker, field string, opts ...core.AskOption) error {
+		var err error
+		switch field {
+		case core.ConfirmField:
+			_, err = core.AskConfirm(ctx, a, "?", opts...)
+		case core.TextField:
+			_, err = core.AskText(ctx, a, "?", opts...)
+		case core.ChoiceField:
+			_, err = core.AskChoice(ctx, a, "?", regions, opts...)
+		case core.ChoicesField:
+			_, err = core.AskChoices(ctx, a, "?", regions, opts...)
+		}
+		return err
+	}
 	cases := []struct {
 		name  string
-		ask   func(core.Asker) error
-		prop  string
+		field string
+		opts  []core.AskOption
 		title string
 	}{
-		{"ja-JP confirm", func(a core.Asker) error {
-			_, err := core.AskConfirm(ctx, a, "デプロイしますか？", core.WithLocale("ja-JP"))
-			return err
-		}, "confirm", "確認"},
-		{"fr text", func(a core.Asker) error {
-			_, err := core.AskText(ctx, a, "Nom ?", core.WithLocale("fr-CH, ja;q=0.8"))
-			return err
-		}, "text", "Votre réponse"},
-		{"ko choice", func(a core.Asker) error {
-			_, err := core.AskChoice(ctx, a, "어디?", regions, core.WithLocale("ko"))
-			return err
-		}, "choice", "선택"},
-		{"ja choices", func(a core.Asker) error {
-			_, err := core.AskChoices(ctx, a, "どこに？", regions, core.WithLocale("ja"))
-			return err
-		}, "choices", "選択（複数可）"},
-		{"WithTitle wins", func(a core.Asker) error {
-			_, err := core.AskConfirm(ctx, a, "デプロイしますか？", core.WithLocale("ja"), core.WithTitle("本番に出す"))
-			return err
-		}, "confirm", "本番に出す"},
-		{"no catalog for the language", func(a core.Asker) error {
-			_, err := core.AskConfirm(ctx, a, "Go?", core.WithLocale("sv"))
-			return err
-		}, "confirm", "Confirm"},
-		{"source text", func(a core.Asker) error {
-			_, err := core.AskText(ctx, a, "Name?", core.WithLocale(""))
-			return err
-		}, "text", "Your answer"},
+		{"ja-JP", core.ConfirmField, []core.AskOption{core.WithLocale("ja-JP")}, "確認"},
+		{"fr-CH first", core.TextField, []core.AskOption{core.WithLocale("fr-CH, ja;q=0.8")}, "Votre réponse"},
+		{"ko", core.ChoiceField, []core.AskOption{core.WithLocale("ko")}, "선택"},
+		{"ja", core.ChoicesField, []core.AskOption{core.WithLocale("ja")}, "選択（複数可）"},
+		{"WithTitle wins", core.ConfirmField, []core.AskOption{core.WithLocale("ja"), core.WithTitle("本番に出す")}, "本番に出す"},
+		{"no catalog for the language", core.ConfirmField, []core.AskOption{core.WithLocale("sv")}, "Confirm"},
+		{"source text", core.TextField, []core.AskOption{core.WithLocale("")}, "Your answer"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			a := elicittest.New(elicittest.Decline())
-			if err := c.ask(a); err != nil {
+			if err := ask(a, c.field, c.opts...); err != nil {
 				t.Fatal(err)
 			}
-			p := a.Requests()[0].Schema.Property(c.prop)
+			p := a.Requests()[0].Schema.Property(c.field)
 			if p == nil || p.Title != c.title {
-				t.Fatalf("property %s = %+v, want title %q", c.prop, p, c.title)
+				t.Fatalf("property %s = %+v, want title %q", c.field, p, c.title)
 			}
 		})
 	}
