@@ -515,7 +515,6 @@ func checkIntField(errs *Errors, p *Property, fd *fieldDesc, src unsafe.Pointer)
 	CheckNumber(errs, p, float64(n))
 }
 
-// intFits says why n does not fit the field's Go type, or "".
 // intRange returns the range of a Go integer type of kind k (gkInt or
 // gkUint) and size bytes, clipped to int64; 0, 0 for other kinds.
 func intRange(k goKind, size uintptr) (lo, hi int64) {
@@ -533,22 +532,16 @@ func intRange(k goKind, size uintptr) (lo, hi int64) {
 	return 0, 0
 }
 
+// intFits says why n does not fit the field's Go type, or "".
 func intFits(fd *fieldDesc, n int64) string {
-	bits := 8 * fd.size
-	var ok bool
-	if fd.kind == gkUint {
-		ok = n >= 0 && (bits >= 64 || uint64(n) < 1<<bits)
-	} else {
-		ok = bits >= 64 || n >= -(1<<(bits-1)) && n < 1<<(bits-1)
-	}
-	if ok {
+	if n >= fd.lo && n <= fd.hi {
 		return ""
 	}
 	typ := "int"
 	if fd.kind == gkUint {
 		typ = "uint"
 	}
-	return fmt.Sprintf("%d is out of range for %s%d", n, typ, bits)
+	return fmt.Sprintf("%d is out of range for %s%d", n, typ, 8*fd.size)
 }
 
 func storeInt(fd *fieldDesc, dst unsafe.Pointer, n int64) {

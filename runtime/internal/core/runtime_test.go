@@ -270,3 +270,45 @@ func TestCheckURL(t *testing.T) {
 		}
 	}
 }
+
+// Every Go integer width takes its extremes and refuses one past them.
+func TestDecodeIntegerWidths(t *testing.T) {
+	type ints struct {
+		I8  int8
+		I16 int16
+		I32 int32
+		U8  uint8
+		U16 uint16
+		U32 uint32
+		U   uint
+	}
+	names := []string{"i8", "i16", "i32", "u8", "u16", "u32", "u"}
+	s := &core.Schema{Name: "Ints"}
+	for _, n := range names {
+		s.Properties = append(s.Properties, core.Property{Name: n, Kind: core.KindInteger})
+	}
+	f := core.NewForm((*ints)(nil), s, "I8", "I16", "I32", "U8", "U16", "U32", "U")
+	lo := []float64{-128, -32768, -2147483648, 0, 0, 0, 0}
+	hi := []float64{127, 32767, 2147483647, 255, 65535, 4294967295, core.MaxSafeInteger}
+	for i, n := range names {
+		var v ints
+		if err := f.Decode(map[string]any{n: lo[i]}, &v); err != nil {
+			t.Errorf("%s = %v: %v", n, lo[i], err)
+		}
+		if err := f.Decode(map[string]any{n: hi[i]}, &v); err != nil {
+			t.Errorf("%s = %v: %v", n, hi[i], err)
+		}
+		if err := f.Decode(map[string]any{n: lo[i] - 1}, &v); err == nil {
+			t.Errorf("%s = %v accepted", n, lo[i]-1)
+		}
+		if i < len(names)-1 { // uint's bound is the JSON-safe range
+			if err := f.Decode(map[string]any{n: hi[i] + 1}, &v); err == nil || !strings.Contains(err.Error(), "out of range") {
+				t.Errorf("%s = %v: %v, want out of range", n, hi[i]+1, err)
+			}
+		}
+	}
+	var v ints
+	if err := f.Decode(map[string]any{"i8": -5.0, "u16": 65535.0, "u": 7.0}, &v); err != nil || v.I8 != -5 || v.U16 != 65535 || v.U != 7 {
+		t.Fatalf("decoded %+v, %v", v, err)
+	}
+}
