@@ -153,6 +153,9 @@ func runStep(ctx context.Context, w io.Writer, server *mcp.Server, st step) erro
 		opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			p := req.Params
 			fmt.Fprintf(w, "question (%s mode): %s\n", p.Mode, mask(p.Message))
+			if lang, ok := p.Meta[runtime.MetaKeyContentLanguage].(string); ok {
+				fmt.Fprintf(w, "question _meta: the form is in %q (SEP-2792 contentLanguage)\n", lang)
+			}
 			var schema map[string]any
 			if raw := tp.schema(p.Message); raw != nil {
 				var buf bytes.Buffer

@@ -65,8 +65,9 @@ func TestDemo(t *testing.T) {
 	if n := strings.Count(out, `"outcome":"accepted"`); n != 6 {
 		t.Errorf("%d accepted outcomes, want 6:\n%s", n, out)
 	}
-	// The same form, asked in English and in Japanese (elicit.ja.json).
-	for _, want := range []string{`"title": "Branch"`, `"title": "ブランチ"`, `"title": "本番"`, `"const": "production"`, "billing をデプロイしますか"} {
+	// The same form, asked in English and in Japanese (elicit.ja.json),
+	// which the question reports (SEP-2792 contentLanguage).
+	for _, want := range []string{`"title": "Branch"`, `"title": "ブランチ"`, `"title": "本番"`, `"const": "production"`, "billing をデプロイしますか", `the form is in "ja"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
