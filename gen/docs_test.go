@@ -24,17 +24,7 @@ const docsTemplateFile = "docs.tmpl"
 // input, the diagnostics must equal want/stderr. A docs.tmpl file in the
 // archive replaces the embedded template.
 func TestDocsGolden(t *testing.T) {
-	files, err := filepath.Glob("../testdata/docs/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no docs cases: %v", err)
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			runDocsGolden(t, file)
-		})
-	}
+	eachCase(t, "docs", runDocsGolden)
 }
 
 func runDocsGolden(t *testing.T, file string) {

@@ -18,17 +18,7 @@ import (
 // or, for bad input, the diagnostics must equal want/stderr and nothing
 // may be generated.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("../testdata/golden/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden cases: %v", err)
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			runGolden(t, file)
-		})
-	}
+	eachCase(t, "golden", runGolden)
 }
 
 func runGolden(t *testing.T, file string) {

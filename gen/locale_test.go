@@ -20,57 +20,50 @@ import (
 // (want/warnings) and, per catalog, the translator's template
 // (want/template.<tag>.json).
 func TestLocale(t *testing.T) {
-	files, err := filepath.Glob("../testdata/locale/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no locale cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			t.Parallel()
-			c := loadCase(t, file, "example.com/locale")
-			got := map[string][]byte{}
-			res, err := gen.Generate(context.Background(), gen.Config{Dir: c.dir})
-			var diags gen.Diagnostics
-			switch {
-			case errors.As(err, &diags):
-				got["stderr"] = []byte(diags.Error() + "\n")
-			case err != nil:
-				t.Fatalf("Generate: %v", err)
-			default:
-				again, err := gen.Generate(context.Background(), gen.Config{Dir: c.dir})
-				if err != nil {
-					t.Fatal(err)
+	eachCase(t, "locale", func(t *testing.T, file string) {
+		c := loadCase(t, file, "example.com/locale")
+		got := map[string][]byte{}
+		res, err := gen.Generate(context.Background(), gen.Config{Dir: c.dir})
+		var diags gen.Diagnostics
+		switch {
+		case errors.As(err, &diags):
+			got["stderr"] = []byte(diags.Error() + "\n")
+		case err != nil:
+			t.Fatalf("Generate: %v", err)
+		default:
+			again, err := gen.Generate(context.Background(), gen.Config{Dir: c.dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, f := range res.Files {
+				if !bytes.Equal(f.Content, again.Files[i].Content) {
+					t.Errorf("%s differs between two runs", f.Path)
 				}
-				for i, f := range res.Files {
-					if !bytes.Equal(f.Content, again.Files[i].Content) {
-						t.Errorf("%s differs between two runs", f.Path)
-					}
-					if filepath.Base(f.Path) == gen.GoFile {
-						src := string(f.Content)
-						if i := strings.Index(src, "// init attaches"); i >= 0 {
-							got["init.go"] = []byte(src[i:])
-						}
-					}
-				}
-				var warn bytes.Buffer
-				for _, m := range gen.MissingTranslations(res.Packages) {
-					m.File, _ = filepath.Rel(c.dir, m.File)
-					warn.WriteString(m.String() + "\n")
-				}
-				got["warnings"] = warn.Bytes()
-				for _, pkg := range res.Packages {
-					for _, l := range pkg.Locales {
-						tmpl, err := gen.LocaleTemplate(pkg, l.Tag)
-						if err != nil {
-							t.Fatal(err)
-						}
-						got["template."+l.Tag+".json"] = tmpl
+				if filepath.Base(f.Path) == gen.GoFile {
+					src := string(f.Content)
+					if i := strings.Index(src, "// init attaches"); i >= 0 {
+						got["init.go"] = []byte(src[i:])
 					}
 				}
 			}
-			c.check(t, got, "go test ./gen -run TestLocale")
-		})
-	}
+			var warn bytes.Buffer
+			for _, m := range gen.MissingTranslations(res.Packages) {
+				m.File, _ = filepath.Rel(c.dir, m.File)
+				warn.WriteString(m.String() + "\n")
+			}
+			got["warnings"] = warn.Bytes()
+			for _, pkg := range res.Packages {
+				for _, l := range pkg.Locales {
+					tmpl, err := gen.LocaleTemplate(pkg, l.Tag)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got["template."+l.Tag+".json"] = tmpl
+				}
+			}
+		}
+		c.check(t, got, "go test ./gen -run TestLocale")
+	})
 }
 
 // TestLocaleTemplateRoundTrip checks that a fresh template loads without

@@ -25,6 +25,22 @@ type goldenCase struct {
 
 // loadCase writes the archive's input files (those without a want/
 // prefix) and a go.mod declaring module into a fresh directory.
+// eachCase runs run, in parallel, on every ../testdata/<dir>/*.txtar
+// case, as a subtest named after the file; a directory without cases
+// fails.
+func eachCase(t *testing.T, dir string, run func(t *testing.T, file string)) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", dir, "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no %s cases: %v", dir, err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			run(t, file)
+		})
+	}
+}
+
 func loadCase(t *testing.T, file, module string) *goldenCase {
 	t.Helper()
 	ar, err := txtar.ParseFile(file)

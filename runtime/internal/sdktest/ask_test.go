@@ -311,13 +311,7 @@ var askMatrix = []matrixCase{
 		if err == nil {
 			t.Fatalf("malformed inputResponses gave a result: %+v", res)
 		}
-		wantCode := -32602
-		if sdk == mcpGo {
-			wantCode = -32603 // mcp-go v1.2.1 sends every handler error as -32603
-		}
-		if code := errCode(err); code != wantCode {
-			t.Errorf("code = %d, want %d (%v)", code, wantCode, err)
-		}
+		checkInvalidParams(t, sdk, err)
 	}},
 	{"optional_multi_select", func(t *testing.T, sdk, version string) {
 		// On 2025-06-18 the optional multi-select is left out of the form,

@@ -495,6 +495,21 @@ func errCode(err error) int {
 	return 0
 }
 
+// checkInvalidParams checks that err is the -32602 error of a protocol
+// error (a tampered state, a malformed or invalid answer). mcp-go v1.2.1
+// sends every tool-handler error as -32603, so that is what its server
+// can give.
+func checkInvalidParams(t *testing.T, sdk string, err error) {
+	t.Helper()
+	want := -32602
+	if sdk == mcpGo {
+		want = -32603
+	}
+	if code := errCode(err); code != want {
+		t.Errorf("code = %d, want %d (%v)", code, want, err)
+	}
+}
+
 // errData returns the JSON-RPC error data of a go-sdk client error.
 func errData(err error) map[string]any {
 	var we *jsonrpc.Error

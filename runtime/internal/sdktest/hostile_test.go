@@ -63,13 +63,7 @@ func wantInvalidParams(t *testing.T, sdk string, res callResult, err error, what
 	if err == nil {
 		t.Fatalf("call succeeded (%+v), want an error containing %q", res, what)
 	}
-	wantCode := -32602
-	if sdk == mcpGo {
-		wantCode = -32603
-	}
-	if code := errCode(err); code != wantCode {
-		t.Errorf("code = %d, want %d (%v)", code, wantCode, err)
-	}
+	checkInvalidParams(t, sdk, err)
 	if !strings.Contains(err.Error(), what) {
 		t.Errorf("error = %v, want it to contain %q", err, what)
 	}

@@ -256,13 +256,7 @@ var matrix = []matrixCase{
 		if err == nil {
 			t.Fatalf("invalid answer accepted: %+v", res)
 		}
-		wantCode := -32602
-		if sdk == mcpGo {
-			wantCode = -32603 // mcp-go v1.2.1 sends every handler error as -32603
-		}
-		if code := errCode(err); code != wantCode {
-			t.Errorf("code = %d, want %d (%v)", code, wantCode, err)
-		}
+		checkInvalidParams(t, sdk, err)
 		if !strings.Contains(err.Error(), "bogus: is not a field of this form") {
 			t.Errorf("error does not name the unknown field: %v", err)
 		}
@@ -601,13 +595,7 @@ func checkStateRejected(t *testing.T, sdk string, s *server, res callResult, err
 	if err == nil {
 		t.Fatalf("bad requestState accepted: %+v", res)
 	}
-	wantCode := -32602
-	if sdk == mcpGo {
-		wantCode = -32603 // mcp-go v1.2.1 sends every handler error as -32603
-	}
-	if code := errCode(err); code != wantCode {
-		t.Errorf("code = %d, want %d (%v)", code, wantCode, err)
-	}
+	checkInvalidParams(t, sdk, err)
 	if !strings.Contains(err.Error(), "invalid requestState") || !strings.Contains(err.Error(), what) {
 		t.Errorf("error = %v, want invalid requestState: %s", err, what)
 	}
