@@ -3,7 +3,6 @@ package gen_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,13 +35,7 @@ func runDocsGolden(t *testing.T, file string) {
 
 	got := map[string][]byte{}
 	pkgs, err := gen.Models(context.Background(), gen.Config{Dir: c.dir, Patterns: []string{"./..."}})
-	var diags gen.Diagnostics
-	switch {
-	case errors.As(err, &diags):
-		got["stderr"] = []byte(diags.Error() + "\n")
-	case err != nil:
-		t.Fatalf("Models: %v", err)
-	default:
+	if !diagnosed(t, got, err, "Models") {
 		tmpl, err := gen.DocsTemplate(tmplPath)
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package gen_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -25,13 +24,7 @@ func runGolden(t *testing.T, file string) {
 	c := loadCase(t, file, "example.com/golden")
 	got := map[string][]byte{}
 	res, err := gen.Generate(context.Background(), gen.Config{Dir: c.dir})
-	var diags gen.Diagnostics
-	switch {
-	case errors.As(err, &diags):
-		got["stderr"] = []byte(diags.Error() + "\n")
-	case err != nil:
-		t.Fatalf("Generate: %v", err)
-	default:
+	if !diagnosed(t, got, err, "Generate") {
 		for _, f := range res.Files {
 			rel, _ := filepath.Rel(c.dir, f.Path)
 			got[filepath.ToSlash(rel)] = f.Content

@@ -3,7 +3,6 @@ package gen_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,13 +23,7 @@ func TestLocale(t *testing.T) {
 		c := loadCase(t, file, "example.com/locale")
 		got := map[string][]byte{}
 		res, err := gen.Generate(context.Background(), gen.Config{Dir: c.dir})
-		var diags gen.Diagnostics
-		switch {
-		case errors.As(err, &diags):
-			got["stderr"] = []byte(diags.Error() + "\n")
-		case err != nil:
-			t.Fatalf("Generate: %v", err)
-		default:
+		if !diagnosed(t, got, err, "Generate") {
 			again, err := gen.Generate(context.Background(), gen.Config{Dir: c.dir})
 			if err != nil {
 				t.Fatal(err)

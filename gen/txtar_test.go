@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -39,6 +40,22 @@ func eachCase(t *testing.T, dir string, run func(t *testing.T, file string)) {
 			run(t, file)
 		})
 	}
+}
+
+// diagnosed records the diagnostics err holds as got["stderr"] and
+// reports whether there were any; any other error from what stops the
+// test.
+func diagnosed(t *testing.T, got map[string][]byte, err error, what string) bool {
+	t.Helper()
+	var diags gen.Diagnostics
+	if errors.As(err, &diags) {
+		got["stderr"] = []byte(diags.Error() + "\n")
+		return true
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return false
 }
 
 func loadCase(t *testing.T, file, module string) *goldenCase {
