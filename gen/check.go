@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 )
 
 var formats = []string{"email", "uri", "date", "date-time"}
@@ -435,16 +434,16 @@ func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // the field's rules, using the runtime's own checks.
 func (b *builder) defaultValue(pos func() token.Position, fld *Field, v *types.Var, s string) (any, bool) {
 	p := &fld.Prop
-	var errs elicitimpl.Errors
+	var checkErr error
 	var out any
 	switch fld.GoKind {
 	case GoString:
 		if utf8.ValidString(s) {
-			elicitimpl.CheckString(&errs, p, s)
+			checkErr = p.Check(s)
 		}
 		out = s
 	case GoTime:
-		if _, err := elicitimpl.ParseTime(p.Format, s); err != nil {
+		if p.Check(s) != nil {
 			want := "an RFC 3339 date-time like 2026-01-02T15:04:05Z"
 			if p.Format == "date" {
 				want = "a date like 2026-01-02"
@@ -468,7 +467,7 @@ func (b *builder) defaultValue(pos func() token.Position, fld *Field, v *types.V
 		if !ok {
 			return nil, false
 		}
-		elicitimpl.CheckNumber(&errs, p, f)
+		checkErr = p.Check(f)
 		switch fld.GoKind {
 		case GoInt:
 			n, _ := strconv.ParseInt(s, 10, 64)
@@ -484,11 +483,11 @@ func (b *builder) defaultValue(pos func() token.Position, fld *Field, v *types.V
 		if vals == nil {
 			vals = []string{}
 		}
-		elicitimpl.CheckMulti(&errs, p, vals)
+		checkErr = p.Check(vals)
 		out = vals
 	}
-	if errs.Len() > 0 {
-		if err, ok := errs.Err("").(*runtime.ValidationError); ok {
+	if checkErr != nil {
+		if err, ok := checkErr.(*runtime.ValidationError); ok {
 			for _, fe := range err.Fields {
 				b.sink.errorf(pos(), "default=%s: %s", s, fe.Msg)
 			}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 )
 
 // fullModel returns a package whose every model field is set.
@@ -32,10 +31,10 @@ func fullModel() *Package {
 				Access: []string{"A"}, GoKind: GoString, Pointer: true,
 				Prop: runtime.Property{
 					Name: "a", Kind: runtime.KindEnum, Title: "t", Description: "d", Required: true,
-					MinLength: elicitimpl.Ptr(1), MaxLength: elicitimpl.Ptr(2), Format: "email",
-					Minimum: elicitimpl.Ptr(1.0), Maximum: elicitimpl.Ptr(2.0),
+					MinLength: ptrTo(1), MaxLength: ptrTo(2), Format: "email",
+					Minimum: ptrTo(1.0), Maximum: ptrTo(2.0),
 					Options: []runtime.Option{{Value: "v", Title: "T"}}, Style: runtime.EnumTitled, Dynamic: true,
-					MinItems: elicitimpl.Ptr(1), MaxItems: elicitimpl.Ptr(2), Default: "v",
+					MinItems: ptrTo(1), MaxItems: ptrTo(2), Default: "v",
 				},
 			}},
 		}},
@@ -139,3 +138,4 @@ func TestDigestCoversModel(t *testing.T) {
 		t.Fatal("Dir, HasGenerated or Pos changed the cache key")
 	}
 }
+func ptrTo[T any](v T) *T { return &v }

@@ -89,7 +89,7 @@ func appendFormSchema(b []byte, f *Form) ([]byte, error) {
 		}
 		fixed.Properties = append(fixed.Properties, fld.Prop)
 	}
-	b, err := fixed.AppendJSON(b, "")
+	b, err := fixed.AppendJSON(b, runtime.Version20251125)
 	if err != nil {
 		return nil, generatorBug("schema of %s: %v", f.Name, err)
 	}
@@ -110,7 +110,7 @@ func appendFormSchema(b []byte, f *Form) ([]byte, error) {
 		}
 		sub.Properties[i] = p
 	}
-	enc, err := sub.AppendJSON(nil, "")
+	enc, err := sub.AppendJSON(nil, runtime.Version20251125)
 	if err != nil {
 		return nil, generatorBug("ask-time fields of %s: %v", f.Name, err)
 	}

@@ -22,6 +22,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -66,7 +68,7 @@ type Options struct {
 	// Keys seal the requestState of 2026-07-28 calls. Nil means a fresh
 	// random ring: fine for one process, but every instance of a
 	// stateless deployment needs the same ring.
-	Keys *runtime.KeyRing
+	Keys *seal.KeyRing
 	// Store holds the server's data; nil means NewStore().
 	Store *Store
 	// Conformance also registers the fixtures of the official conformance
@@ -90,7 +92,7 @@ type App struct {
 func New(opts Options) *App {
 	keys := opts.Keys
 	if keys == nil {
-		keys = runtime.NewRandomKeyRing()
+		keys = seal.NewRandomKeyRing()
 	}
 	store := opts.Store
 	if store == nil {

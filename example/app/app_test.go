@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -64,8 +66,8 @@ func (c *client) asked() []question {
 	return slices.Clone(c.questions)
 }
 
-func testKeys(t testing.TB) *runtime.KeyRing {
-	keys, err := runtime.NewKeyRing(runtime.Key{ID: "test", Secret: bytes.Repeat([]byte{42}, 32)})
+func testKeys(t testing.TB) *seal.KeyRing {
+	keys, err := seal.NewKeyRing(seal.Key{ID: "test", Secret: bytes.Repeat([]byte{42}, 32)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/elicitgen/elicitgen/example/forms"
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
@@ -320,7 +319,7 @@ func (a *App) multipleInputs(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		res = &mcp.CallToolResult{Content: text(fmt.Sprintf("%s %s (%s), %d root(s) visible", greeting, v.Name, out.Action, roots))}
 	}
 	res, err = ask.Finish(res, err)
-	if err != nil || !ask.Modern() {
+	if err != nil || !ask.Era().MultiRoundTrip() {
 		return res, err
 	}
 	missing := mcp.InputRequestMap{}
@@ -375,7 +374,7 @@ func capabilities(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Ask
 	if caps != nil && (caps.RootsV2 != nil || caps.Roots.ListChanged) {
 		alt[keyRoots] = &mcp.ListRootsParams{}
 	}
-	if len(alt) == 0 || !adapter.Modern(req.ProtocolVersion()) {
+	if len(alt) == 0 || !runtime.EraOf(req.ProtocolVersion()).MultiRoundTrip() {
 		return nil, err
 	}
 	return &mcp.CallToolResult{InputRequests: alt}, nil

@@ -26,6 +26,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -126,7 +128,7 @@ func mask(s string) string { return flowID.ReplaceAllString(s, "<flow-id>") }
 const roundLine = "A round on 2026-07-28: the server's question travels in an input_required result; the client asks the user and calls the tool again with the answer (and the sealed requestState), so any server instance can take the next round."
 
 func run(ctx context.Context, w io.Writer) error {
-	keys, err := runtime.NewKeyRing(runtime.Key{ID: "demo", Secret: bytes.Repeat([]byte("elicitgen-demo!!"), 2)})
+	keys, err := seal.NewKeyRing(seal.Key{ID: "demo", Secret: bytes.Repeat([]byte("elicitgen-demo!!"), 2)})
 	if err != nil {
 		return err
 	}

@@ -13,10 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/app"
-	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // slowClients are the kinds of connection a slow or hostile client
@@ -32,7 +33,7 @@ func serve(t *testing.T, lim limits) (addr string, peak func() int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newHTTPServer(app.HTTPHandler(app.NewServer(app.Options{Keys: runtime.NewRandomKeyRing()})), lim)
+	srv := newHTTPServer(app.HTTPHandler(app.NewServer(app.Options{Keys: seal.NewRandomKeyRing()})), lim)
 	cl := &countingListener{Listener: ln}
 	go srv.Serve(limitListener(cl, lim.MaxConns))
 	t.Cleanup(func() { srv.Close() })

@@ -22,7 +22,7 @@
 //
 // --conformance adds the fixtures of the official MCP conformance suites
 // (see example/conformance/run.sh). ELICIT_STATE_KEYS, as
-// "id:base64-secret[,id:base64-secret...]" (runtime.ParseKeyRing; the
+// "id:base64-secret[,id:base64-secret...]" (seal.ParseKeyRing; the
 // first key seals, every key opens), sets the key ring that seals the
 // requestState of 2026-07-28 calls (default: a random key per process);
 // every instance behind one load balancer needs the same ring.
@@ -43,10 +43,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/app"
-	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // KeysEnv names the environment variable that holds the key ring.
@@ -86,7 +87,7 @@ func run(httpAddr string, conformance bool, lim limits) error {
 		spec = os.Getenv(legacyKeysEnv)
 	}
 	if spec != "" {
-		keys, err := runtime.ParseKeyRing(spec)
+		keys, err := seal.ParseKeyRing(spec)
 		if err != nil {
 			return fmt.Errorf("%s: %w", KeysEnv, err)
 		}

@@ -95,7 +95,7 @@ func (a *Asker) CheckAsk(req *runtime.Request) error {
 	if req == nil || req.Mode != runtime.ModeForm || req.Schema == nil {
 		return nil
 	}
-	_, err := req.Schema.JSON(a.Version)
+	_, err := req.Schema.JSON(a.ProtocolVersion())
 	return err
 }
 
@@ -105,7 +105,7 @@ func (a *Asker) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respons
 		if req.Schema == nil {
 			return nil, errors.New("elicittest: form request without schema")
 		}
-		b, err := req.Schema.JSON(a.Version)
+		b, err := req.Schema.JSON(a.ProtocolVersion())
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -37,7 +39,7 @@ func benchRoundTrip(b *testing.B, version string) {
 	const msg = "Deploy which branch, where?"
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
 	obj := map[string]any{"type": "object"}
-	s.AddTool(&mcp.Tool{Name: "askt", InputSchema: obj}, gosdk.Handle(&gosdk.Config{Keys: runtime.NewRandomKeyRing()},
+	s.AddTool(&mcp.Tool{Name: "askt", InputSchema: obj}, gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
 		func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, msg)
 			if err != nil {
@@ -54,7 +56,7 @@ func benchRoundTrip(b *testing.B, version string) {
 		return text(fmt.Sprintf("%s %s %d %t", branch, env, int(replicas), confirm))
 	}
 	s.AddTool(&mcp.Tool{Name: "raw", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if !adapter.Modern(version) {
+		if !runtime.EraOf(version).MultiRoundTrip() {
 			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: rawSchema})
 			if err != nil {
 				return nil, err
@@ -125,7 +127,7 @@ func benchRoundTrip(b *testing.B, version string) {
 // head-to-head difference there is within the transport's noise).
 func BenchmarkRuntimeShare(b *testing.B) {
 	ctx := context.Background()
-	cfg := &gosdk.Config{Keys: runtime.NewRandomKeyRing()}
+	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing()}
 	answer, _ := testforms.AcceptDeploy(testforms.Deploy{Branch: "main", Env: testforms.EnvProd, Replicas: 2})
 	// Content as it arrives from JSON.
 	raw, _ := json.Marshal(answer.Content)

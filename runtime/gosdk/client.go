@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -32,7 +31,7 @@ func ElicitationHandler(a *runtime.Answerer) func(context.Context, *mcp.ElicitRe
 			return nil, errors.New("gosdk: elicitation without params")
 		}
 		p := req.Params
-		r, err := adapter.AnswerElicitation(ctx, a, p.Mode, p.Message, p.URL, p.RequestedSchema)
+		r, err := runtime.AnswerElicitation(ctx, a, p.Mode, p.Message, p.URL, p.RequestedSchema)
 		if err != nil {
 			return nil, err
 		}

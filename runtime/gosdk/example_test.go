@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -21,9 +23,9 @@ func text(s string) *mcp.CallToolResult {
 // (elicitation/create) and 2026-07-28 requests (input_required + retry).
 func Example() {
 	ctx := context.Background()
-	// Production: runtime.ParseKeyRing(os.Getenv("ELICIT_STATE_KEYS")),
+	// Production: seal.ParseKeyRing(os.Getenv("ELICIT_STATE_KEYS")),
 	// the same ring on every instance.
-	cfg := &gosdk.Config{Keys: runtime.NewRandomKeyRing()}
+	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing()}
 
 	s := mcp.NewServer(&mcp.Implementation{Name: "deployer", Version: "v1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},

@@ -15,7 +15,7 @@
 //     which now gets its answer.
 //
 // Earlier answers of a multi-step tool ride in requestState, sealed with
-// Config.Keys (HMAC-SHA256, expiry, bound to the tool, its arguments and
+// Config.Keys (AES-256-GCM under the key ring, expiry, bound to the tool, its arguments and
 // the token's user). A tampered, expired or foreign state is answered
 // with JSON-RPC -32602 before the handler runs. Handlers must therefore
 // be safe to run again up to their last ask: do side effects after
@@ -33,6 +33,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -44,9 +46,9 @@ import (
 type Config struct {
 	// Keys seal the requestState of 2026-07-28 requests. Required. Every
 	// instance of a stateless deployment needs the same ring.
-	Keys *runtime.KeyRing
+	Keys *seal.KeyRing
 	// StateTTL bounds how long a sealed state stays valid; zero means
-	// runtime.DefaultStateTTL.
+	// seal.DefaultStateTTL.
 	StateTTL time.Duration
 	// Unavailable chooses what a handler failure matching
 	// runtime.ErrUnavailable becomes. The default (UnavailableAuto) is
@@ -112,7 +114,7 @@ type HandlerFor[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest,
 
 func mustConfig(cfg *Config) {
 	if cfg == nil || cfg.Keys == nil {
-		panic("gosdk: Config.Keys is required (runtime.ParseKeyRing, runtime.NewRandomKeyRing)")
+		panic("gosdk: Config.Keys is required (seal.ParseKeyRing, seal.NewRandomKeyRing)")
 	}
 }
 
@@ -188,7 +190,7 @@ func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *ada
 	call.Caps = clientCaps(req, call.Version)
 	var answers map[string]*runtime.Response
 	var malformed map[string]string
-	if adapter.Modern(call.Version) {
+	if runtime.EraOf(call.Version).MultiRoundTrip() {
 		// Bounded work per request: the count is checked before any entry
 		// is read.
 		if err := adapter.CheckInputResponses(len(responses)); err != nil {
@@ -197,7 +199,7 @@ func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *ada
 		answers, malformed = inputResponses(responses)
 	}
 	push := &pusher{ss: req.Session, version: call.Version}
-	if !adapter.Modern(call.Version) && sessionless(req.Session) {
+	if !runtime.EraOf(call.Version).MultiRoundTrip() && sessionless(req.Session) {
 		// The client's capabilities are unknown, not absent: let the
 		// pusher say why it cannot ask.
 		call.Caps = adapter.ClientCaps{Form: true, URL: true}
@@ -249,7 +251,7 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 		}
 		return res, "", nil
 	}
-	return nil, "", replyError(r, a.Version())
+	return nil, "", replyError(r, a.Era().Version())
 }
 
 // inputRequests encodes the questions of an input_required result.
@@ -295,7 +297,7 @@ func Complete(ctx context.Context, ss *mcp.ServerSession, flowID string) error {
 	if ss == nil {
 		return errors.New("gosdk: Complete: nil session")
 	}
-	if p := ss.InitializeParams(); p == nil || p.ProtocolVersion < runtime.Version20251125 || adapter.Modern(p.ProtocolVersion) {
+	if p := ss.InitializeParams(); p == nil || !runtime.EraOf(p.ProtocolVersion).URLRequiredError() {
 		return nil
 	}
 	return ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: flowID})
@@ -304,7 +306,7 @@ func Complete(ctx context.Context, ss *mcp.ServerSession, flowID string) error {
 // clientCaps reads the elicitation modes the client declared for req:
 // from _meta on 2026-07-28 requests, from initialize otherwise.
 func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) adapter.ClientCaps {
-	if adapter.Modern(version) {
+	if runtime.EraOf(version).MultiRoundTrip() {
 		var raw any
 		if m := req.Params.GetMeta(); m != nil {
 			raw = m[adapter.MetaKeyClientCapabilities]
@@ -347,7 +349,7 @@ func elicitParams(req *runtime.Request, version string) (*mcp.ElicitParams, erro
 		p.Mode, p.URL, p.ElicitationID = "url", req.URL, req.ElicitationID
 		return p, nil
 	}
-	b, err := req.Schema.AppendJSON(nil, adapter.SchemaVersion(version))
+	b, err := req.Schema.AppendJSON(nil, runtime.EraOf(version).SchemaVersion())
 	if err != nil {
 		return nil, err
 	}

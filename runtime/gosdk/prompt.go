@@ -70,7 +70,7 @@ func HandlePrompt(cfg *Config, h PromptHandler) mcp.PromptHandler {
 			}
 			return res, nil
 		}
-		return nil, replyError(r, x.Version())
+		return nil, replyError(r, x.Era().Version())
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -38,7 +37,7 @@ type ElicitationHandler struct {
 // Elicit implements client.ElicitationHandler.
 func (h ElicitationHandler) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	p := req.Params
-	r, err := adapter.AnswerElicitation(ctx, h.Answerer, p.Mode, p.Message, p.URL, p.RequestedSchema)
+	r, err := runtime.AnswerElicitation(ctx, h.Answerer, p.Mode, p.Message, p.URL, p.RequestedSchema)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -16,7 +18,7 @@ import (
 // mcpgo.InputResponses and a typed function per form; the round-1 result
 // and the retry pass through JSON as on the wire.
 func TestInputResponsesManual(t *testing.T) {
-	h := mcpgo.Handle(&mcpgo.Config{Keys: runtime.NewRandomKeyRing()},
+	h := mcpgo.Handle(&mcpgo.Config{Keys: seal.NewRandomKeyRing()},
 		func(ctx context.Context, req mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "deploy?")
 			if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -33,9 +35,9 @@ func (answer) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.Elic
 // (elicitation/create) and 2026-07-28 requests (input_required + retry).
 func Example() {
 	ctx := context.Background()
-	// Production: runtime.ParseKeyRing(os.Getenv("ELICIT_STATE_KEYS")),
+	// Production: seal.ParseKeyRing(os.Getenv("ELICIT_STATE_KEYS")),
 	// the same ring on every instance.
-	cfg := &mcpgo.Config{Keys: runtime.NewRandomKeyRing()}
+	cfg := &mcpgo.Config{Keys: seal.NewRandomKeyRing()}
 
 	s := server.NewMCPServer("deployer", "v1")
 	s.AddTool(mcp.NewTool("deploy"),

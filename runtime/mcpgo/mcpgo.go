@@ -14,7 +14,7 @@
 //     which now gets its answer.
 //
 // Earlier answers of a multi-step tool ride in requestState, sealed with
-// Config.Keys (HMAC-SHA256, expiry, bound to the tool, its arguments and
+// Config.Keys (AES-256-GCM under the key ring, expiry, bound to the tool, its arguments and
 // Config.Principal). A tampered, expired or foreign state is rejected
 // before the handler runs. Handlers must be safe to run again up to their
 // last ask: do side effects after asking.
@@ -38,6 +38,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -49,9 +51,9 @@ import (
 type Config struct {
 	// Keys seal the requestState of 2026-07-28 requests. Required. Every
 	// instance of a stateless deployment needs the same ring.
-	Keys *runtime.KeyRing
+	Keys *seal.KeyRing
 	// StateTTL bounds how long a sealed state stays valid; zero means
-	// runtime.DefaultStateTTL.
+	// seal.DefaultStateTTL.
 	StateTTL time.Duration
 	// Unavailable chooses what a handler failure matching
 	// runtime.ErrUnavailable becomes. mcp-go cannot send -32021, so the
@@ -100,7 +102,7 @@ type Handler func(ctx context.Context, req mcp.CallToolRequest, ask runtime.Aske
 // (*server.MCPServer).AddTool. It panics if cfg has no key ring.
 func Handle(cfg *Config, h Handler) server.ToolHandlerFunc {
 	if cfg == nil || cfg.Keys == nil {
-		panic("mcpgo: Config.Keys is required (runtime.ParseKeyRing, runtime.NewRandomKeyRing)")
+		panic("mcpgo: Config.Keys is required (seal.ParseKeyRing, seal.NewRandomKeyRing)")
 	}
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		a, err := NewAsker(ctx, cfg, req)
@@ -141,7 +143,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 	call.Language = cfg.language(ctx, req)
 	var answers map[string]*runtime.Response
 	var malformed map[string]string
-	if adapter.Modern(version) {
+	if runtime.EraOf(version).MultiRoundTrip() {
 		// Bounded work per request: the count is checked before any entry
 		// is read.
 		if err := adapter.CheckInputResponses(len(req.Params.InputResponses)); err != nil {
@@ -186,7 +188,7 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 	case adapter.ReplyURLRequired:
 		e := mcp.URLElicitationRequiredError{Elicitations: make([]mcp.ElicitationParams, len(r.Requests))}
 		for i, p := range r.Requests {
-			e.Elicitations[i], _ = elicitParams(p.Request, a.Version())
+			e.Elicitations[i], _ = elicitParams(p.Request, a.Era().Version())
 		}
 		return nil, e
 	}
@@ -213,7 +215,7 @@ func Complete(ctx context.Context, srv *server.MCPServer, session server.ClientS
 		return nil
 	}
 	if v, ok := session.(server.SessionWithProtocolVersion); ok {
-		if pv := v.ProtocolVersion(); pv < runtime.Version20251125 || adapter.Modern(pv) {
+		if pv := v.ProtocolVersion(); !runtime.EraOf(pv).URLRequiredError() {
 			return nil
 		}
 	}
@@ -234,7 +236,7 @@ func rawArguments(req mcp.CallToolRequest) []byte {
 // clientCaps reads the elicitation modes the client declared: from
 // _meta on 2026-07-28 requests, from initialize otherwise.
 func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string) adapter.ClientCaps {
-	if adapter.Modern(version) {
+	if runtime.EraOf(version).MultiRoundTrip() {
 		var raw any
 		if m := req.Params.Meta; m != nil {
 			raw = m.AdditionalFields[adapter.MetaKeyClientCapabilities]
@@ -311,7 +313,7 @@ func elicitParams(req *runtime.Request, version string) (mcp.ElicitationParams, 
 		p.Mode, p.URL, p.ElicitationID = mcp.ElicitationModeURL, req.URL, req.ElicitationID
 		return p, nil
 	}
-	sv := adapter.SchemaVersion(version)
+	sv := runtime.EraOf(version).SchemaVersion()
 	b, err := req.Schema.AppendJSON(nil, sv)
 	if err != nil {
 		return p, err

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -48,7 +50,7 @@ func askDeploy(ctx context.Context, req mcp.CallToolRequest, ask runtime.Asker) 
 }
 
 func TestPrincipalAndMalformed(t *testing.T) {
-	cfg := &mcpgo.Config{Keys: runtime.NewRandomKeyRing(), Principal: func(ctx context.Context, _ mcp.CallToolRequest) string {
+	cfg := &mcpgo.Config{Keys: seal.NewRandomKeyRing(), Principal: func(ctx context.Context, _ mcp.CallToolRequest) string {
 		user, _ := ctx.Value(userKey{}).(string)
 		return user
 	}}
@@ -88,7 +90,7 @@ func (structAnswer) Elicit(context.Context, mcp.ElicitationRequest) (*mcp.Elicit
 func TestInProcessLegacyStructContent(t *testing.T) {
 	ctx := context.Background()
 	s := server.NewMCPServer("s", "v0")
-	s.AddTool(mcp.NewTool("deploy"), mcpgo.Handle(&mcpgo.Config{Keys: runtime.NewRandomKeyRing()},
+	s.AddTool(mcp.NewTool("deploy"), mcpgo.Handle(&mcpgo.Config{Keys: seal.NewRandomKeyRing()},
 		func(ctx context.Context, req mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "deploy?")
 			if err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/elicitgen/elicitgen/runtime"
+
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -39,7 +41,7 @@ func TestDecodeMatchesJSONSchema(t *testing.T) {
 }
 
 func resolved(tb testing.TB) *jsonschema.Resolved {
-	b, err := ScalarsSchema().JSON("")
+	b, err := ScalarsSchema().JSON(runtime.Version20251125)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
 
@@ -201,7 +200,7 @@ var askMatrix = []matrixCase{
 		}
 	}},
 	{"quick_choice_outside_options", func(t *testing.T, sdk, version string) {
-		if sdk == goSDK && adapter.Modern(version) {
+		if sdk == goSDK && runtime.EraOf(version).MultiRoundTrip() {
 			t.Skip("go-sdk's client refuses to send an answer outside the schema's options")
 		}
 		// go-sdk's server checks pushed answers against the schema
@@ -265,7 +264,7 @@ var askMatrix = []matrixCase{
 		}
 	}},
 	{"timeout_tool_error", func(t *testing.T, sdk, version string) {
-		if adapter.Modern(version) {
+		if runtime.EraOf(version).MultiRoundTrip() {
 			t.Skip("2026-07-28: the server never waits for the user, so there is no timeout to report")
 		}
 		s := newServer(t, sdk, runtime.UnavailableAuto)
@@ -279,7 +278,7 @@ var askMatrix = []matrixCase{
 		<-s.askErrs
 	}},
 	{"client_failure_tool_error", func(t *testing.T, sdk, version string) {
-		if adapter.Modern(version) {
+		if runtime.EraOf(version).MultiRoundTrip() {
 			t.Skip("2026-07-28: a client that fails to answer fails its own retry; the server never sees it")
 		}
 		s := newServer(t, sdk, runtime.UnavailableAuto)

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	mgclient "github.com/mark3labs/mcp-go/client"
 	mgtransport "github.com/mark3labs/mcp-go/client/transport"
 	mgmcp "github.com/mark3labs/mcp-go/mcp"
@@ -63,7 +65,7 @@ type answerer func(ctx context.Context, q question) (*runtime.Response, error)
 // server is the system under test: the same tools, on either SDK.
 type server struct {
 	sdk     string
-	keys    *runtime.KeyRing
+	keys    *seal.KeyRing
 	clock   clock
 	policy  runtime.UnavailablePolicy
 	askErrs chan error // server-side ask errors of the slow tools
@@ -195,7 +197,7 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts 
 	for _, o := range opts {
 		o(&so)
 	}
-	keys, err := runtime.NewKeyRing(runtime.Key{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)})
+	keys, err := seal.NewKeyRing(seal.Key{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)})
 	if err != nil {
 		t.Fatal(err)
 	}

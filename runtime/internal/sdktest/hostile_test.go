@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/seal"
+
 	mgmcp "github.com/mark3labs/mcp-go/mcp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
-	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
 )
@@ -154,7 +155,7 @@ func TestStateFromTheFuture(t *testing.T) {
 		for _, tc := range []struct {
 			back time.Duration
 			ok   bool
-		}{{adapter.MaxClockSkew - 5*time.Second, true}, {adapter.MaxClockSkew + 5*time.Second, false}} {
+		}{{seal.MaxClockSkew - 5*time.Second, true}, {seal.MaxClockSkew + 5*time.Second, false}} {
 			t.Run(fmt.Sprintf("%s/%s", sdk, tc.back), func(t *testing.T) {
 				s := newServer(t, sdk, runtime.UnavailableAuto)
 				behind := func(ctx context.Context, q question) (*runtime.Response, error) {
@@ -255,7 +256,7 @@ var contactSchema = &runtime.Schema{Name: "Contact", Properties: []runtime.Prope
 }}
 
 // askContact asks contactSchema and checks each answer's format with
-// elicitimpl.CheckFormat, as generated code does.
+// Property.Check.
 func askContact(ctx context.Context, ask runtime.Asker) (string, error) {
 	r, err := ask.Ask(ctx, &runtime.Request{Mode: runtime.ModeForm, Message: "Contact?", Schema: contactSchema})
 	if err != nil {
@@ -264,7 +265,7 @@ func askContact(ctx context.Context, ask runtime.Asker) (string, error) {
 	var bad []string
 	for _, p := range contactSchema.Properties {
 		v, _ := r.Content[p.Name].(string)
-		if !elicitimpl.CheckFormat(p.Format, v) {
+		if p.Check(v) != nil {
 			bad = append(bad, p.Name)
 		}
 	}

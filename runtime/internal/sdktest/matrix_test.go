@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
 
@@ -68,7 +67,7 @@ func clientVersion(v string) string {
 
 func modernOnly(t *testing.T, version string) {
 	t.Helper()
-	if !adapter.Modern(version) {
+	if !runtime.EraOf(version).MultiRoundTrip() {
 		t.Skipf("requestState exists only on 2026-07-28 requests; %s is push-era", version)
 	}
 }
@@ -129,7 +128,7 @@ func checkEra(t *testing.T, s *server, c *conn, version string, keys ...string) 
 	t.Helper()
 	pushed := c.tap.requests(false, "elicitation/create")
 	results := c.tap.toolResults()
-	if !adapter.Modern(version) {
+	if !runtime.EraOf(version).MultiRoundTrip() {
 		if len(pushed) != len(keys) {
 			t.Errorf("%s: %d elicitation/create requests pushed, want %d", version, len(pushed), len(keys))
 		}
@@ -268,7 +267,7 @@ var matrix = []matrixCase{
 		s := newServer(t, sdk, runtime.UnavailableAuto)
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version)})
 		res, err := c.call(callCtx(t), "deploy", nil)
-		if sdk == goSDK && adapter.Modern(version) {
+		if sdk == goSDK && runtime.EraOf(version).MultiRoundTrip() {
 			if errCode(err) != -32021 {
 				t.Fatalf("call = %+v, %v; want -32021", res, err)
 			}
@@ -353,7 +352,7 @@ var matrix = []matrixCase{
 		case <-time.After(3 * time.Second):
 			t.Fatalf("client call still running 3s after cancel")
 		}
-		if adapter.Modern(version) {
+		if runtime.EraOf(version).MultiRoundTrip() {
 			if n := len(s.askErrs); n != 0 {
 				t.Errorf("2026-07-28: server-side ask blocked or failed (%d errors); it must return input_required at once", n)
 			}
@@ -372,7 +371,7 @@ var matrix = []matrixCase{
 		}
 	}},
 	{"ask_timeout", func(t *testing.T, sdk, version string) {
-		if adapter.Modern(version) {
+		if runtime.EraOf(version).MultiRoundTrip() {
 			t.Skip("2026-07-28: the server never waits for the user (it returns input_required), so a per-ask timeout has nothing to bound")
 		}
 		s := newServer(t, sdk, runtime.UnavailableAuto)
@@ -436,7 +435,7 @@ var matrix = []matrixCase{
 		if want := "url accept flow=" + flow; res.Text != want {
 			t.Errorf("result %q, want %q (flow id stable across rounds)", res.Text, want)
 		}
-		if adapter.Modern(version) {
+		if runtime.EraOf(version).MultiRoundTrip() {
 			if q.ElicitationID != "" {
 				t.Errorf("2026-07-28 URL request carries elicitationId %q", q.ElicitationID)
 			}
@@ -456,7 +455,7 @@ var matrix = []matrixCase{
 		if err != nil || !ok || flow == "" {
 			t.Fatalf("call = %+v, %v", res, err)
 		}
-		if adapter.Modern(version) {
+		if runtime.EraOf(version).MultiRoundTrip() {
 			if n := len(c.tap.requests(false, "notifications/elicitation/complete")); n != 0 {
 				t.Errorf("2026-07-28: %d completion notifications sent; the method no longer exists", n)
 			}
@@ -472,7 +471,7 @@ var matrix = []matrixCase{
 		}
 	}},
 	{"url_required", func(t *testing.T, sdk, version string) {
-		if adapter.Modern(version) {
+		if runtime.EraOf(version).MultiRoundTrip() {
 			t.Skip("2026-07-28 removed -32042 (reserved); a handler asks with AskURLFlow, which becomes input_required (url_mode)")
 		}
 		s := newServer(t, sdk, runtime.UnavailableAuto)
@@ -507,7 +506,7 @@ var matrix = []matrixCase{
 		s := newServer(t, sdk, runtime.UnavailableAuto)
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: scripted}) // form only
 		res, err := c.call(callCtx(t), "connect", nil)
-		if sdk == goSDK && adapter.Modern(version) {
+		if sdk == goSDK && runtime.EraOf(version).MultiRoundTrip() {
 			rc, _ := errData(err)["requiredCapabilities"].(map[string]any)
 			el, _ := rc["elicitation"].(map[string]any)
 			if errCode(err) != -32021 || el["url"] == nil {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 )
 
 // TestMixedClients connects a go-sdk client and an mcp-go client to the
@@ -37,7 +36,7 @@ func TestMixedClients(t *testing.T) {
 				}
 				wg.Wait()
 				want := int32(2) // push era: each call runs the handler once
-				if adapter.Modern(v) {
+				if runtime.EraOf(v).MultiRoundTrip() {
 					want = 2 * 3 // two asks: input_required twice, then complete
 				}
 				if got := s.runs.Load(); got != want {

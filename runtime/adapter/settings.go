@@ -1,0 +1,81 @@
+package adapter
+
+import (
+	"errors"
+	"time"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/seal"
+)
+
+// Settings are what every SDK adapter's Config holds in common: the key
+// ring and clock of the sealed state and the reply policies. An adapter
+// copies its Config into Settings and leaves the era rules, the sealing
+// and the choice of reply to them, translating only SDK types.
+type Settings struct {
+	// Keys seal the requestState of 2026-07-28 requests.
+	Keys *seal.KeyRing
+	// StateTTL bounds how long a sealed state stays valid; zero means
+	// DefaultStateTTL.
+	StateTTL time.Duration
+	// Unavailable chooses what a "cannot ask" failure becomes.
+	Unavailable runtime.UnavailablePolicy
+	// AskErrors chooses what other ask failures become.
+	AskErrors runtime.AskErrorPolicy
+	// Now is the clock of state expiry; nil means time.Now.
+	Now func() time.Time
+}
+
+// Sealer returns the sealer of the settings' key ring, TTL and clock.
+func (s *Settings) Sealer() *seal.Sealer {
+	return &seal.Sealer{Keys: s.Keys, TTL: s.StateTTL, Now: s.Now}
+}
+
+// Start completes c for its era and starts its exchange: on a 2026-07-28
+// call it keeps the echoed state and the answers (responses and
+// malformed, as the adapter read them from inputResponses) and drops
+// push; on an older call it drops those and asks through push. A state
+// that fails to open is an error matching ErrInvalidState (JSON-RPC
+// -32602, InvalidStateMessage).
+func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Response, malformed map[string]string, push runtime.Asker) (*Exchange, error) {
+	if runtime.EraOf(c.Version).MultiRoundTrip() {
+		c.State, c.Responses, c.Malformed, c.Push = state, responses, malformed, nil
+	} else {
+		c.State, c.Responses, c.Malformed, c.Push = "", nil, nil, push
+	}
+	return NewExchange(s.Sealer(), c)
+}
+
+// Finish decides what the adapter sends once the handler returned
+// handlerErr: Exchange.Reply with the Unavailable policy, then, under
+// AskErrorsToolError, an ask failure that is not a protocol error
+// (AskFailureText) becomes a tool error the model can act on.
+func (s *Settings) Finish(x *Exchange, handlerErr error) Reply {
+	r := x.Reply(handlerErr, s.Unavailable)
+	if s.AskErrors != runtime.AskErrorsToolError || r.Err == nil || errors.Is(r.Err, runtime.ErrUnavailable) ||
+		(r.Kind != ReplyResult && r.Kind != ReplyInvalidParams) {
+		return r
+	}
+	if text := runtime.AskFailureText(r.Err); text != "" {
+		return Reply{Kind: ReplyToolError, Text: text, Err: r.Err}
+	}
+	return r
+}
+
+// InitializeCaps applies the era rules to the elicitation capability a
+// client declared in initialize (2025-era connections): declared says an
+// "elicitation" object was present, form and url whether it named those
+// modes. Versions before 2025-06-18 have no elicitation; 2025-06-18 has
+// form mode only; later, {} means form only.
+func InitializeCaps(version string, declared, form, url bool) ClientCaps {
+	if !declared || !runtime.EraOf(version).CanElicit() {
+		return ClientCaps{}
+	}
+	if !runtime.EraOf(version).ModeMembers() {
+		return ClientCaps{Form: true}
+	}
+	if !form && !url {
+		form = true
+	}
+	return ClientCaps{Form: form, URL: url}
+}

@@ -1,0 +1,166 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ErrNoForm means a client-side Answerer got an elicitation whose schema
+// matches none of its forms.
+var ErrNoForm = errors.New("elicit: no form matches the requested schema")
+
+// FormAnswer answers the elicitations of one generated form on the
+// client side; build it with AnswerForm.
+type FormAnswer struct {
+	schema *Schema
+	answer func(ctx context.Context, message string) (*Response, error)
+}
+
+// AnswerForm returns the client-side answer of one generated form T:
+// elicitations whose requested schema is schema (the generated
+// TSchema()) are answered by fn, a typed function that gets the
+// server's message and returns what the user did. An accepted value is
+// turned into content by accept (the generated AcceptT, which refuses an
+// invalid value); a declined or cancelled outcome needs no value.
+func AnswerForm[T any](schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[T], error)) FormAnswer {
+	return FormAnswer{schema: schema, answer: func(ctx context.Context, message string) (*Response, error) {
+		out, err := fn(ctx, message)
+		if err != nil {
+			return nil, err
+		}
+		switch out.Action {
+		case ActionAccept:
+			return accept(out.Value)
+		case ActionDecline, ActionCancel:
+			return &Response{Action: out.Action}, nil
+		}
+		return nil, fmt.Errorf("%w %q", ErrInvalidAction, out.Action)
+	}}
+}
+
+// Answerer answers the elicitations a Go MCP client receives, pushed
+// (elicitation/create) or inside a 2026-07-28 input_required result
+// (the SDK clients then retry with the answers as inputResponses), by
+// matching each request's schema to one of its forms. The SDK adapters
+// turn it into each client's elicitation handler (gosdk.ElicitationHandler,
+// mcpgo.ElicitationHandler). The zero value answers nothing.
+type Answerer struct {
+	forms []FormAnswer
+	// URL answers URL-mode requests (the user opens url and returns the
+	// action); nil declines them.
+	URL func(ctx context.Context, message, url string) (Action, error)
+	// Other answers form requests that match no form; nil fails them
+	// with ErrNoForm.
+	Other func(ctx context.Context, message string, requestedSchema map[string]any) (*Response, error)
+}
+
+// NewAnswerer returns an Answerer for forms, tried in order.
+func NewAnswerer(forms ...FormAnswer) *Answerer {
+	return &Answerer{forms: forms}
+}
+
+// AnswerURL answers a URL-mode request.
+func (a *Answerer) AnswerURL(ctx context.Context, message, url string) (*Response, error) {
+	if a.URL == nil {
+		return &Response{Action: ActionDecline}, nil
+	}
+	act, err := a.URL(ctx, message, url)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Action: act}, nil
+}
+
+// AnswerElicitation answers one elicitation request with a by its mode:
+// a URL-mode request (ModeURL) with a.AnswerURL, any other with a.Answer
+// and its requested schema. The SDK adapters' client handlers call it.
+func AnswerElicitation(ctx context.Context, a *Answerer, mode, message, url string, requestedSchema any) (*Response, error) {
+	if Mode(mode) == ModeURL {
+		return a.AnswerURL(ctx, message, url)
+	}
+	return a.Answer(ctx, message, requestedSchema)
+}
+
+// Answer answers a form-mode request: message and requestedSchema as the
+// server sent them (JSON as []byte, json.RawMessage or string, a decoded
+// map[string]any, or an SDK value that marshals to the schema object).
+// A form matches when the request's properties are the form's, with the
+// same JSON types; a 2025-06-18 request may leave out the form's optional
+// multi-select fields.
+func (a *Answerer) Answer(ctx context.Context, message string, requestedSchema any) (*Response, error) {
+	m, err := schemaObject(requestedSchema)
+	if err != nil {
+		return nil, err
+	}
+	props, _ := m["properties"].(map[string]any)
+	for _, f := range a.forms {
+		if f.schema != nil && matchSchema(f.schema, props) {
+			return f.answer(ctx, message)
+		}
+	}
+	if a.Other != nil {
+		return a.Other(ctx, message, m)
+	}
+	return nil, fmt.Errorf("%w (properties %v)", ErrNoForm, sortedKeys(props))
+}
+
+func schemaObject(v any) (map[string]any, error) {
+	var raw []byte
+	switch v := v.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		return v, nil
+	case []byte:
+		raw = v
+	case json.RawMessage:
+		raw = v
+	case string:
+		raw = []byte(v)
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("elicit: requested schema: %w", err)
+		}
+		raw = b
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("elicit: requested schema: %w", err)
+	}
+	return m, nil
+}
+
+// matchSchema reports whether the requested properties are those of s.
+func matchSchema(s *Schema, props map[string]any) bool {
+	n := 0
+	for i := range s.Properties {
+		p := &s.Properties[i]
+		v, ok := props[p.Name]
+		if !ok {
+			if p.Kind == KindMulti && !p.Required {
+				continue // left out for a 2025-06-18 client
+			}
+			return false
+		}
+		n++
+		typ, _ := v.(map[string]any)["type"].(string)
+		want := "string"
+		switch p.Kind {
+		case KindInteger:
+			want = "integer"
+		case KindNumber:
+			want = "number"
+		case KindBoolean:
+			want = "boolean"
+		case KindMulti:
+			want = "array"
+		}
+		if typ != want && !(want == "number" && typ == "integer") {
+			return false
+		}
+	}
+	return n == len(props)
+}

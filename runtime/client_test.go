@@ -1,0 +1,40 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/elicitgen/elicitgen/runtime"
+)
+
+// TestAnswerElicitation: a "url" request goes to Answerer.URL with its
+// URL; any other mode (form, or none) is matched by its schema.
+func TestAnswerElicitation(t *testing.T) {
+	ctx := context.Background()
+	var gotURL string
+	a := runtime.NewAnswerer()
+	a.URL = func(_ context.Context, _, url string) (runtime.Action, error) {
+		gotURL = url
+		return runtime.ActionAccept, nil
+	}
+	a.Other = func(context.Context, string, map[string]any) (*runtime.Response, error) {
+		return &runtime.Response{Action: runtime.ActionCancel}, nil
+	}
+	r, err := runtime.AnswerElicitation(ctx, a, "url", "Sign in", "https://example.com/login", nil)
+	if err != nil || r.Action != runtime.ActionAccept || gotURL != "https://example.com/login" {
+		t.Fatalf("url mode = %+v, %v (url %q); want accept through Answerer.URL", r, err, gotURL)
+	}
+	schema := map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}
+	for _, mode := range []string{"form", ""} {
+		gotURL = ""
+		r, err := runtime.AnswerElicitation(ctx, a, mode, "Name?", "https://example.com/ignored", schema)
+		if err != nil || r.Action != runtime.ActionCancel || gotURL != "" {
+			t.Errorf("mode %q = %+v, %v (url %q); want cancel through Answerer.Other", mode, r, err, gotURL)
+		}
+	}
+	a.Other = nil
+	if _, err := runtime.AnswerElicitation(ctx, a, "form", "Name?", "", schema); !errors.Is(err, runtime.ErrNoForm) {
+		t.Errorf("form mode with no form = %v, want ErrNoForm", err)
+	}
+}

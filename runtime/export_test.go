@@ -1,0 +1,7 @@
+package runtime
+
+// Internal checks, exported to the tests of package runtime_test.
+var (
+	ValidFormat = validFormat
+	ParseTime   = parseTime
+)

@@ -1,0 +1,167 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Action is a client's answer to an elicitation.
+type Action string
+
+// The three actions of MCP elicitation.
+const (
+	// ActionAccept: the user submitted the form (or, in URL mode, agreed
+	// to open the link).
+	ActionAccept Action = "accept"
+	// ActionDecline: the user explicitly said no. Do not ask again.
+	ActionDecline Action = "decline"
+	// ActionCancel: the user dismissed the request without choosing.
+	// Asking again later is fine.
+	ActionCancel Action = "cancel"
+)
+
+// Valid reports whether a is one of the three protocol actions.
+func (a Action) Valid() bool {
+	return a == ActionAccept || a == ActionDecline || a == ActionCancel
+}
+
+// Mode is the elicitation mode of a request.
+type Mode string
+
+// Elicitation modes.
+const (
+	ModeForm Mode = "form"
+	ModeURL  Mode = "url"
+)
+
+// Request is one question, as the runtime hands it to an Asker.
+type Request struct {
+	// Mode is ModeForm or ModeURL.
+	Mode Mode
+	// Key names the request in a 2026-07-28 inputRequests map, before
+	// numbering (see Exchange): the key given with WithKey, or empty for
+	// the default, the form name (Schema.Name) for a form and "url" for
+	// a URL-mode request.
+	Key string
+	// Message is the text shown to the user.
+	Message string
+	// Schema is the form to render (form mode only). Adapters encode it
+	// for the client's protocol version with Schema.AppendJSON.
+	Schema *Schema
+	// URL is the page to open (URL mode only).
+	URL string
+	// ElicitationID correlates a URL-mode request with its completion
+	// (2025-11-25 only).
+	ElicitationID string
+	// Language is the BCP 47 tag of the language the form's text is in,
+	// when the ask had a language preference (WithLocale or the
+	// request's) and the form has translations: the catalog picked, or
+	// the source language when none served the preference. Adapters
+	// report it as _meta[MetaKeyContentLanguage] (SEP-2792).
+	Language string
+}
+
+// Response is a client's answer, as an Asker returns it.
+type Response struct {
+	Action Action
+	// Content is the submitted form, present only on accept in form mode.
+	Content map[string]any
+}
+
+// Asker sends one elicitation request to the client and returns its answer.
+// SDK adapters implement it; elicittest provides a scripted one for tests.
+//
+// An Asker must return an error (never a zero Response) when the client
+// cannot be asked: ErrUnavailable (possibly wrapped in *UnavailableError)
+// when the client lacks the capability, *InputRequiredError when a
+// 2026-07-28 request must first return input_required to the client.
+type Asker interface {
+	Ask(ctx context.Context, req *Request) (*Response, error)
+}
+
+// AskerFunc adapts a function to the Asker interface.
+type AskerFunc func(ctx context.Context, req *Request) (*Response, error)
+
+// Ask calls f(ctx, req).
+func (f AskerFunc) Ask(ctx context.Context, req *Request) (*Response, error) { return f(ctx, req) }
+
+// Outcome is the typed result of asking a form T. Value is meaningful only
+// when Action is ActionAccept.
+type Outcome[T any] struct {
+	Action Action
+	Value  T
+}
+
+// Accepted returns the submitted value and true when the user accepted.
+func (o *Outcome[T]) Accepted() (T, bool) {
+	if o.Action != ActionAccept {
+		var zero T
+		return zero, false
+	}
+	return o.Value, true
+}
+
+// Declined reports whether the user explicitly declined.
+func (o *Outcome[T]) Declined() bool { return o.Action == ActionDecline }
+
+// Cancelled reports whether the user dismissed the request.
+func (o *Outcome[T]) Cancelled() bool { return o.Action == ActionCancel }
+
+// Errors.
+var (
+	// ErrUnavailable means the client cannot be asked this question: it did
+	// not declare the elicitation capability, not for this mode, or its
+	// protocol version cannot express the form. Never read it as consent.
+	ErrUnavailable = errors.New("elicit: client cannot answer this elicitation")
+	// ErrInvalidContent means an accepted answer did not decode or validate.
+	ErrInvalidContent = errors.New("elicit: invalid content")
+	// ErrInvalidAction means a client answered with an unknown action.
+	ErrInvalidAction = errors.New("elicit: invalid action")
+	// ErrInputRequired is matched by *InputRequiredError: the answer is not
+	// available yet and the request must return input_required.
+	ErrInputRequired = errors.New("elicit: input required")
+	// ErrMissingOptions means a form with ask-time options was asked
+	// without supplying them.
+	ErrMissingOptions = errors.New("elicit: options not supplied")
+	// ErrInvalidKey means a question's inputRequests key (WithKey) is
+	// empty, too long or has characters outside [A-Za-z0-9_.:-].
+	ErrInvalidKey = errors.New("elicit: invalid inputRequests key")
+)
+
+// UnavailableError says why a client cannot be asked, and what the tool
+// would have needed. It matches ErrUnavailable with errors.Is.
+type UnavailableError struct {
+	// Reason is a short human explanation.
+	Reason string
+	// Mode is the mode that was needed.
+	Mode Mode
+	// Schema is the form that could not be asked (form mode).
+	Schema *Schema
+	// Message is the question that could not be asked.
+	Message string
+}
+
+func (e *UnavailableError) Error() string {
+	return "elicit: cannot ask the user: " + e.Reason
+}
+
+// Is reports whether target is ErrUnavailable.
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+// InputRequiredError is returned by a 2026-07-28 Asker when the answer is
+// not in the request's inputResponses: the tool wrapper turns it into an
+// input_required result. Handlers must return it unchanged.
+type InputRequiredError struct {
+	// Key names the request in the inputRequests map.
+	Key string
+	// Request is the question to send.
+	Request *Request
+}
+
+func (e *InputRequiredError) Error() string {
+	return fmt.Sprintf("elicit: input required (%s)", e.Key)
+}
+
+// Is reports whether target is ErrInputRequired.
+func (e *InputRequiredError) Is(target error) bool { return target == ErrInputRequired }

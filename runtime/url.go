@@ -1,0 +1,58 @@
+package runtime
+
+import (
+	"context"
+)
+
+// URLOutcome is the answer to a URL-mode question.
+type URLOutcome struct {
+	// Action: accept means the user agreed to open the page, not that the
+	// out-of-band step finished.
+	Action Action
+	// FlowID identifies the out-of-band flow: sent as elicitationId on
+	// 2025-11-25 (use it with the adapter's Complete helper), and kept in
+	// the sealed requestState on 2026-07-28, so it is the same in every
+	// round of one tool call.
+	FlowID string
+}
+
+// FlowIDer is implemented by Askers that keep the flow id of a URL-mode
+// request stable across the rounds of one call (*Exchange does).
+type FlowIDer interface {
+	// NextFlowID returns the id the next URL-mode ask with key (the
+	// request's Key, set with WithKey; empty for the default "url") will
+	// carry.
+	NextFlowID(key string) string
+}
+
+// AskURLFlow asks the user to open the page that page builds from a flow
+// id, for steps that must not pass through the client (secrets, OAuth,
+// payments). Unlike AskURL, the flow id is known to the handler and,
+// through an adapter's Asker, stable across the rounds of a 2026-07-28
+// call, so the page and the tool can correlate the flow. The URL must
+// pass CheckURL.
+func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID string) string, opts ...AskOption) (URLOutcome, error) {
+	cfg, err := newAskConfig(opts)
+	if err != nil {
+		return URLOutcome{}, askErr("url", err)
+	}
+	if a == nil {
+		return URLOutcome{}, &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
+	}
+	var id string
+	if f, ok := a.(FlowIDer); ok {
+		id = f.NextFlowID(cfg.key)
+	} else {
+		id = NewElicitationID()
+	}
+	rawURL := page(id)
+	if err := CheckURL(rawURL); err != nil {
+		return URLOutcome{}, err
+	}
+	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: id}
+	resp, err := ask(ctx, a, req, cfg.timeout)
+	if err != nil {
+		return URLOutcome{}, askErr("url", err)
+	}
+	return URLOutcome{Action: resp.Action, FlowID: id}, nil
+}
