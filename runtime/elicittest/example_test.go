@@ -1,0 +1,33 @@
+package elicittest_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/elicitgen/elicitgen/runtime/elicittest"
+	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
+)
+
+// A unit test of a handler scripts the user's answers with the generated
+// AcceptT, DeclineT and CancelT functions, then checks what was asked.
+func ExampleNew() {
+	ctx := context.Background()
+	ask := elicittest.New(
+		elicittest.Respond(testforms.DeclineDeploy(), nil),
+		elicittest.Respond(testforms.AcceptDeploy(testforms.Deploy{Branch: "fix", Env: testforms.EnvStaging, Replicas: 1})),
+	)
+	for range 2 {
+		out, err := testforms.AskDeploy(ctx, ask, "Deploy?")
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		v, ok := out.Accepted()
+		fmt.Printf("%s %v %q\n", out.Action, ok, v.Branch)
+	}
+	fmt.Println(len(ask.Requests()), "questions;", ask.Requests()[0].Schema.Name)
+	// Output:
+	// decline false ""
+	// accept true "fix"
+	// 2 questions; Deploy
+}
