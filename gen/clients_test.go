@@ -76,7 +76,7 @@ func TestClientLimitsKnownFacts(t *testing.T) {
 
 func TestSourceURL(t *testing.T) {
 	for src, want := range map[string]string{
-		"openai/codex#41797": "https://github.com/openai/codex/issues/41797",
+		"openai/codex#41797":                   "https://github.com/openai/codex/issues/41797",
 		"microsoft/vscode src/vs/a.ts@c8898a2": "https://github.com/microsoft/vscode/blob/c8898a2/src/vs/a.ts",
 		"observed: MCP Inspector 2.12 web UI":  "",
 		"codex#1":                              "",
