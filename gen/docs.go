@@ -132,8 +132,8 @@ type DocsLimit struct {
 	// in a form's Limits; empty in the catalog's.
 	Fields string
 	// Forms lists the forms the limit concerns as links to their
-	// sections, "every form", or "none", in the catalog's Limits; empty
-	// in a form's.
+	// sections, or says "every form" or "none", in the catalog's Limits;
+	// empty in a form's.
 	Forms string
 	// Sources are the limit's public sources as Markdown links.
 	Sources string
@@ -323,6 +323,8 @@ func docsLimits(cat *DocsCatalog) {
 			row.Forms = "every form"
 		case l.Feature == FeatureModernEra:
 			row.Forms = "every form, asked on an earlier era"
+		case l.Feature == FeatureURLMode:
+			row.Forms = "none (URL-mode asks)"
 		case len(forms) == 0:
 			row.Forms = "none"
 		default:
