@@ -261,8 +261,8 @@ func legacyChanges(f *Form) string {
 		name := codeSpan(pr.Name)
 		if pr.Kind == runtime.KindMulti {
 			what := "the answer holds none"
-			if pr.Default != nil {
-				what = "the answer gets its default"
+			if b, err := json.Marshal(pr.Default); err == nil && pr.Default != nil {
+				what = "the answer gets its default " + codeSpan(string(b))
 			}
 			out = append(out, name+": left out ("+what+")")
 			continue
