@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -72,5 +73,61 @@ func TestEmitSchemasFor(t *testing.T) {
 	}
 	if out, _, err := gen.EmitSchemasFor(pkgs, "2025-03-26"); !errors.Is(err, gen.ErrProtocolVersion) || out != nil {
 		t.Errorf("EmitSchemasFor(2025-03-26) = %q, %v; want no output and ErrProtocolVersion", out, err)
+	}
+}
+
+// TestDocsLegacyMatchesRuntime: what the catalog says a 2025-06-18 client
+// receives is what the runtime sends, property by property: a default it
+// says is not sent is missing from the runtime's JSON (and only then),
+// options it says become enumNames do, a field it says is left out is.
+func TestDocsLegacyMatchesRuntime(t *testing.T) {
+	opts := []runtime.Option{{Value: "a", Title: "A"}, {Value: "b"}}
+	props := []runtime.Property{
+		{Name: "s", Kind: runtime.KindString, Default: "x"},
+		{Name: "i", Kind: runtime.KindInteger, Default: int64(0)},
+		{Name: "n", Kind: runtime.KindNumber, Default: 1.5},
+		{Name: "t", Kind: runtime.KindBoolean, Default: false},
+		{Name: "e", Kind: runtime.KindEnum, Options: opts, Style: runtime.EnumTitled},
+		{Name: "ed", Kind: runtime.KindEnum, Options: opts, Style: runtime.EnumTitled, Default: "a"},
+		{Name: "p", Kind: runtime.KindEnum, Options: opts, Style: runtime.EnumPlain, Default: "b"},
+		{Name: "l", Kind: runtime.KindEnum, Options: opts, Style: runtime.EnumLegacy},
+		{Name: "m", Kind: runtime.KindMulti, Options: opts, Default: []string{"a"}},
+		{Name: "mt", Kind: runtime.KindMulti, Options: opts, Style: runtime.EnumTitled},
+	}
+	for _, p := range props {
+		filler := runtime.Property{Name: "z", Kind: runtime.KindString, Required: true}
+		form := &gen.Form{Name: "F", Fields: []*gen.Field{{Access: []string{"P"}, Prop: p}, {Access: []string{"Z"}, Prop: filler}}}
+		cat := gen.NewDocsCatalog([]*gen.Package{{Name: "p", PkgPath: "example.com/p", Forms: []*gen.Form{form}}})
+		era := cat.Forms[0].Eras[0]
+		if era.Version != runtime.Version20250618 || !era.Available {
+			t.Fatalf("%s: first era %+v, want 2025-06-18, available", p.Name, era)
+		}
+		says := era.Receives
+		wire, err := form.Schema().JSON(runtime.Version20250618)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sent struct {
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal(wire, &sent); err != nil {
+			t.Fatal(err)
+		}
+		got, present := sent.Properties[p.Name]
+		if leftOut := strings.Contains(says, "`"+p.Name+"`: left out"); leftOut == present {
+			t.Errorf("%s: catalog says %q; runtime sends the field: %v", p.Name, says, present)
+			continue
+		}
+		if !present {
+			continue
+		}
+		_, hasDefault := got["default"]
+		if dropped := strings.Contains(says, "`"+p.Name+"`:") && strings.Contains(says, "not sent"); p.Default != nil && dropped == hasDefault {
+			t.Errorf("%s: catalog says %q; runtime sends a default: %v", p.Name, says, hasDefault)
+		}
+		_, hasNames := got["enumNames"]
+		if converted := strings.Contains(says, "`"+p.Name+"`: options"); converted != (hasNames && p.Style != runtime.EnumLegacy) {
+			t.Errorf("%s: catalog says %q; runtime sends enumNames: %v", p.Name, says, hasNames)
+		}
 	}
 }
