@@ -15,6 +15,7 @@ import (
 	"text/template"
 	"unicode"
 
+	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/templates"
 )
 
@@ -33,6 +34,13 @@ type DocsCatalog struct {
 	// Forms of every package, packages in import-path order, forms in
 	// source order.
 	Forms []*DocsForm
+	// Limits lists every known client limit (ClientLimits), each with the
+	// forms it concerns; LimitsReviewed is the day the table was checked
+	// (ClientLimitsReviewed) and LimitsAnchor the id of the catalog's
+	// heading "Known client limits".
+	Limits         []*DocsLimit
+	LimitsReviewed string
+	LimitsAnchor   string
 }
 
 // DocsForm is one form of the catalog.
@@ -61,6 +69,16 @@ type DocsForm struct {
 	// Translations say, per catalog (elicit.<tag>.json) of the package,
 	// how much of the form is translated; none without catalogs.
 	Translations []*DocsTranslation
+	// AskedOn names the protocol eras that can ask the form: "every
+	// era", or the versions, comma-separated.
+	AskedOn string
+	// Eras say, per protocol version (ProtocolVersions), how the form is
+	// asked and what the client receives.
+	Eras []*DocsEra
+	// Limits are the known client limits that concern fields of this
+	// form, in ClientLimits order; limits of every form are listed only
+	// in DocsCatalog.Limits.
+	Limits []*DocsLimit
 	// Form is the underlying model, for custom templates.
 	Form *Form
 }
@@ -88,6 +106,39 @@ type DocsField struct {
 	Description string
 	// Field is the underlying model, for custom templates.
 	Field *Field
+}
+
+// DocsEra is how a form is asked on one protocol era.
+type DocsEra struct {
+	// Version is the protocol version, e.g. "2025-06-18" (plain text).
+	Version string
+	// AskedWith names the exchange that carries the form (Markdown).
+	AskedWith string
+	// Available reports whether the runtime asks the form on this era.
+	Available bool
+	// Receives says what the client is sent: how the schema differs from
+	// the one `elicitgen schema` prints, or why the form cannot be asked
+	// (Markdown).
+	Receives string
+}
+
+// DocsLimit is one known client limit (see ClientLimits) in the catalog.
+type DocsLimit struct {
+	// Client, Limit and Version are the limit's words (Markdown).
+	Client  string
+	Limit   string
+	Version string
+	// Fields lists the form's fields the limit concerns (code spans),
+	// in a form's Limits; empty in the catalog's.
+	Fields string
+	// Forms lists the forms the limit concerns as links to their
+	// sections, or says "every form" or "none", in the catalog's Limits;
+	// empty in a form's.
+	Forms string
+	// Sources are the limit's public sources as Markdown links.
+	Sources string
+	// ClientLimit is the underlying fact, for custom templates.
+	ClientLimit ClientLimit
 }
 
 // DocsTemplate returns the catalog template: the embedded default when
@@ -156,10 +207,132 @@ func NewDocsCatalog(pkgs []*Package) *DocsCatalog {
 				df.Fields = append(df.Fields, docsField(p, f, fld))
 			}
 			df.Translations = docsTranslations(p, f) // locale.go
+			df.Eras, df.AskedOn = docsEras(f)
 			cat.Forms = append(cat.Forms, df)
 		}
 	}
+	docsLimits(cat)
+	cat.LimitsAnchor = slugs.slug("Known client limits")
 	return cat
+}
+
+// docsEras says how f is asked on each protocol era, and on which.
+func docsEras(f *Form) (eras []*DocsEra, askedOn string) {
+	var on []string
+	for _, v := range ProtocolVersions() {
+		e := &DocsEra{Version: v, AskedWith: "`elicitation/create` request", Available: true}
+		era := runtime.EraOf(v)
+		if era.MultiRoundTrip() {
+			e.AskedWith = "`input_required` result (multi round-trip)"
+		}
+		switch reason := unavailableReason(f, v); {
+		case reason != "":
+			e.Available = false
+			e.Receives = "**unavailable**: " + mdText(reason)
+		case era.LegacySchema():
+			e.Receives = legacyChanges(f)
+		case !era.MultiRoundTrip():
+			e.Receives = "the schema `elicitgen schema` prints"
+		default:
+			e.Receives = "the same schema as " + runtime.Version20251125
+		}
+		if e.Available {
+			on = append(on, v)
+		}
+		eras = append(eras, e)
+	}
+	switch len(on) {
+	case len(eras):
+		askedOn = "every era"
+	case 0:
+		askedOn = "none"
+	default:
+		askedOn = strings.Join(on, ", ")
+	}
+	return eras, askedOn
+}
+
+// legacyChanges says how the schema a 2025-06-18 client receives differs
+// from the 2025-11-25 one, field by field, as the runtime writes it
+// (runtime.Schema.AppendJSON).
+func legacyChanges(f *Form) string {
+	var out []string
+	for _, fld := range f.Fields {
+		pr := &fld.Prop
+		name := codeSpan(pr.Name)
+		if pr.Kind == runtime.KindMulti {
+			what := "the answer holds none"
+			if b, err := json.Marshal(pr.Default); err == nil && pr.Default != nil {
+				what = "the answer gets its default " + codeSpan(string(b))
+			}
+			out = append(out, name+": left out ("+what+")")
+			continue
+		}
+		var changes []string
+		if pr.Kind == runtime.KindEnum && pr.Style != runtime.EnumLegacy {
+			switch {
+			case pr.Dynamic:
+				changes = append(changes, "options with titles sent as `enum` + `enumNames`")
+			case pr.Style == runtime.EnumTitled:
+				changes = append(changes, "options sent as `enum` + `enumNames`")
+			}
+		}
+		if pr.Default != nil && pr.Kind != runtime.KindBoolean {
+			if b, err := json.Marshal(pr.Default); err == nil {
+				changes = append(changes, "default "+codeSpan(string(b))+" not sent")
+			}
+		}
+		if len(changes) > 0 {
+			out = append(out, name+": "+strings.Join(changes, ", "))
+		}
+	}
+	if len(out) == 0 {
+		return "the same schema as " + runtime.Version20251125
+	}
+	return strings.Join(out, "<br>")
+}
+
+// docsLimits fills each form's limits and the catalog's table of them.
+func docsLimits(cat *DocsCatalog) {
+	cat.LimitsReviewed = ClientLimitsReviewed
+	for _, l := range ClientLimits() {
+		row := &DocsLimit{
+			Client:      mdText(l.Client),
+			Limit:       mdText(l.Limit),
+			Version:     mdText(l.Version),
+			Sources:     sourceLinks(l.Sources),
+			ClientLimit: l,
+		}
+		var forms []string
+		for _, df := range cat.Forms {
+			var fields []string
+			for _, fld := range df.Form.Fields {
+				if FieldFeature(&fld.Prop, l.Feature) {
+					fields = append(fields, codeSpan(fld.Prop.Name))
+				}
+			}
+			if len(fields) == 0 {
+				continue
+			}
+			hit := *row
+			hit.Fields = strings.Join(fields, ", ")
+			df.Limits = append(df.Limits, &hit)
+			forms = append(forms, "["+df.Heading+"](#"+df.Anchor+")")
+		}
+		switch {
+		case l.Feature == FeatureAnyForm:
+			row.Forms = "every form"
+		case l.Feature == FeatureModernEra:
+			row.Forms = "every form, asked on an earlier era"
+		case l.Feature == FeatureURLMode:
+			row.Forms = "none (URL-mode asks)"
+		case len(forms) == 0:
+			row.Forms = "none"
+		default:
+			row.Forms = strings.Join(forms, ", ")
+		}
+		cat.Limits = append(cat.Limits, row)
+	}
 }
 
 // docsField builds one table row.

@@ -45,6 +45,7 @@ func runDocsGolden(t *testing.T, file string) {
 			t.Fatalf("Docs: %v", err)
 		}
 		got["docs.md"] = out
+		schemasPerEra(t, c, pkgs, got)
 		// The same input renders the same bytes.
 		again, err := gen.Docs(pkgs, tmpl)
 		if err != nil || !bytes.Equal(out, again) {
@@ -55,6 +56,31 @@ func runDocsGolden(t *testing.T, file string) {
 		}
 	}
 	c.check(t, got, "go test ./gen -run Docs")
+}
+
+// schemasPerEra renders, for each want/schema@VERSION.json of the case,
+// the schemas as sent on that protocol version, and the forms it cannot
+// ask as schema@VERSION.unavailable (one "key: reason" line each).
+func schemasPerEra(t *testing.T, c *goldenCase, pkgs []*gen.Package, got map[string][]byte) {
+	t.Helper()
+	for name := range c.want {
+		version, ok := strings.CutPrefix(name, "schema@")
+		if version, ok = strings.CutSuffix(version, ".json"); !ok {
+			continue
+		}
+		out, unavailable, err := gen.EmitSchemasFor(pkgs, version)
+		if err != nil {
+			t.Fatalf("EmitSchemasFor(%s): %v", version, err)
+		}
+		got[name] = out
+		if len(unavailable) > 0 {
+			var b strings.Builder
+			for _, u := range unavailable {
+				b.WriteString(u.Key + ": " + u.Reason + "\n")
+			}
+			got["schema@"+version+".unavailable"] = []byte(b.String())
+		}
+	}
 }
 
 // TestDocsTemplateDefault checks the embedded template's contract: it

@@ -23,13 +23,21 @@ const AskTimeKey = schemadiff.AskTimeKey
 // client, properties in declaration order, 2-space indent, trailing
 // newline.
 func EmitSchemaFile(pkg *Package) ([]byte, error) {
-	return emitSchemas(pkg.Forms, func(f *Form) string { return f.Name })
+	return emitSchemas(pkg.Forms, func(f *Form) string { return f.Name }, "")
 }
 
 // EmitSchemas returns one JSON object of every form of every package:
 // keys are type names, or importpath.TypeName when pkgs holds more than
 // one package.
 func EmitSchemas(pkgs []*Package) ([]byte, error) {
+	forms, keys := schemaKeys(pkgs)
+	return emitSchemas(forms, func(f *Form) string { return keys[f] }, "")
+}
+
+// schemaKeys returns every form of pkgs and its key in `elicitgen
+// schema`: the type name, or importpath.TypeName when more than one
+// package has forms.
+func schemaKeys(pkgs []*Package) ([]*Form, map[*Form]string) {
 	var forms []*Form
 	keys := map[*Form]string{}
 	multi := 0
@@ -47,10 +55,16 @@ func EmitSchemas(pkgs []*Package) ([]byte, error) {
 			}
 		}
 	}
-	return emitSchemas(forms, func(f *Form) string { return keys[f] })
+	return forms, keys
 }
 
-func emitSchemas(forms []*Form, key func(*Form) string) ([]byte, error) {
+// emitSchemas writes the forms' schemas as sent to a client speaking
+// version ("": 2025-11-25 or later). Forms that cannot be asked on
+// version must have been left out by the caller.
+func emitSchemas(forms []*Form, key func(*Form) string, version string) ([]byte, error) {
+	if version == "" {
+		version = runtime.Version20251125
+	}
 	b := []byte{'{'}
 	for i, f := range forms {
 		if i > 0 {
@@ -62,7 +76,7 @@ func emitSchemas(forms []*Form, key func(*Form) string) ([]byte, error) {
 		}
 		b = append(b, k...)
 		b = append(b, ':')
-		b, err = appendFormSchema(b, f)
+		b, err = appendFormSchema(b, f, version)
 		if err != nil {
 			return nil, err
 		}
@@ -78,18 +92,22 @@ func emitSchemas(forms []*Form, key func(*Form) string) ([]byte, error) {
 
 // appendFormSchema appends the form's entry of the schema file: the
 // requestedSchema of its fixed fields, plus AskTimeKey for the fields
-// whose options are supplied when asking.
-func appendFormSchema(b []byte, f *Form) ([]byte, error) {
+// whose options are supplied when asking. On 2025-06-18 multi-select
+// fields are left out, as the runtime leaves them out of the request.
+func appendFormSchema(b []byte, f *Form, version string) ([]byte, error) {
 	fixed := &runtime.Schema{Name: f.Name}
 	var ask []runtime.Property
 	for _, fld := range f.Fields {
+		if runtime.EraOf(version).LegacySchema() && fld.Prop.Kind == runtime.KindMulti {
+			continue
+		}
 		if fld.Prop.Dynamic {
 			ask = append(ask, fld.Prop)
 			continue
 		}
 		fixed.Properties = append(fixed.Properties, fld.Prop)
 	}
-	b, err := fixed.AppendJSON(b, runtime.Version20251125)
+	b, err := fixed.AppendJSON(b, version)
 	if err != nil {
 		return nil, generatorBug("schema of %s: %v", f.Name, err)
 	}
@@ -110,7 +128,7 @@ func appendFormSchema(b []byte, f *Form) ([]byte, error) {
 		}
 		sub.Properties[i] = p
 	}
-	enc, err := sub.AppendJSON(nil, runtime.Version20251125)
+	enc, err := sub.AppendJSON(nil, version)
 	if err != nil {
 		return nil, generatorBug("ask-time fields of %s: %v", f.Name, err)
 	}

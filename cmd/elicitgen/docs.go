@@ -21,7 +21,10 @@ func newDocsCmd() *cobra.Command {
 		Short: "Print a Markdown catalog of every form",
 		Long: `docs prints a Markdown catalog of every form of the packages: for each
 form its doc comment and a table of its fields (property, title, type,
-required, bounds, format, options with their titles, default, description).
+required, bounds, format, options with their titles, default, description);
+which protocol eras can ask it and what each era's client receives (see
+schema --protocol); and the fields that meet a known client limit. The
+catalog ends with the table of known client limits and their sources.
 
 The catalog is rendered from an embedded text/template; --template renders
 your own instead, with the same data (gen.DocsCatalog). The output is

@@ -205,16 +205,30 @@ func runGenerate(cmd *cobra.Command, flags *genFlags, args []string) error {
 }
 
 func newSchemaCmd() *cobra.Command {
-	var flags genFlags
+	var (
+		flags    genFlags
+		protocol string
+	)
 	cmd := &cobra.Command{
 		Use:   "schema [packages]",
 		Short: "Print every form's requestedSchema as one JSON object",
 		Long: `schema prints one JSON object mapping each form to its requestedSchema, as
 sent to a 2025-11-25 or later client. Keys are type names, or
-importpath.TypeName when forms come from more than one package.`,
-		Example:      `  elicitgen schema ./... | jq '.Deploy'`,
+importpath.TypeName when forms come from more than one package.
+
+--protocol prints the schemas as sent to a client of that protocol version
+(` + strings.Join(gen.ProtocolVersions(), ", ") + `). On 2025-06-18 titled enums become
+enum + enumNames, only boolean defaults are kept and optional multi-select
+fields are left out; a form that cannot be asked there (a required
+multi-select) is left out of the output and named on stderr. Exit status:
+0, or 2 on bad input or an unknown version.`,
+		Example: `  elicitgen schema ./... | jq '.Deploy'
+  elicitgen schema --protocol 2025-06-18 ./...`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := gen.CheckProtocolVersion(protocol); err != nil {
+				return withCode(2, fmt.Errorf("elicitgen: --protocol: %w", err))
+			}
 			cfg, err := flags.config(args)
 			if err != nil {
 				return err
@@ -223,15 +237,19 @@ importpath.TypeName when forms come from more than one package.`,
 			if err != nil {
 				return err
 			}
-			out, err := gen.EmitSchemas(pkgs)
+			out, unavailable, err := gen.EmitSchemasFor(pkgs, protocol)
 			if err != nil {
 				return err
+			}
+			for _, u := range unavailable {
+				fmt.Fprintf(cmd.ErrOrStderr(), "elicitgen: %s left out: %s\n", u.Key, u.Reason)
 			}
 			_, err = cmd.OutOrStdout().Write(out)
 			return err
 		},
 	}
 	flags.register(cmd, typeSchema)
+	cmd.Flags().StringVar(&protocol, "protocol", "", "print the schemas as sent on protocol `version` (default: as sent to 2025-11-25 and later clients)")
 	return cmd
 }
 
