@@ -90,77 +90,89 @@ func AnswerElicitation(ctx context.Context, a *Answerer, mode, message, url stri
 // same JSON types; a 2025-06-18 request may leave out the form's optional
 // multi-select fields.
 func (a *Answerer) Answer(ctx context.Context, message string, requestedSchema any) (*Response, error) {
-	m, err := schemaObject(requestedSchema)
+	raw, err := schemaJSON(requestedSchema)
 	if err != nil {
 		return nil, err
 	}
-	props, _ := m["properties"].(map[string]any)
-	for _, f := range a.forms {
-		if f.schema != nil && matchSchema(f.schema, props) {
-			return f.answer(ctx, message)
+	got, perr := ParseSchema("", raw)
+	if perr == nil {
+		for _, f := range a.forms {
+			if f.schema != nil && matchSchema(f.schema, got) {
+				return f.answer(ctx, message)
+			}
 		}
 	}
 	if a.Other != nil {
-		return a.Other(ctx, message, m)
-	}
-	return nil, fmt.Errorf("%w (properties %v)", ErrNoForm, sortedKeys(props))
-}
-
-func schemaObject(v any) (map[string]any, error) {
-	var raw []byte
-	switch v := v.(type) {
-	case nil:
-		return map[string]any{}, nil
-	case map[string]any:
-		return v, nil
-	case []byte:
-		raw = v
-	case json.RawMessage:
-		raw = v
-	case string:
-		raw = []byte(v)
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
 			return nil, fmt.Errorf("elicit: requested schema: %w", err)
 		}
-		raw = b
+		return a.Other(ctx, message, m)
 	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("elicit: requested schema: %w", err)
+	if perr != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoForm, perr)
 	}
-	return m, nil
+	names := make([]string, len(got.Properties))
+	for i := range got.Properties {
+		names[i] = got.Properties[i].Name
+	}
+	return nil, fmt.Errorf("%w (properties %v)", ErrNoForm, names)
 }
 
-// matchSchema reports whether the requested properties are those of s.
-func matchSchema(s *Schema, props map[string]any) bool {
+// schemaJSON returns the JSON of a requested schema given as JSON or as a
+// value that marshals to it.
+func schemaJSON(v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return []byte(`{"type":"object","properties":{}}`), nil
+	case []byte:
+		return v, nil
+	case json.RawMessage:
+		return v, nil
+	case string:
+		return []byte(v), nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("elicit: requested schema: %w", err)
+	}
+	return b, nil
+}
+
+// matchSchema reports whether the requested properties (read with
+// ParseSchema) are those of s, with the same JSON types; a 2025-06-18
+// request may leave out s's optional multi-selects.
+func matchSchema(s, got *Schema) bool {
 	n := 0
 	for i := range s.Properties {
 		p := &s.Properties[i]
-		v, ok := props[p.Name]
-		if !ok {
+		q := got.Property(p.Name)
+		if q == nil {
 			if p.Kind == KindMulti && !p.Required {
 				continue // left out for a 2025-06-18 client
 			}
 			return false
 		}
 		n++
-		typ, _ := v.(map[string]any)["type"].(string)
-		want := "string"
-		switch p.Kind {
-		case KindInteger:
-			want = "integer"
-		case KindNumber:
-			want = "number"
-		case KindBoolean:
-			want = "boolean"
-		case KindMulti:
-			want = "array"
-		}
-		if typ != want && !(want == "number" && typ == "integer") {
+		want, have := p.Kind.jsonType(), q.Kind.jsonType()
+		if have != want && !(want == "number" && have == "integer") {
 			return false
 		}
 	}
-	return n == len(props)
+	return n == len(got.Properties)
+}
+
+// jsonType is the JSON Schema type a property of kind k is written with.
+func (k Kind) jsonType() string {
+	switch k {
+	case KindInteger:
+		return "integer"
+	case KindNumber:
+		return "number"
+	case KindBoolean:
+		return "boolean"
+	case KindMulti:
+		return "array"
+	}
+	return "string"
 }

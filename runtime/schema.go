@@ -182,19 +182,9 @@ func (s *Schema) AppendJSON(b []byte, version string) ([]byte, error) {
 }
 
 func (p *Property) appendJSON(b []byte, legacy bool) []byte {
-	b = append(b, `{"type":`...)
-	switch p.Kind {
-	case KindInteger:
-		b = append(b, `"integer"`...)
-	case KindNumber:
-		b = append(b, `"number"`...)
-	case KindBoolean:
-		b = append(b, `"boolean"`...)
-	case KindMulti:
-		b = append(b, `"array"`...)
-	default:
-		b = append(b, `"string"`...)
-	}
+	b = append(b, `{"type":"`...)
+	b = append(b, p.Kind.jsonType()...)
+	b = append(b, '"')
 	if p.Title != "" {
 		b = appendKey(b, "title")
 		b = appendString(b, p.Title)

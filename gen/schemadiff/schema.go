@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/elicitgen/elicitgen/gen/internal/jsonkind"
+	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // ErrInvalidSchema is wrapped by every error that reports input which is not
@@ -139,24 +140,11 @@ func (s *enumSet) index(v string) int {
 	return -1
 }
 
-// member is one key of a JSON object, in document order.
-type member struct {
-	key string
-	val json.RawMessage
-}
-
-// parser parses one file and builds positioned errors.
-type parser struct {
-	file string
-}
-
-func (p *parser) errf(form, property, format string, args ...any) error {
-	return &SchemaError{File: p.file, Form: form, Property: property, Msg: fmt.Sprintf(format, args...)}
-}
-
-// parseFile parses a schema file: a JSON object keyed by form name.
+// parseFile parses a schema file: a JSON object keyed by form name, each
+// a requestedSchema read by runtime.ParseSchema (the reader beside the
+// runtime's writer), plus the generator's AskTimeKey. Keywords MCP does
+// not define are kept for the comparison.
 func parseFile(name string, data []byte) (*schemaFile, error) {
-	p := &parser{file: name}
 	if !json.Valid(data) {
 		var v any
 		err := json.Unmarshal(data, &v) // a *json.SyntaxError with the offset
@@ -165,18 +153,22 @@ func parseFile(name string, data []byte) (*schemaFile, error) {
 		}
 		return nil, &SchemaError{File: name, Msg: "invalid JSON: " + err.Error(), Err: err}
 	}
-	ms, ok, err := p.object(data, "", "", "the file")
+	ms, ok, err := members(data)
 	if err != nil {
-		return nil, err
+		return nil, &SchemaError{File: name, Msg: err.Error() + " in the file"}
 	}
 	if !ok {
-		return nil, p.errf("", "", "want a JSON object keyed by form name, got %s", jsonkind.Of(data))
+		return nil, &SchemaError{File: name, Msg: "want a JSON object keyed by form name, got " + jsonkind.Of(data)}
 	}
 	f := &schemaFile{byName: make(map[string]*form, len(ms))}
 	for _, m := range ms {
-		fm, err := p.form(m.key, m.val)
+		fm, err := parseForm(m.key, m.val)
 		if err != nil {
-			return nil, err
+			var re *runtime.SchemaError
+			if errors.As(err, &re) {
+				return nil, &SchemaError{File: name, Form: re.Form, Property: re.Property, Msg: re.Msg, Err: re.Err}
+			}
+			return nil, &SchemaError{File: name, Form: m.key, Msg: err.Error()}
 		}
 		f.forms = append(f.forms, fm)
 		f.byName[fm.name] = fm
@@ -184,31 +176,37 @@ func parseFile(name string, data []byte) (*schemaFile, error) {
 	return f, nil
 }
 
-// object returns the members of raw in order; ok is false when raw is not an
-// object. Duplicate keys are an error.
-func (p *parser) object(raw json.RawMessage, form, property, what string) ([]member, bool, error) {
+// member is one key of a JSON object, in document order.
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// members returns the members of raw in order; ok is false when raw is
+// not an object. Duplicate keys are an error.
+func members(raw json.RawMessage) ([]member, bool, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if _, err := dec.Token(); err != nil {
-		return nil, false, p.errf(form, property, "invalid JSON: %v", err)
+		return nil, false, fmt.Errorf("invalid JSON: %v", err)
 	}
 	var ms []member
 	seen := make(map[string]bool)
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, false, p.errf(form, property, "invalid JSON: %v", err)
+			return nil, false, fmt.Errorf("invalid JSON: %v", err)
 		}
 		key, _ := t.(string)
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return nil, false, p.errf(form, property, "invalid JSON: %v", err)
+			return nil, false, fmt.Errorf("invalid JSON: %v", err)
 		}
 		if seen[key] {
-			return nil, false, p.errf(form, property, "duplicate key %q in %s", key, what)
+			return nil, false, fmt.Errorf("duplicate key %q", key)
 		}
 		seen[key] = true
 		ms = append(ms, member{key, v})
@@ -216,432 +214,309 @@ func (p *parser) object(raw json.RawMessage, form, property, what string) ([]mem
 	return ms, true, nil
 }
 
-// form parses one requestedSchema.
-func (p *parser) form(name string, raw json.RawMessage) (*form, error) {
-	ms, ok, err := p.object(raw, name, "", "the form")
+func errf(form, property, format string, args ...any) error {
+	return &runtime.SchemaError{Form: form, Property: property, Msg: fmt.Sprintf(format, args...)}
+}
+
+// parseForm reads one form: its requestedSchema (without AskTimeKey) with
+// runtime.ParseSchema, then the ask-time fields the same way.
+func parseForm(name string, raw json.RawMessage) (*form, error) {
+	ms, ok, err := members(raw)
 	if err != nil {
-		return nil, err
+		return nil, errf(name, "", "%v in the form", err)
 	}
 	if !ok {
-		return nil, p.errf(name, "", "want a requestedSchema object, got %s", jsonkind.Of(raw))
+		return nil, errf(name, "", "want a requestedSchema object, got %s", jsonkind.Of(raw))
 	}
+	var askTime json.RawMessage
+	wire := make([]member, 0, len(ms))
 	f := &form{name: name, byName: make(map[string]*prop), required: make(map[string]bool)}
-	var sawType, sawProps bool
-	var required []string
 	for _, m := range ms {
 		switch m.key {
-		case "type":
-			sawType = true
-			var t string
-			if err := json.Unmarshal(m.val, &t); err != nil || t != "object" {
-				return nil, p.errf(name, "", `"type" must be "object", got %s`, compact(m.val))
-			}
-		case "properties":
-			sawProps = true
-			if err := p.addProps(f, "properties", m.val, false); err != nil {
-				return nil, err
-			}
-		case "required":
-			if err := p.strings(m.val, &required); err != nil {
-				return nil, p.errf(name, "", `"required" must be an array of strings`)
-			}
 		case AskTimeKey:
-			req, err := p.askTime(f, m.val)
-			if err != nil {
-				return nil, err
-			}
-			required = append(required, req...)
+			askTime = m.val
+			continue
+		case "type", "properties", "required":
 		default:
 			f.extra = append(f.extra, keyword{m.key, compact(m.val)})
 		}
+		wire = append(wire, m)
 	}
-	if !sawType {
-		return nil, p.errf(name, "", `missing "type": "object"`)
+	s, err := runtime.ParseSchema(name, object(wire))
+	if err != nil {
+		return nil, err
 	}
-	if !sawProps {
-		return nil, p.errf(name, "", `missing "properties"`)
-	}
-	for _, r := range required {
-		if f.byName[r] == nil {
-			return nil, p.errf(name, "", "required property %q is not in properties", r)
+	rawProps := map[string]json.RawMessage{}
+	for _, m := range wire {
+		if m.key == "properties" {
+			pms, _, _ := members(m.val)
+			for _, pm := range pms {
+				rawProps[pm.key] = pm.val
+			}
 		}
-		if f.required[r] {
-			return nil, p.errf(name, "", "property %q is listed twice in required", r)
+	}
+	for i := range s.Properties {
+		p := &s.Properties[i]
+		f.add(propOf(p, rawProps[p.Name], false))
+	}
+	if askTime != nil {
+		sub, err := parseAskTime(f, askTime)
+		if err != nil {
+			return nil, err
 		}
-		f.required[r] = true
+		for i := range sub.Properties {
+			p := &sub.Properties[i]
+			if f.byName[p.Name] != nil {
+				return nil, errf(name, p.Name, "listed both in properties and in %s", AskTimeKey)
+			}
+			f.add(propOf(p, nil, true))
+		}
 	}
 	return f, nil
 }
 
-// askTime parses the AskTimeKey object of form f, adds its properties to f
-// and returns the names it lists as required.
-func (p *parser) askTime(f *form, raw json.RawMessage) ([]string, error) {
-	ms, ok, err := p.object(raw, f.name, "", AskTimeKey)
+func (f *form) add(pr *prop, required bool) {
+	f.props = append(f.props, pr)
+	f.byName[pr.name] = pr
+	if required {
+		f.required[pr.name] = true
+	}
+}
+
+// parseAskTime reads the AskTimeKey object of form f: properties without
+// their choices, and the names of the required ones.
+func parseAskTime(f *form, raw json.RawMessage) (*runtime.Schema, error) {
+	ms, ok, err := members(raw)
 	if err != nil {
-		return nil, err
+		return nil, errf(f.name, "", "%v in %s", err, AskTimeKey)
 	}
 	if !ok {
-		return nil, p.errf(f.name, "", "%q must be an object, got %s", AskTimeKey, jsonkind.Of(raw))
+		return nil, errf(f.name, "", "%q must be an object, got %s", AskTimeKey, jsonkind.Of(raw))
 	}
-	var required []string
+	wire := []member{{"type", json.RawMessage(`"object"`)}}
 	for _, m := range ms {
 		switch m.key {
 		case "properties":
-			if err := p.addProps(f, AskTimeKey+".properties", m.val, true); err != nil {
-				return nil, err
+			pms, ok, err := members(m.val)
+			if err != nil || !ok {
+				return nil, errf(f.name, "", "%q must be an object", AskTimeKey+".properties")
 			}
+			// Ask-time fields are listed without choices: give each an
+			// empty list, which the reader takes for ask-time options.
+			for i, pm := range pms {
+				pms[i].val = withEmptyChoices(pm.val)
+			}
+			wire = append(wire, member{"properties", object(pms)})
 		case "required":
-			if err := p.strings(m.val, &required); err != nil {
-				return nil, p.errf(f.name, "", "%q must be an array of strings", AskTimeKey+".required")
-			}
+			wire = append(wire, m)
 		default:
-			return nil, p.errf(f.name, "", "unknown key %q in %s (want properties and required)", m.key, AskTimeKey)
+			return nil, errf(f.name, "", "unknown key %q in %s (want properties and required)", m.key, AskTimeKey)
 		}
 	}
-	return required, nil
+	return runtime.ParseSchema(f.name, object(wire))
 }
 
-// addProps parses the properties object raw of form f, called what in
-// messages, and adds its properties to f. Ask-time properties (askTime)
-// have no choices and must not repeat a property f already has.
-func (p *parser) addProps(f *form, what string, raw json.RawMessage, askTime bool) error {
-	pms, ok, err := p.object(raw, f.name, "", what)
-	if err != nil {
-		return err
+// withEmptyChoices returns a property schema with "enum": [] (strings) or
+// "items": {"type": "string", "enum": []} (arrays) when it has no
+// choices.
+func withEmptyChoices(raw json.RawMessage) json.RawMessage {
+	ms, ok, err := members(raw)
+	if err != nil || !ok {
+		return raw
 	}
-	if !ok {
-		return p.errf(f.name, "", "%q must be an object, got %s", what, jsonkind.Of(raw))
-	}
-	for _, pm := range pms {
-		if askTime && f.byName[pm.key] != nil {
-			return p.errf(f.name, pm.key, "listed both in properties and in %s", AskTimeKey)
-		}
-		pr, err := p.propOf(f.name, pm.key, pm.val, askTime)
-		if err != nil {
-			return err
-		}
-		f.props = append(f.props, pr)
-		f.byName[pr.name] = pr
-	}
-	return nil
-}
-
-// propOf parses one property (a PrimitiveSchemaDefinition); an ask-time
-// property has no choices.
-func (p *parser) propOf(form, name string, raw json.RawMessage, askTime bool) (*prop, error) {
-	ms, ok, err := p.object(raw, form, name, "the property")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, p.errf(form, name, "want a property schema object, got %s", jsonkind.Of(raw))
-	}
-	pr := &prop{name: name, askTime: askTime}
-	for _, m := range ms {
-		if m.key == "type" {
-			if err := json.Unmarshal(m.val, &pr.typ); err != nil {
-				return nil, p.errf(form, name, `"type" must be a string, got %s`, compact(m.val))
-			}
-		}
-	}
-	switch pr.typ {
-	case "string", "integer", "number", "boolean", "array":
-	case "":
-		return nil, p.errf(form, name, `missing "type"`)
-	default:
-		return nil, p.errf(form, name, "type %q is not allowed in a requestedSchema (want string, integer, number, boolean or array)", pr.typ)
-	}
-	var enumVals, enumNames []string
-	var oneOf json.RawMessage
-	var sawEnum, sawEnumNames, sawItems bool
-	var rawDefault json.RawMessage
-	for _, m := range ms {
-		var err error
-		switch key := m.key; {
-		case key == "type":
-		case key == "title":
-			pr.title, err = p.str(m.val)
-		case key == "description":
-			pr.desc, err = p.str(m.val)
-		case key == "default":
-			rawDefault = m.val
-		case pr.typ == "string" && key == "minLength":
-			pr.minLength, err = p.count(m.val)
-			if pr.minLength != nil && pr.minLength.v == 0 {
-				pr.minLength = nil
-			}
-		case pr.typ == "string" && key == "maxLength":
-			pr.maxLength, err = p.count(m.val)
-		case pr.typ == "string" && key == "format":
-			var s *string
-			if s, err = p.str(m.val); err == nil {
-				switch *s {
-				case "email", "uri", "date", "date-time":
-					pr.format = *s
-				default:
-					return nil, p.errf(form, name, "format %q is not allowed (want email, uri, date or date-time)", *s)
-				}
-			}
-		case pr.typ == "string" && key == "enum":
-			sawEnum = true
-			err = p.strings(m.val, &enumVals)
-		case pr.typ == "string" && key == "enumNames":
-			sawEnumNames = true
-			err = p.strings(m.val, &enumNames)
-		case pr.typ == "string" && key == "oneOf":
-			oneOf = m.val
-		case (pr.typ == "integer" || pr.typ == "number") && key == "minimum":
-			pr.minimum, err = p.num(m.val)
-		case (pr.typ == "integer" || pr.typ == "number") && key == "maximum":
-			pr.maximum, err = p.num(m.val)
-		case pr.typ == "array" && key == "minItems":
-			pr.minItems, err = p.count(m.val)
-			if pr.minItems != nil && pr.minItems.v == 0 {
-				pr.minItems = nil
-			}
-		case pr.typ == "array" && key == "maxItems":
-			pr.maxItems, err = p.count(m.val)
-		case pr.typ == "array" && key == "items":
-			sawItems = true
-			pr.enum, err = p.items(form, name, m.val, pr)
-		default:
-			pr.extra = append(pr.extra, keyword{key, compact(m.val)})
-		}
-		if err != nil {
-			var se *SchemaError
-			if errors.As(err, &se) {
-				return nil, err
-			}
-			return nil, p.errf(form, name, "%q: %v", m.key, err)
-		}
-	}
-	switch {
-	case oneOf != nil && (sawEnum || sawEnumNames):
-		return nil, p.errf(form, name, `"oneOf" cannot be combined with "enum" or "enumNames"`)
-	case oneOf != nil:
-		set, err := p.options(form, name, "oneOf", oneOf, pr)
-		if err != nil {
-			return nil, err
-		}
-		set.style = styleOneOf
-		pr.enum = set
-	case sawEnumNames && !sawEnum:
-		return nil, p.errf(form, name, `"enumNames" without "enum"`)
-	case sawEnum:
-		set := &enumSet{style: styleEnum, values: enumVals, titles: make([]string, len(enumVals))}
-		if sawEnumNames {
-			if len(enumNames) != len(enumVals) {
-				return nil, p.errf(form, name, `"enumNames" has %d entries, "enum" has %d`, len(enumNames), len(enumVals))
-			}
-			set.style = styleLegacy
-			copy(set.titles, enumNames)
-		}
-		if err := p.checkUnique(form, name, set.values); err != nil {
-			return nil, err
-		}
-		pr.enum = set
-	}
-	if pr.enum != nil && len(pr.enum.values) == 0 {
-		// No answer is valid against an empty list: it is how elicitgen
-		// wrote ask-time options before AskTimeKey, and means the same.
-		pr.enum, pr.askTime = nil, true
-	}
-	if pr.typ == "array" && !sawItems {
-		return nil, p.errf(form, name, `type "array" needs "items" (a multi-select enum)`)
-	}
-	if rawDefault != nil {
-		if err := p.checkDefault(form, pr, rawDefault); err != nil {
-			return nil, err
-		}
-		pr.def = &value{text: compact(rawDefault)}
-		if pr.typ == "integer" || pr.typ == "number" {
-			pr.def.num, _ = p.num(rawDefault)
-		}
-	}
-	return pr, nil
-}
-
-// items parses the items of a multi-select: {"type":"string","enum":[...]} or
-// {"anyOf":[{"const","title"}]}.
-func (p *parser) items(form, name string, raw json.RawMessage, pr *prop) (*enumSet, error) {
-	ms, ok, err := p.object(raw, form, name, "items")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, p.errf(form, name, `"items" must be an object, got %s`, jsonkind.Of(raw))
-	}
-	var set *enumSet
+	typ := ""
 	for _, m := range ms {
 		switch m.key {
 		case "type":
-			var t string
-			if err := json.Unmarshal(m.val, &t); err != nil || t != "string" {
-				return nil, p.errf(form, name, `"items.type" must be "string", got %s`, compact(m.val))
-			}
-		case "enum":
-			if set != nil {
-				return nil, p.errf(form, name, `"items" cannot have both "enum" and "anyOf"`)
-			}
-			var vals []string
-			if err := p.strings(m.val, &vals); err != nil {
-				return nil, p.errf(form, name, `"items.enum" must be an array of strings`)
-			}
-			if err := p.checkUnique(form, name, vals); err != nil {
-				return nil, err
-			}
-			set = &enumSet{style: styleItemsEnum, values: vals, titles: make([]string, len(vals))}
-		case "anyOf":
-			if set != nil {
-				return nil, p.errf(form, name, `"items" cannot have both "enum" and "anyOf"`)
-			}
-			if set, err = p.options(form, name, "items.anyOf", m.val, pr); err != nil {
-				return nil, err
-			}
-			set.style = styleItemsAnyOf
-		default:
-			pr.extra = append(pr.extra, keyword{"items." + m.key, compact(m.val)})
+			_ = json.Unmarshal(m.val, &typ)
+		case "enum", "oneOf":
+			return raw
 		}
 	}
-	if set == nil && !pr.askTime {
-		return nil, p.errf(form, name, `"items" needs "enum" or "anyOf" (arrays are only allowed as multi-select enums)`)
-	}
-	return set, nil
-}
-
-// options parses [{"const":"a","title":"A"}, ...].
-func (p *parser) options(form, name, what string, raw json.RawMessage, pr *prop) (*enumSet, error) {
-	var list []json.RawMessage
-	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, p.errf(form, name, "%q must be an array of {const, title} objects", what)
-	}
-	set := &enumSet{}
-	for i, o := range list {
-		ms, ok, err := p.object(o, form, name, what)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, p.errf(form, name, "%s[%d] must be an object, got %s", what, i, jsonkind.Of(o))
-		}
-		var c, title *string
-		var extra []keyword
-		for _, m := range ms {
-			var err error
-			switch m.key {
-			case "const":
-				c, err = p.str(m.val)
-			case "title":
-				title, err = p.str(m.val)
-			default:
-				extra = append(extra, keyword{m.key, compact(m.val)})
-			}
-			if err != nil {
-				return nil, p.errf(form, name, "%s[%d].%s: %v", what, i, m.key, err)
-			}
-		}
-		if c == nil {
-			return nil, p.errf(form, name, `%s[%d] has no "const"`, what, i)
-		}
-		for _, k := range extra {
-			pr.extra = append(pr.extra, keyword{fmt.Sprintf("%s[%q].%s", what, *c, k.name), k.value})
-		}
-		set.values = append(set.values, *c)
-		if title != nil {
-			set.titles = append(set.titles, *title)
-		} else {
-			set.titles = append(set.titles, "")
-		}
-	}
-	if err := p.checkUnique(form, name, set.values); err != nil {
-		return nil, err
-	}
-	return set, nil
-}
-
-func (p *parser) checkUnique(form, name string, vals []string) error {
-	seen := make(map[string]bool, len(vals))
-	for _, v := range vals {
-		if seen[v] {
-			return p.errf(form, name, "enum value %q appears twice", v)
-		}
-		seen[v] = true
-	}
-	return nil
-}
-
-// checkDefault checks that a default has the property's JSON type.
-func (p *parser) checkDefault(form string, pr *prop, raw json.RawMessage) error {
-	var err error
-	switch pr.typ {
+	switch typ {
 	case "string":
-		_, err = p.str(raw)
-	case "integer", "number":
-		_, err = p.num(raw)
-	case "boolean":
-		var b bool
-		if json.Unmarshal(raw, &b) != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-			err = errors.New("want a boolean")
-		}
+		return object(append(ms, member{"enum", json.RawMessage(`[]`)}))
 	case "array":
-		var s []string
-		err = p.strings(raw, &s)
-	}
-	if err != nil {
-		return p.errf(form, pr.name, "default %s does not match type %q", compact(raw), pr.typ)
-	}
-	return nil
-}
-
-// str decodes a JSON string (not null).
-func (p *parser) str(raw json.RawMessage) (*string, error) {
-	var s *string
-	if err := json.Unmarshal(raw, &s); err != nil || s == nil {
-		return nil, fmt.Errorf("want a string, got %s", jsonkind.Of(raw))
-	}
-	return s, nil
-}
-
-// strings decodes a JSON array of strings (not null).
-func (p *parser) strings(raw json.RawMessage, dst *[]string) error {
-	var list []*string
-	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
-		return fmt.Errorf("want an array of strings, got %s", jsonkind.Of(raw))
-	}
-	out := make([]string, len(list))
-	for i, s := range list {
-		if s == nil {
-			return fmt.Errorf("want an array of strings, got null at index %d", i)
+		for i, m := range ms {
+			if m.key == "items" {
+				ims, ok, err := members(m.val)
+				if err != nil || !ok {
+					return raw
+				}
+				for _, im := range ims {
+					if im.key == "enum" || im.key == "anyOf" {
+						return raw
+					}
+				}
+				ms[i].val = object(append(ims, member{"enum", json.RawMessage(`[]`)}))
+				return object(ms)
+			}
 		}
-		out[i] = *s
+		return object(append(ms, member{"items", json.RawMessage(`{"type":"string","enum":[]}`)}))
 	}
-	*dst = out
-	return nil
+	return raw
 }
 
-// num decodes a finite JSON number.
-func (p *parser) num(raw json.RawMessage) (*number, error) {
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err != nil || jsonkind.Of(raw) != "a number" {
-		return nil, fmt.Errorf("want a number, got %s", jsonkind.Of(raw))
+// object writes members back as a JSON object.
+func object(ms []member) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m.val)
 	}
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("number %s is out of range", n)
-	}
-	return &number{v: f, text: string(n)}, nil
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
-// count decodes a non-negative integer (2.0 counts as 2, as in JSON Schema).
-func (p *parser) count(raw json.RawMessage) (*number, error) {
-	n, err := p.num(raw)
-	if err != nil {
-		return nil, err
+// propOf is the comparison's view of p; raw is its JSON, for the
+// keywords MCP does not define.
+func propOf(p *runtime.Property, raw json.RawMessage, askTime bool) (*prop, bool) {
+	pr := &prop{name: p.Name, format: p.Format, askTime: askTime || p.Dynamic}
+	switch p.Kind {
+	case runtime.KindString, runtime.KindEnum:
+		pr.typ = "string"
+	case runtime.KindInteger:
+		pr.typ = "integer"
+	case runtime.KindNumber:
+		pr.typ = "number"
+	case runtime.KindBoolean:
+		pr.typ = "boolean"
+	case runtime.KindMulti:
+		pr.typ = "array"
 	}
-	if n.v < 0 || n.v != math.Trunc(n.v) {
-		return nil, fmt.Errorf("want a non-negative integer, got %s", n.text)
+	if p.Title != "" {
+		pr.title = &p.Title
 	}
-	return n, nil
+	if p.Description != "" {
+		pr.desc = &p.Description
+	}
+	pr.minLength, pr.maxLength = count(p.MinLength), count(p.MaxLength)
+	pr.minimum, pr.maximum = num(p.Minimum), num(p.Maximum)
+	pr.minItems, pr.maxItems = count(p.MinItems), count(p.MaxItems)
+	if len(p.Options) > 0 && !p.Dynamic {
+		set := &enumSet{}
+		for _, o := range p.Options {
+			set.values = append(set.values, o.Value)
+			set.titles = append(set.titles, o.Title)
+		}
+		switch {
+		case p.Kind == runtime.KindMulti && p.Style == runtime.EnumTitled:
+			set.style = styleItemsAnyOf
+		case p.Kind == runtime.KindMulti:
+			set.style = styleItemsEnum
+		case p.Style == runtime.EnumTitled:
+			set.style = styleOneOf
+		case p.Style == runtime.EnumLegacy:
+			set.style = styleLegacy
+		default:
+			set.style = styleEnum
+		}
+		pr.enum = set
+	}
+	if p.Default != nil {
+		b, _ := json.Marshal(p.Default)
+		pr.def = &value{text: string(b)}
+		switch d := p.Default.(type) {
+		case float64:
+			pr.def.num = num(&d)
+		case int64:
+			f := float64(d)
+			pr.def.num = num(&f)
+		}
+	}
+	pr.extra = unknownKeywords(raw)
+	return pr, p.Required
+}
+
+// known lists the keywords MCP defines for a property, by type.
+var known = map[string]map[string]bool{
+	"":        {"type": true, "title": true, "description": true, "default": true},
+	"string":  {"minLength": true, "maxLength": true, "format": true, "enum": true, "enumNames": true, "oneOf": true},
+	"integer": {"minimum": true, "maximum": true},
+	"number":  {"minimum": true, "maximum": true},
+	"array":   {"minItems": true, "maxItems": true, "items": true},
+}
+
+// unknownKeywords returns the keywords of the property schema raw that
+// MCP does not define, in document order, with those of its items and
+// options.
+func unknownKeywords(raw json.RawMessage) []keyword {
+	ms, _, _ := members(raw)
+	typ := ""
+	for _, m := range ms {
+		if m.key == "type" {
+			_ = json.Unmarshal(m.val, &typ)
+		}
+	}
+	var out []keyword
+	for _, m := range ms {
+		switch {
+		case known[""][m.key] || known[typ][m.key] && m.key != "items" && m.key != "oneOf":
+		case m.key == "oneOf":
+			out = append(out, optionKeywords("oneOf", m.val)...)
+		case m.key == "items":
+			ims, _, _ := members(m.val)
+			for _, im := range ims {
+				switch im.key {
+				case "type", "enum":
+				case "anyOf":
+					out = append(out, optionKeywords("items.anyOf", im.val)...)
+				default:
+					out = append(out, keyword{"items." + im.key, compact(im.val)})
+				}
+			}
+		default:
+			out = append(out, keyword{m.key, compact(m.val)})
+		}
+	}
+	return out
+}
+
+// optionKeywords returns the keywords of {const, title} options other
+// than those two, named by the option's value.
+func optionKeywords(what string, raw json.RawMessage) []keyword {
+	var list []json.RawMessage
+	_ = json.Unmarshal(raw, &list)
+	var out []keyword
+	for _, o := range list {
+		ms, _, _ := members(o)
+		var c string
+		for _, m := range ms {
+			if m.key == "const" {
+				_ = json.Unmarshal(m.val, &c)
+			}
+		}
+		for _, m := range ms {
+			if m.key != "const" && m.key != "title" {
+				out = append(out, keyword{fmt.Sprintf("%s[%q].%s", what, c, m.key), compact(m.val)})
+			}
+		}
+	}
+	return out
+}
+
+func count(n *int) *number {
+	if n == nil {
+		return nil
+	}
+	return &number{v: float64(*n), text: strconv.Itoa(*n)}
+}
+
+func num(f *float64) *number {
+	if f == nil {
+		return nil
+	}
+	text := strconv.FormatFloat(*f, 'g', -1, 64)
+	if *f == math.Trunc(*f) && math.Abs(*f) < 1e15 {
+		text = strconv.FormatFloat(*f, 'f', -1, 64)
+	}
+	return &number{v: *f, text: text}
 }
 
 // compact returns raw without insignificant whitespace.
