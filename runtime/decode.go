@@ -155,7 +155,7 @@ func decodeStrings(errs *errList, p *Property, v any) ([]string, bool) {
 }
 
 // parseTime parses s as a "date" (YYYY-MM-DD, UTC) or, for any other
-// format, an RFC 3339 date-time, accepting exactly what CheckFormat does.
+// format, an RFC 3339 date-time, accepting exactly what validFormat does.
 func parseTime(format, s string) (time.Time, error) {
 	return parseFormatTime(format, s)
 }

@@ -217,8 +217,8 @@ type fieldDesc struct {
 	ptr    bool         // the field is a pointer to the value
 	elem   reflect.Type // the pointed-to type, when ptr
 	lo, hi int64        // the range of the Go integer type (gkInt, gkUint)
-	// checkStr and checkNum say whether a string needs CheckString (a
-	// length, format or enum rule) and a number CheckNumber (a bound).
+	// checkStr and checkNum say whether a string needs checkString (a
+	// length, format or enum rule) and a number checkNumber (a bound).
 	// Per-ask copies of the schema keep these rules.
 	checkStr, checkNum bool
 }

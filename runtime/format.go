@@ -429,7 +429,7 @@ func isAddressLiteral(s string) bool {
 }
 
 // parseFormatTime parses s, valid in format ("date" or else
-// "date-time") by CheckFormat, as a time: a date at 00:00 UTC; a
+// "date-time") by validFormat, as a time: a date at 00:00 UTC; a
 // date-time with lowercase "t"/"z" as uppercase, and a leap second
 // (23:59:60 UTC) as the first instant of the next day, since time.Time
 // has no leap seconds.

@@ -40,7 +40,7 @@ type Request struct {
 	// Mode is ModeForm or ModeURL.
 	Mode Mode
 	// Key names the request in a 2026-07-28 inputRequests map, before
-	// numbering (see Exchange): the key given with WithKey, or empty for
+	// numbering (see adapter.Exchange): the key given with WithKey, or empty for
 	// the default, the form name (Schema.Name) for a form and "url" for
 	// a URL-mode request.
 	Key string

@@ -25,7 +25,7 @@ const (
 )
 
 // ProtocolVersioner is implemented by Askers that know the protocol
-// version of the client they ask (*Exchange does). AskChoices uses it to
+// version of the client they ask (adapter.Exchange does). AskChoices uses it to
 // ask a 2025-06-18 client, which has no multi-select, with one checkbox
 // per option.
 type ProtocolVersioner interface {
@@ -204,7 +204,7 @@ func askChoicesLegacy(ctx context.Context, a Asker, message string, options []Op
 }
 
 // Checker is implemented by Askers that can tell, before asking, whether
-// the client can answer a request (*Exchange does).
+// the client can answer a request (adapter.Exchange does).
 type Checker interface {
 	// CheckAsk returns the error Ask would return for req because the
 	// client cannot be asked (matching ErrUnavailable), or nil.

@@ -46,7 +46,10 @@ const (
 
 // Option is one choice of an enum property.
 type Option struct {
+	// Value is what the client sends back; it never changes with the
+	// language.
 	Value string
+	// Title is what the person sees ("" shows the value).
 	Title string
 }
 
@@ -61,28 +64,38 @@ type Schema struct {
 
 // Property is one field of a form.
 type Property struct {
-	Name        string
-	Kind        Kind
-	Title       string
+	// Name is the property name: the field's json name.
+	Name string
+	// Kind is the property's shape.
+	Kind Kind
+	// Title is the label a client shows ("" for none).
+	Title string
+	// Description is the help text a client shows ("" for none).
 	Description string
-	Required    bool
+	// Required: an accept must carry the property.
+	Required bool
 
-	// Strings.
+	// MinLength and MaxLength bound a string's length, in characters
+	// (nil: no bound).
 	MinLength *int
 	MaxLength *int
-	Format    string // "", "email", "uri", "date", "date-time"
+	// Format is a string's format: "", "email", "uri", "date" or
+	// "date-time".
+	Format string
 
-	// Numbers.
+	// Minimum and Maximum bound a number or integer (nil: no bound).
 	Minimum *float64
 	Maximum *float64
 
-	// Enums.
+	// Options are the choices of a single- or multi-select, in order.
 	Options []Option
-	Style   EnumStyle
+	// Style is how the options are written.
+	Style EnumStyle
 	// Dynamic marks options supplied at ask time (see WithOptions).
 	Dynamic bool
 
-	// Multi-select.
+	// MinItems and MaxItems bound how many choices a multi-select
+	// answer holds (nil: no bound).
 	MinItems *int
 	MaxItems *int
 

@@ -17,7 +17,7 @@ type URLOutcome struct {
 }
 
 // FlowIDer is implemented by Askers that keep the flow id of a URL-mode
-// request stable across the rounds of one call (*Exchange does).
+// request stable across the rounds of one call (adapter.Exchange does).
 type FlowIDer interface {
 	// NextFlowID returns the id the next URL-mode ask with key (the
 	// request's Key, set with WithKey; empty for the default "url") will
