@@ -61,7 +61,7 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 	embedded := embeddedInForms(specs)
 	for _, ts := range specs {
 		if st, ok := ts.spec.Type.(*ast.StructType); ok {
-			b.checkTagKeys(st)
+			b.checkStructTags(st, isForm(ts.doc, st) || embedded[ts.spec.Name.Name])
 		}
 	}
 	for _, ts := range specs {
@@ -199,25 +199,6 @@ func embeddedInForms(specs []typeSpec) map[string]bool {
 		}
 	}
 	return out
-}
-
-// checkTagKeys reports struct tag keys that look like a misspelt elicit:
-// such a field would silently go unconstrained.
-func (b *builder) checkTagKeys(st *ast.StructType) {
-	for _, f := range st.Fields.List {
-		if f.Tag == nil {
-			continue
-		}
-		tag, err := strconv.Unquote(f.Tag.Value)
-		if err != nil {
-			continue
-		}
-		for _, k := range structTagKeys(tag) {
-			if nearElicit(k.Key) {
-				b.sink.errorf(b.pos(f.Tag.Pos()+token.Pos(1+k.Offset)), "struct tag key %q: did you mean elicit? (elicitgen reads only `elicit:\"...\"`)", k.Key)
-			}
-		}
-	}
 }
 
 func hasFormMarker(doc *ast.CommentGroup) bool {

@@ -201,3 +201,16 @@ func TestBuildTaggedForms(t *testing.T) {
 		t.Fatalf("check --tags: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestCheckReportsMalformedTag: a form whose only elicit tag reflect
+// cannot read is reported by check (exit 2, at the tag), not dropped.
+func TestCheckReportsMalformedTag(t *testing.T) {
+	newPkg(t, "package forms\n\ntype Count struct {\n\tN int `json:\"n\" elicit: \"min=1,max=10\"`\n}\n")
+	for _, cmd := range []string{"check", "generate"} {
+		_, stderr, code := runCLI(cmd, ".")
+		want := "forms.go:4:18: struct tag key elicit has a space after its colon, so reflect ignores the tag from there: write elicit:\"min=1,max=10\"\n"
+		if code != 2 || stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", cmd, code, stderr, want)
+		}
+	}
+}
