@@ -85,7 +85,7 @@ func TestCheckFindsStaleMissingOrphaned(t *testing.T) {
 	// Stale.
 	writeFile(t, filepath.Join(dir, "forms.go"), strings.Replace(cliForm, "default=main", "default=trunk", 1))
 	stdout, stderr, code := runCLI("check")
-	if code != 1 || !strings.Contains(stdout, `-	{Name: "branch", Kind: runtime.KindString, Required: true, Default: "main"},`) || !strings.Contains(stdout, `+	{Name: "branch", Kind: runtime.KindString, Required: true, Default: "trunk"},`) {
+	if code != 1 || !strings.Contains(stdout, `-	{Name: "branch", Kind: runtime.KindString, Default: "main"},`) || !strings.Contains(stdout, `+	{Name: "branch", Kind: runtime.KindString, Default: "trunk"},`) {
 		t.Fatalf("stale check: exit %d:\n%s%s", code, stdout, stderr)
 	}
 	if !strings.Contains(stdout, `-        "default": "main"`) {
@@ -152,7 +152,8 @@ func TestSchemaCommand(t *testing.T) {
 		t.Fatalf("schema output is not JSON: %v\n%s", err, stdout)
 	}
 	d, ok := got["Deploy"]
-	if !ok || d.Type != "object" || len(d.Properties) != 2 || strings.Join(d.Required, ",") != "branch,ok" {
+	if !ok || d.Type != "object" || len(d.Properties) != 2 || strings.Join(d.Required, ",") != "ok" {
+		// branch has a default, so it is optional.
 		t.Fatalf("schema: %+v", got)
 	}
 }

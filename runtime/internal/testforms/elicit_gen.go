@@ -64,7 +64,7 @@ var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProd == "prod": 1}
 // elicitSchemaApprove is the schema of Approve; elicitFormApprove adds the Go field of each property.
 var elicitCountsApprove = [...]int{200}
 var elicitSchemaApprove = runtime.Schema{Name: "Approve", Properties: []runtime.Property{
-	{Name: "approve", Kind: runtime.KindBoolean, Description: "Approve says go.", Required: true},
+	{Name: "approve", Kind: runtime.KindBoolean, Description: "Approve says go.", Required: true, Default: false},
 	{Name: "note", Kind: runtime.KindString, Description: "Left in the audit log.", MaxLength: &elicitCountsApprove[0]},
 }}
 var elicitFormApprove = elicitimpl.NewForm((*Approve)(nil), &elicitSchemaApprove, "Approve", "Note")
