@@ -110,6 +110,7 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 			b.sink.errorf(onlyPos, "type %s not found in package %s%s", n, src.Types.Path(), suggestType(n, specNames(b.typeSpecs())))
 		}
 	}
+	pkg.Warnings = b.warnings.Sort()
 	return pkg, b.sink.list.Sort()
 }
 
@@ -234,6 +235,8 @@ type builder struct {
 	enums     map[*types.TypeName]*enumInfo // by named type; nil value: no constants
 	src       *Source
 	sink      diagSink
+	warnings  Diagnostics                     // warn.go
+	camel     map[string]bool                 // goNames
 	docs      map[token.Pos]*ast.Field        // field name (or embedded type) pos -> field
 	consts    map[token.Pos]*ast.ValueSpec    // const name pos -> spec
 	constDocs map[token.Pos]*ast.CommentGroup // const name pos -> decl doc (single const)
@@ -668,6 +671,9 @@ func (b *builder) scanEnum(named *types.Named) *enumInfo {
 				title = foldSpace(commentText(b.constDocs[c.Pos()]))
 			}
 			title = stripName(title, c.Name())
+			if obj.Pkg() == b.src.Types {
+				b.warnOptionTitle(b.pos(c.Pos()), c.Name(), title)
+			}
 		}
 		if c.Exported() || obj.Pkg() == b.src.Types {
 			e.enum.Consts = append(e.enum.Consts, c.Name())

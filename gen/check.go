@@ -66,6 +66,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts tagOptions, astField *as
 	}
 	if len(b.sink.list) == n {
 		o.defaultPass()
+		o.warnGoText()
 	}
 	if len(b.sink.list) > n {
 		return nil

@@ -63,6 +63,16 @@ type PropLocale struct {
 	Title       string
 	Description string
 	Options     []runtime.Option
+	// hint is the source text the catalog's "//" key recorded when the
+	// translations were written; nil when it has none.
+	hint *sourceHint
+}
+
+// sourceHint is the "//" key of a property's entry: the source text its
+// translations were made from, as LocaleTemplate writes it.
+type sourceHint struct {
+	Title, Description *string
+	Options            map[string]string
 }
 
 // LocaleFileName returns the catalog file name of tag.
@@ -177,16 +187,18 @@ func LoadLocales(src *Source, pkg *Package, partial bool) Diagnostics {
 			continue
 		}
 		l := &Locale{Tag: tag, File: path}
-		(&catalogReader{file: path, data: data, sink: &sink, pkg: pkg, partial: partial}).read(l)
+		(&catalogReader{file: path, tag: tag, data: data, sink: &sink, pkg: pkg, partial: partial}).read(l)
 		pkg.Locales = append(pkg.Locales, l)
 	}
 	sort.Slice(pkg.Locales, func(i, j int) bool { return pkg.Locales[i].Tag < pkg.Locales[j].Tag })
+	pkg.Warnings = pkg.Warnings.Sort()
 	return sink.list
 }
 
 // catalogReader checks one catalog against the package's forms.
 type catalogReader struct {
 	file    string
+	tag     string
 	data    []byte
 	sink    *diagSink
 	pkg     *Package
@@ -356,9 +368,11 @@ func (r *catalogReader) prop(f *Form, p *runtime.Property, pm member) *PropLocal
 		return nil
 	}
 	pl := &PropLocale{Prop: p.Name}
+	var hintAt member
 	for _, m := range keys {
 		switch m.key {
 		case commentKey:
+			pl.hint, hintAt = readHint(m.val), m
 		case "title":
 			pl.Title, _ = r.text(m, where+" title")
 		case "description":
@@ -369,7 +383,72 @@ func (r *catalogReader) prop(f *Form, p *runtime.Property, pm member) *PropLocal
 			r.sink.errorf(r.pos(m.keyOff), "unknown key %q in %s: a property translates \"title\", \"description\" and \"options\"%s", m.key, where, didYouMean(m.key, []string{"title", "description", "options"}))
 		}
 	}
+	for _, st := range pl.stale(p) {
+		r.pkg.Warnings = append(r.pkg.Warnings, Diagnostic{Pos: r.pos(hintAt.keyOff), Msg: fmt.Sprintf(
+			"warning: %s %s: the source text changed since it was translated (the hint says %q, the source now %q): review the %s translation, then delete this \"//\" line (elicitgen locale %s then records the new source)", where, st.key, st.was, st.now, r.tag, r.tag)})
+	}
 	return pl
+}
+
+// readHint reads a "//" key of a property entry; nil when it is not an
+// object of source texts (a comment of the translator's own).
+func readHint(raw json.RawMessage) *sourceHint {
+	var h struct {
+		Title       *string           `json:"title"`
+		Description *string           `json:"description"`
+		Options     map[string]string `json:"options"`
+	}
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &h) != nil {
+		return nil
+	}
+	return &sourceHint{Title: h.Title, Description: h.Description, Options: h.Options}
+}
+
+// staleText is one translation whose source hint no longer matches the
+// source: key is "title", "description" or "option <value>".
+type staleText struct {
+	key, was, now string
+	// hint selects the part of the hint: "title", "description" or an
+	// option value.
+	part string
+}
+
+// stale lists the translations of pl whose source hint differs from the
+// source text of p, as gettext marks fuzzy entries: the translation may
+// no longer say what the source says.
+func (pl *PropLocale) stale(p *runtime.Property) []staleText {
+	h := pl.hint
+	if h == nil {
+		return nil
+	}
+	var out []staleText
+	if pl.Title != "" && h.Title != nil && *h.Title != p.Title {
+		out = append(out, staleText{"title", *h.Title, p.Title, "title"})
+	}
+	if pl.Description != "" && h.Description != nil && *h.Description != p.Description {
+		out = append(out, staleText{"description", *h.Description, p.Description, "description"})
+	}
+	for _, o := range pl.Options {
+		was, ok := h.Options[o.Value]
+		if now := optionSource(p, o.Value); ok && o.Title != "" && was != now {
+			out = append(out, staleText{"option " + o.Value, was, now, o.Value})
+		}
+	}
+	return out
+}
+
+// optionSource is what a client shows for option value of p in the
+// source language: its title, else the value.
+func optionSource(p *runtime.Property, value string) string {
+	for _, o := range p.Options {
+		if o.Value == value {
+			if o.Title == "" {
+				return o.Value
+			}
+			return o.Title
+		}
+	}
+	return value
 }
 
 // options checks a property's option titles, keyed by option value.
@@ -561,7 +640,7 @@ func LocaleTemplate(pkg *Package, tag string) ([]byte, error) {
 			w.open()
 			if p.Title != "" || p.Description != "" || len(p.Options) > 0 && !p.Dynamic {
 				w.key(3, commentKey)
-				w.hint(p)
+				w.hint(p, pl)
 			}
 			w.key(3, "title")
 			w.str(pl.Title)
@@ -616,8 +695,21 @@ func (w *jsonWriter) str(s string) {
 	w.buf.Truncate(w.buf.Len() - 1)
 }
 
-// hint writes the source text of p on one line.
-func (w *jsonWriter) hint(p *runtime.Property) {
+// hint writes the source text of p on one line. Where a translation is
+// stale (pl.stale), the old source text stays, so that the next check
+// still reports it until the translator has reviewed it and removed the
+// hint.
+func (w *jsonWriter) hint(p *runtime.Property, pl *PropLocale) {
+	kept := map[string]string{}
+	for _, st := range pl.stale(p) {
+		kept[st.part] = st.was
+	}
+	source := func(part, now string) string {
+		if was, ok := kept[part]; ok {
+			return was
+		}
+		return now
+	}
 	w.buf.WriteByte('{')
 	n := 0
 	item := func(k, v string) {
@@ -630,10 +722,10 @@ func (w *jsonWriter) hint(p *runtime.Property) {
 		w.str(v)
 	}
 	if p.Title != "" {
-		item("title", p.Title)
+		item("title", source("title", p.Title))
 	}
 	if p.Description != "" {
-		item("description", p.Description)
+		item("description", source("description", p.Description))
 	}
 	if len(p.Options) > 0 && !p.Dynamic {
 		if n > 0 {
@@ -648,11 +740,7 @@ func (w *jsonWriter) hint(p *runtime.Property) {
 			}
 			w.str(o.Value)
 			w.buf.WriteString(": ")
-			title := o.Title
-			if title == "" {
-				title = o.Value // what clients show
-			}
-			w.str(title)
+			w.str(source(o.Value, optionSource(p, o.Value))) // what clients show
 		}
 		w.buf.WriteByte('}')
 	}

@@ -215,3 +215,16 @@ func TestCheckReportsMalformedTag(t *testing.T) {
 		}
 	}
 }
+
+// TestGoNameWarning: a description that shows a Go name is a positioned
+// warning on stderr from generate and check; the exit status stays 0.
+func TestGoNameWarning(t *testing.T) {
+	newPkg(t, "package forms\n\ntype Rebook struct {\n\t// TryAnotherDate looks for another date.\n\tTryAnotherDate bool `json:\"try\" elicit:\"title=Try again?\"`\n}\n")
+	want := "forms.go:4:2: warning: description of TryAnotherDate shows the Go name TryAnotherDate to the person answering: \"TryAnotherDate looks for another date.\"; write the doc comment for the person, or set desc= in the elicit tag\n"
+	for _, cmd := range []string{"generate", "check"} {
+		stdout, stderr, code := runCLI(cmd, ".")
+		if code != 0 || stdout != "" || stderr != want {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 0 and %q", cmd, code, stdout, stderr, want)
+		}
+	}
+}
