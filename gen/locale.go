@@ -187,13 +187,20 @@ func LoadLocales(src *Source, pkg *Package, partial bool) Diagnostics {
 			continue
 		}
 		l := &Locale{Tag: tag, File: path}
-		(&catalogReader{file: path, tag: tag, data: data, sink: &sink, pkg: pkg, partial: partial}).read(l)
+		r := &catalogReader{file: path, tag: tag, data: data, sink: &sink, pkg: pkg, partial: partial}
+		r.read(l)
+		r.flush()
 		pkg.Locales = append(pkg.Locales, l)
 	}
 	sort.Slice(pkg.Locales, func(i, j int) bool { return pkg.Locales[i].Tag < pkg.Locales[j].Tag })
 	pkg.Warnings = pkg.Warnings.Sort()
 	return sink.list
 }
+
+// maxCatalogErrors caps the errors reported for one catalog, as answer
+// errors are capped (runtime.MaxErrors): the first ones by position, then
+// one line that says how many more there are.
+const maxCatalogErrors = 20
 
 // catalogReader checks one catalog against the package's forms.
 type catalogReader struct {
@@ -203,6 +210,67 @@ type catalogReader struct {
 	sink    *diagSink
 	pkg     *Package
 	partial bool
+	// lines holds the offset of each line's first byte, built once, so
+	// that a position costs a binary search, not a scan of the file.
+	lines []int
+	// errs holds the first maxCatalogErrors errors by offset; dropped
+	// counts the others.
+	errs         []catalogError
+	dropped      int
+	firstDropped int // the least offset of the errors left out
+}
+
+// catalogError is one error of a catalog, at a byte offset.
+type catalogError struct {
+	off int
+	msg string
+}
+
+// errorf records an error at byte offset off, keeping only the first
+// maxCatalogErrors by offset (a catalog may be any size: each error costs
+// at most a pass over those kept).
+// The message is formatted only when the error is kept, so arguments
+// that cost (a suggestion) should be lazy fmt.Stringers (suggestion).
+func (r *catalogReader) errorf(off int, format string, args ...any) {
+	if len(r.errs) < maxCatalogErrors {
+		r.errs = append(r.errs, catalogError{off, fmt.Sprintf(format, args...)})
+		return
+	}
+	last := 0
+	for i, k := range r.errs {
+		if k.off > r.errs[last].off {
+			last = i
+		}
+	}
+	out := off
+	if off < r.errs[last].off {
+		out = r.errs[last].off
+		r.errs[last] = catalogError{off, fmt.Sprintf(format, args...)}
+	}
+	if r.dropped == 0 || out < r.firstDropped {
+		r.firstDropped = out
+	}
+	r.dropped++
+}
+
+// suggestion is didYouMean(key, names), computed only when printed.
+type suggestion struct {
+	key   string
+	names []string
+}
+
+func (s suggestion) String() string { return didYouMean(s.key, s.names) }
+
+// flush reports the kept errors in file order, then how many more there
+// are, at the first one left out.
+func (r *catalogReader) flush() {
+	sort.SliceStable(r.errs, func(i, j int) bool { return r.errs[i].off < r.errs[j].off })
+	for _, e := range r.errs {
+		r.sink.list = append(r.sink.list, Diagnostic{Pos: r.pos(e.off), Msg: e.msg})
+	}
+	if r.dropped > 0 {
+		r.sink.list = append(r.sink.list, Diagnostic{Pos: r.pos(r.firstDropped), Msg: fmt.Sprintf("and %d more problems in %s (only the first %d are listed)", r.dropped, filepath.Base(r.file), maxCatalogErrors)})
+	}
 }
 
 // member is one key of a JSON object with the offsets of the key and of
@@ -216,9 +284,23 @@ type member struct {
 // pos turns a byte offset of the file into a position.
 func (r *catalogReader) pos(off int) token.Position {
 	off = min(max(off, 0), len(r.data))
-	line := 1 + bytes.Count(r.data[:off], []byte("\n"))
-	col := off - bytes.LastIndexByte(r.data[:off], '\n')
-	return token.Position{Filename: r.file, Offset: off, Line: line, Column: col}
+	if r.lines == nil {
+		r.lines = lineStarts(r.data)
+	}
+	// The line is the last one starting at or before off.
+	i := sort.SearchInts(r.lines, off+1) - 1
+	return token.Position{Filename: r.file, Offset: off, Line: i + 1, Column: off - r.lines[i] + 1}
+}
+
+// lineStarts returns the offset of the first byte of each line of data.
+func lineStarts(data []byte) []int {
+	starts := make([]int, 1, 1+bytes.Count(data, []byte("\n")))
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
 }
 
 // object returns the members of the JSON object at data[off:], whose raw
@@ -226,7 +308,7 @@ func (r *catalogReader) pos(off int) token.Position {
 // raw is not an object (reported as what).
 func (r *catalogReader) object(raw []byte, off int, what string) ([]member, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
-		r.sink.errorf(r.pos(off), "%s must be a JSON object, not %s", what, jsonkind.Of(raw))
+		r.errorf(off, "%s must be a JSON object, not %s", what, jsonkind.Of(raw))
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -249,7 +331,7 @@ func (r *catalogReader) object(raw []byte, off int, what string) ([]member, bool
 			return out, false
 		}
 		if dup[key] {
-			r.sink.errorf(r.pos(off+kstart), "duplicate key %q", key)
+			r.errorf(off+kstart, "duplicate key %q", key)
 			continue
 		}
 		dup[key] = true
@@ -270,7 +352,7 @@ func skipSep(raw []byte, i int) int {
 func (r *catalogReader) text(m member, what string) (string, bool) {
 	var s string
 	if len(m.val) == 0 || m.val[0] != '"' || json.Unmarshal(m.val, &s) != nil {
-		r.sink.errorf(r.pos(m.valOff), "%s must be a string, not %s", what, jsonkind.Of(m.val))
+		r.errorf(m.valOff, "%s must be a string, not %s", what, jsonkind.Of(m.val))
 		return "", false
 	}
 	return s, true
@@ -288,7 +370,7 @@ func (r *catalogReader) read(l *Locale) {
 				off-- // Offset is just past the bad byte
 			}
 		}
-		r.sink.errorf(r.pos(off), "malformed JSON: %v", err)
+		r.errorf(off, "malformed JSON: %v", err)
 		return
 	}
 	start := skipSep(r.data, 0)
@@ -310,7 +392,7 @@ func (r *catalogReader) read(l *Locale) {
 		f := byName[m.key]
 		if f == nil {
 			if !r.partial {
-				r.sink.errorf(r.pos(m.keyOff), "no form %s in package %s%s", m.key, r.pkg.PkgPath, didYouMean(m.key, names))
+				r.errorf(m.keyOff, "no form %s in package %s%s", m.key, r.pkg.PkgPath, suggestion{m.key, names})
 			}
 			continue
 		}
@@ -346,7 +428,7 @@ func (r *catalogReader) form(f *Form, fm member) *FormLocale {
 		}
 		fld := byName[m.key]
 		if fld == nil {
-			r.sink.errorf(r.pos(m.keyOff), "form %s has no property %q%s", f.Name, m.key, didYouMean(m.key, names))
+			r.errorf(m.keyOff, "form %s has no property %q%s", f.Name, m.key, suggestion{m.key, names})
 			continue
 		}
 		got[m.key] = r.prop(f, &fld.Prop, m)
@@ -380,7 +462,7 @@ func (r *catalogReader) prop(f *Form, p *runtime.Property, pm member) *PropLocal
 		case "options":
 			pl.Options = r.options(where, p, m)
 		default:
-			r.sink.errorf(r.pos(m.keyOff), "unknown key %q in %s: a property translates \"title\", \"description\" and \"options\"%s", m.key, where, didYouMean(m.key, []string{"title", "description", "options"}))
+			r.errorf(m.keyOff, "unknown key %q in %s: a property translates \"title\", \"description\" and \"options\"%s", m.key, where, suggestion{m.key, []string{"title", "description", "options"}})
 		}
 	}
 	for _, st := range pl.stale(p) {
@@ -455,10 +537,10 @@ func optionSource(p *runtime.Property, value string) string {
 func (r *catalogReader) options(where string, p *runtime.Property, om member) []runtime.Option {
 	switch {
 	case p.Dynamic:
-		r.sink.errorf(r.pos(om.keyOff), "%s has no options to translate: its options are supplied when asking, so give their titles in runtime.WithOptions", where)
+		r.errorf(om.keyOff, "%s has no options to translate: its options are supplied when asking, so give their titles in runtime.WithOptions", where)
 		return nil
 	case len(p.Options) == 0:
-		r.sink.errorf(r.pos(om.keyOff), "%s has no options to translate: it is a %s property", where, p.Kind)
+		r.errorf(om.keyOff, "%s has no options to translate: it is a %s property", where, p.Kind)
 		return nil
 	}
 	ms, ok := r.object(om.val, om.valOff, "the options of "+where)
@@ -479,7 +561,7 @@ func (r *catalogReader) options(where string, p *runtime.Property, om member) []
 			known = known || v == m.key
 		}
 		if !known {
-			r.sink.errorf(r.pos(m.keyOff), "%s has no option %q (options are %s)%s", where, m.key, quoteList(values), didYouMean(m.key, values))
+			r.errorf(m.keyOff, "%s has no option %q (options are %s)%s", where, m.key, quoteList(values), suggestion{m.key, values})
 			continue
 		}
 		got[m.key], _ = r.text(m, where+" option "+m.key)
