@@ -494,7 +494,7 @@ func (b *builder) field(fs *formState, v *types.Var, tag reflect.StructTag, acce
 		p.Required = false
 		t = types.Unalias(ptr.Elem())
 		if _, ok := t.Underlying().(*types.Struct); ok && !isTime(t) {
-			b.sink.errorf(fpos, "field %s is a pointer to a struct (%s): MCP forms are flat objects of strings, numbers, booleans and enums", v.Name(), typeName(b.src.Types, v.Type()))
+			b.sink.errorf(fpos, "field %s is a pointer to a struct (%s): MCP forms are flat objects of strings, numbers, booleans and enums; to ask for its fields, embed the struct itself (write %s, no field name, no pointer) so they flatten into the form, or tag the field elicit:\"-\" to leave it out", v.Name(), typeName(b.src.Types, v.Type()), typeName(b.src.Types, t))
 			return nil
 		}
 		if _, ok := t.Underlying().(*types.Slice); ok {
@@ -548,10 +548,12 @@ func (b *builder) tagPos(astField *ast.Field, v *types.Var, off int) token.Posit
 // classify sets the field's Go kind and the property's kind from its type.
 func (b *builder) classify(fs *formState, fld *Field, v *types.Var, t types.Type) bool {
 	p := &fld.Prop
-	bad := func(what string) bool {
-		b.sink.errorf(fld.Pos, "field %s has type %s, %s: MCP forms are flat objects of strings, numbers, booleans, enums and multi-select enums", v.Name(), typeName(b.src.Types, v.Type()), what)
+	const skip = "; to keep the field out of the form, tag it elicit:\"-\""
+	bad := func(what, fix string) bool {
+		b.sink.errorf(fld.Pos, "field %s has type %s, %s: MCP forms are flat objects of strings, numbers, booleans, enums and multi-select enums; %s%s", v.Name(), typeName(b.src.Types, v.Type()), what, fix, skip)
 		return false
 	}
+	const basic = "use string, bool, an integer or float type, time.Time, or a named string type with constants"
 	if isTime(t) {
 		fld.GoKind, p.Kind, p.Format = GoTime, runtime.KindString, "date-time"
 		return true
@@ -582,14 +584,14 @@ func (b *builder) classify(fs *formState, fld *Field, v *types.Var, t types.Type
 		case u.Info()&types.IsFloat != 0:
 			fld.GoKind, p.Kind = GoFloat, runtime.KindNumber
 		default:
-			return bad("which MCP cannot express")
+			return bad("which MCP cannot express", basic)
 		}
 		return true
 	case *types.Slice:
 		elem := types.Unalias(u.Elem())
 		eb, ok := elem.Underlying().(*types.Basic)
 		if !ok || eb.Info()&types.IsString == 0 {
-			return bad("a slice of something other than strings")
+			return bad("a slice of something other than strings", fmt.Sprintf("a multi-select answers with strings: use []string with enum=a|b|c (or a slice of a named string type with constants) and convert the chosen values, or one %s field per value", typeName(b.src.Types, elem)))
 		}
 		fld.GoKind, p.Kind = GoMulti, runtime.KindMulti
 		if named, ok := elem.(*types.Named); ok {
@@ -602,17 +604,17 @@ func (b *builder) classify(fs *formState, fld *Field, v *types.Var, t types.Type
 		b.sink.errorf(fld.Pos, "field %s has type %s, a nested struct: MCP forms are flat objects; to ask for its fields, embed it (write %s without a field name) so they flatten into the form", v.Name(), typeName(b.src.Types, v.Type()), typeName(b.src.Types, v.Type()))
 		return false
 	case *types.Map:
-		return bad("a map")
+		return bad("a map", "declare one field per key you ask for, or, for a set of choices, a []string with enum=a|b|c")
 	case *types.Interface:
-		return bad("an interface")
+		return bad("an interface", "give the field the concrete type of the answer: "+basic)
 	case *types.Chan:
-		return bad("a channel")
+		return bad("a channel", "a person cannot answer one")
 	case *types.Signature:
-		return bad("a func")
+		return bad("a func", "a person cannot answer one")
 	case *types.Array:
-		return bad("an array")
+		return bad("an array", "use a []string with enum=a|b|c for a multi-select, or one field per element")
 	}
-	return bad("which MCP cannot express")
+	return bad("which MCP cannot express", basic)
 }
 
 // enumInfo is a named string type's constants, in declaration order.
