@@ -97,7 +97,7 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 			pkg.Forms = append(pkg.Forms, f)
 		}
 	}
-	b.checkNames(pkg)
+	b.checkCollisions(pkg) // collide.go
 	b.buildConstraint(pkg)
 	pkg.HasGenerated = src.HasGenerated
 	for _, f := range src.Files {
@@ -152,29 +152,6 @@ func (b *builder) constraintOf(filename string) string {
 		}
 	}
 	return ""
-}
-
-// checkNames reports generated names that the package already declares
-// outside elicitgen's own output, or that two forms would both declare.
-func (b *builder) checkNames(pkg *Package) {
-	taken := map[string]string{}
-	for _, f := range pkg.Forms {
-		for _, name := range NamesOf(f.Name).list() {
-			if other, ok := taken[name]; ok {
-				b.sink.errorf(f.Pos, "form %s would declare %s, which form %s declares too: rename one of the types", f.Name, name, other)
-				break
-			}
-			taken[name] = f.Name
-			obj := b.src.Types.Scope().Lookup(name)
-			if obj == nil {
-				continue
-			}
-			if pos := b.pos(obj.Pos()); !isGenerated(pos.Filename) {
-				b.sink.errorf(f.Pos, "form %s needs the name %s, which is already declared at %s:%d: rename it or the type", f.Name, name, filepath.Base(pos.Filename), pos.Line)
-				break
-			}
-		}
-	}
 }
 
 // embeddedInForms returns the names of the package's struct types that a
