@@ -228,3 +228,15 @@ func TestGoNameWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestTestOnlyPackage: every command that loads packages passes on a
+// module with a package of only _test.go files, as go vet does.
+func TestTestOnlyPackage(t *testing.T) {
+	dir := newPkg(t, cliForm)
+	writeFile(t, filepath.Join(dir, "itest", "x_test.go"), "package itest\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n")
+	for _, args := range [][]string{{"generate", "./..."}, {"check", "./..."}, {"schema", "./..."}, {"docs", "./..."}} {
+		if _, stderr, code := runCLI(args...); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+}
