@@ -65,6 +65,7 @@ func (b *builder) finish(fld *Field, v *types.Var, opts tagOptions, astField *as
 	}
 	if len(b.sink.list) == n {
 		o.defaultPass()
+		o.warnGoText()
 	}
 	if len(b.sink.list) > n {
 		return nil
@@ -128,7 +129,8 @@ func (o *fieldOpts) kindPass() {
 }
 
 // textPass applies what a person reads and whether an answer is needed:
-// title, desc, optional, required, notSecret.
+// title, desc, optional, required, default (optional unless required),
+// notSecret.
 func (o *fieldOpts) textPass() {
 	p := &o.fld.Prop
 	if t, ok := o.opts.get("title"); ok {
@@ -142,6 +144,12 @@ func (o *fieldOpts) textPass() {
 		if req {
 			o.b.sink.errorf(o.at(t), "a field cannot be both optional and required")
 		}
+		p.Required = false
+	}
+	// A field with a default is optional, as with every peer (Pydantic,
+	// FastMCP): a client that leaves it out gets the default. required
+	// keeps it required.
+	if hasKey(o.opts, "default") {
 		p.Required = false
 	}
 	if req {
@@ -289,11 +297,21 @@ func (o *fieldOpts) consistencyPass() {
 
 // defaultPass applies default=, checked against everything settled
 // before; it runs only when the field has no other problem.
+//
+// A boolean without default= is sent with default false, so that a
+// client pre-selects "no" rather than holding its form until the box is
+// touched (false is never consent). That wire default alone does not make
+// the field optional: a required boolean stays required. A *bool has
+// none: nil is its "not given", which a default would fill.
 func (o *fieldOpts) defaultPass() {
 	if t, ok := o.opts.get("default"); ok {
 		if d, ok := o.b.defaultValue(o.lazy(t), o.fld, o.v, t.Value); ok {
 			o.fld.Prop.Default = d
 		}
+		return
+	}
+	if o.fld.GoKind == GoBool && !o.fld.Pointer {
+		o.fld.Prop.Default = false
 	}
 }
 

@@ -389,7 +389,7 @@ func emitGuards(f *jen.File, form *Form, guarded map[string]bool) {
 			continue
 		}
 		guarded[s.PkgPath+"."+s.Name] = true
-		alias := "_" + s.Name + "_changed_since_elicitgen_ran_run_go_generate"
+		alias := guardName(s.Name)
 		f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", s.Name)
 		f.Type().Id(alias).Op("=").Add(structType(s.Fields))
 		f.Var().Id("_").Id(alias).Op("=").Qual(s.PkgPath, s.Name).Values()

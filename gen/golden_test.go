@@ -13,8 +13,8 @@ import (
 
 // TestGolden runs every testdata/golden/*.txtar case: the archive's input
 // files (without a want/ prefix) form a package in a fresh module; the
-// generated files must equal want/elicit_gen.go and want/elicit_gen.json,
-// or, for bad input, the diagnostics must equal want/stderr and nothing
+// generated files must equal want/elicit_gen.go and want/elicit_gen.json
+// (and its warnings want/stderr), or, for bad input, the diagnostics must equal want/stderr and nothing
 // may be generated.
 func TestGolden(t *testing.T) {
 	eachCase(t, "golden", runGolden)
@@ -28,6 +28,17 @@ func runGolden(t *testing.T, file string) {
 		for _, f := range res.Files {
 			rel, _ := filepath.Rel(c.dir, f.Path)
 			got[filepath.ToSlash(rel)] = f.Content
+		}
+		// Warnings do not stop generation; the command prints them on
+		// stderr.
+		var warn []string
+		for _, pkg := range res.Packages {
+			for _, d := range pkg.Warnings.Relative(c.dir) {
+				warn = append(warn, d.String()+"\n")
+			}
+		}
+		if len(warn) > 0 {
+			got["stderr"] = []byte(strings.Join(warn, ""))
 		}
 	}
 	if msg := emptyGolden(c, got); msg != "" {

@@ -69,6 +69,7 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 	}
 	var diags Diagnostics
 	var srcs []*Source
+	skipped := 0
 	for _, p := range pkgs {
 		for _, e := range p.Errors {
 			pos := parsePos(e.Pos)
@@ -97,11 +98,14 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 			}
 			diags = append(diags, Diagnostic{Pos: pos, Msg: msg})
 		}
-		if p.Types == nil || p.TypesInfo == nil || len(p.GoFiles) == 0 {
-			if len(p.Errors) == 0 {
-				diags = append(diags, Diagnostic{Msg: fmt.Sprintf("%s: no Go files", p.PkgPath)})
-			}
+		if len(p.GoFiles) == 0 && len(p.Errors) == 0 {
+			// Only tests (or only files other builds use): nothing can
+			// be a form here. Skipped, as go vet skips it.
+			skipped++
 			continue
+		}
+		if p.Types == nil || p.TypesInfo == nil || len(p.GoFiles) == 0 {
+			continue // its errors are reported above
 		}
 		pdir := filepath.Dir(p.GoFiles[0])
 		srcs = append(srcs, &Source{
@@ -112,7 +116,7 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 	if len(diags) > 0 {
 		return nil, diags.Sort().Relative(dir)
 	}
-	if len(srcs) == 0 {
+	if len(srcs) == 0 && skipped == 0 {
 		return nil, errors.New("no packages matched " + strings.Join(patterns, " "))
 	}
 	return srcs, nil

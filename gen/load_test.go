@@ -57,3 +57,28 @@ func TestHandWrittenOutputReportedOnce(t *testing.T) {
 		t.Fatal("file changed")
 	}
 }
+
+// TestTestOnlyPackageSkipped: a package of only _test.go files, as real
+// modules have (integration tests, fixtures), is skipped under ./... as
+// go vet skips it; alone it matches no form, which is no error.
+func TestTestOnlyPackageSkipped(t *testing.T) {
+	dir := testmod.New(t, "example.com/tonly")
+	testmod.WriteFile(t, filepath.Join(dir, "forms", "forms.go"), []byte("package forms\n\ntype A struct {\n\tN int `json:\"n\" elicit:\"min=1\"`\n}\n"))
+	testmod.WriteFile(t, filepath.Join(dir, "itest", "x_test.go"), []byte("package itest\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n"))
+	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatalf("Generate ./...: %v", err)
+	}
+	if len(res.Packages) != 1 || len(res.Files) != 2 || filepath.Base(filepath.Dir(res.Files[0].Path)) != "forms" {
+		t.Fatalf("Generate ./...: %d packages, files %v; want the forms package only", len(res.Packages), res.Files)
+	}
+	res, err = gen.Generate(context.Background(), gen.Config{Dir: dir, Patterns: []string{"./itest"}})
+	if err != nil || len(res.Files) != 0 {
+		t.Fatalf("Generate ./itest: %v, %d files; want none and no error", err, len(res.Files))
+	}
+	// A directory without Go files at all is still an error.
+	testmod.WriteFile(t, filepath.Join(dir, "empty", "README"), []byte("x\n"))
+	if _, err := gen.Generate(context.Background(), gen.Config{Dir: dir, Patterns: []string{"./empty"}}); err == nil {
+		t.Fatal("Generate ./empty: no error")
+	}
+}

@@ -15,8 +15,8 @@ import (
 // TestLocale runs every testdata/locale/*.txtar case: the package's
 // catalogs (elicit.<tag>.json) must give want/stderr (positioned
 // errors), or the translations emitted into elicit_gen.go (want/init.go,
-// the part after the forms), the warnings of MissingTranslations
-// (want/warnings) and, per catalog, the translator's template
+// the part after the forms), the package's warnings (stale translations)
+// and those of MissingTranslations (want/warnings) and, per catalog, the translator's template
 // (want/template.<tag>.json).
 func TestLocale(t *testing.T) {
 	eachCase(t, "locale", func(t *testing.T, file string) {
@@ -40,6 +40,11 @@ func TestLocale(t *testing.T) {
 				}
 			}
 			var warn bytes.Buffer
+			for _, pkg := range res.Packages {
+				for _, d := range pkg.Warnings.Relative(c.dir) {
+					warn.WriteString(d.String() + "\n")
+				}
+			}
 			for _, m := range gen.MissingTranslations(res.Packages) {
 				m.File, _ = filepath.Rel(c.dir, m.File)
 				warn.WriteString(m.String() + "\n")

@@ -27,6 +27,10 @@ type Package struct {
 	// (elicit.<tag>.json) beside the forms, by tag. See locale.go.
 	Lang    string
 	Locales []*Locale
+	// Warnings are problems that do not stop generation, sorted: a title
+	// or description that shows Go names to a person (warn.go), a
+	// translation whose source text changed (locale.go).
+	Warnings Diagnostics `json:"-"`
 }
 
 // Form is one struct type that becomes an elicitation form.

@@ -42,6 +42,14 @@ func NamesOf(typeName string) Names {
 	return n
 }
 
+// guardSuffix ends the name of each guard type alias:
+// _T_changed_since_elicitgen_ran_run_go_generate, so that the compiler's
+// error says what to do.
+const guardSuffix = "_changed_since_elicitgen_ran_run_go_generate"
+
+// guardName returns the name of the guard type alias of struct name.
+func guardName(name string) string { return "_" + name + guardSuffix }
+
 // list returns every generated top-level name.
 func (n Names) list() []string {
 	return []string{n.SchemaFunc, n.Ask, n.Accept, n.Decline, n.Cancel, n.SchemaVar, n.FormVar, n.Bounds, n.Counts}

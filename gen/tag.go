@@ -145,41 +145,6 @@ func lastValue(opts []tagOption) (tagOption, bool) {
 	return tagOption{}, false
 }
 
-// tagKey is one key of a struct tag, with its byte offset in the tag.
-type tagKey struct {
-	Key    string
-	Offset int
-}
-
-// structTagKeys lists the keys of a struct tag in the conventional
-// key:"value" format, stopping at the first malformed part.
-func structTagKeys(tag string) []tagKey {
-	var keys []tagKey
-	i := 0
-	for i < len(tag) {
-		for i < len(tag) && tag[i] == ' ' {
-			i++
-		}
-		start := i
-		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
-			i++
-		}
-		if i == start || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
-			break
-		}
-		keys = append(keys, tagKey{tag[start:i], start})
-		i += 2
-		for i < len(tag) && tag[i] != '"' {
-			if tag[i] == '\\' {
-				i++
-			}
-			i++
-		}
-		i++
-	}
-	return keys
-}
-
 // nearElicit reports whether a struct tag key looks like a misspelt
 // "elicit" (elict, elicits, Elicit).
 func nearElicit(key string) bool {

@@ -38,7 +38,25 @@ const tempPattern = ".elicit_gen.*.tmp"
 // Go file, which `check` reports as stale and the next run completes.
 // Temporary files that a killed run left in a package directory are
 // removed by the next Write there. It returns the paths it changed.
+//
+// Each package directory is locked (see lockDir) from the comparison to
+// the last rename, so two runs at once (two go generate of one package)
+// write one after the other: the pair on disk is always one run's.
 func Write(res *Result) ([]string, error) {
+	dirs := map[string]bool{}
+	for _, f := range res.Files {
+		dirs[filepath.Dir(f.Path)] = true
+	}
+	for _, p := range res.Orphans {
+		dirs[filepath.Dir(p)] = true
+	}
+	for _, d := range sortedKeys(dirs) { // one order: no deadlock
+		unlock, err := lockDir(d)
+		if err != nil {
+			return nil, fmt.Errorf("locking %s: %w", d, err)
+		}
+		defer unlock()
+	}
 	var todo []File
 	for _, f := range res.Files {
 		old, err := os.ReadFile(f.Path)
@@ -57,13 +75,6 @@ func Write(res *Result) ([]string, error) {
 		if !isGenerated(p) {
 			return nil, fmt.Errorf("refusing to remove %s: %w", p, ErrNotGenerated)
 		}
-	}
-	dirs := map[string]bool{}
-	for _, f := range res.Files {
-		dirs[filepath.Dir(f.Path)] = true
-	}
-	for _, p := range res.Orphans {
-		dirs[filepath.Dir(p)] = true
 	}
 	for _, d := range sortedKeys(dirs) {
 		removeLeftovers(d)

@@ -266,3 +266,48 @@ func TestStaleNamesFormsAndCaps(t *testing.T) {
 		t.Fatalf("report has %d lines", n)
 	}
 }
+
+// TestConcurrentWritesKeepPairs races two Writes of different generations
+// into one package directory, as two go generate runs at once do: at every
+// round's end the Go file and the schema file come from the same run.
+func TestConcurrentWritesKeepPairs(t *testing.T) {
+	dir := t.TempDir()
+	result := func(n int) *gen.Result {
+		g, j := genPair(n)
+		return &gen.Result{Files: []gen.File{{Path: filepath.Join(dir, gen.GoFile), Content: g}, {Path: filepath.Join(dir, gen.SchemaFile), Content: j}}}
+	}
+	base, a, b := result(0), result(1), result(2)
+	mixed := 0
+	const rounds = 40
+	for range rounds {
+		if _, err := gen.Write(base); err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 2)
+		start := make(chan struct{})
+		for _, res := range []*gen.Result{a, b} {
+			go func() {
+				<-start
+				_, err := gen.Write(res)
+				errs <- err
+			}()
+		}
+		close(start)
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		g, j := generation(filepath.Join(dir, gen.GoFile), true), generation(filepath.Join(dir, gen.SchemaFile), false)
+		if g != j || (g != 1 && g != 2) {
+			mixed++
+			t.Logf("round ended with %s of generation %d beside %s of generation %d", gen.GoFile, g, gen.SchemaFile, j)
+		}
+	}
+	if mixed > 0 {
+		t.Fatalf("%d of %d rounds left files of two runs side by side", mixed, rounds)
+	}
+	if left := gen.Leftovers(dir); len(left) > 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+}

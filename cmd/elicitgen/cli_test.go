@@ -85,7 +85,7 @@ func TestCheckFindsStaleMissingOrphaned(t *testing.T) {
 	// Stale.
 	writeFile(t, filepath.Join(dir, "forms.go"), strings.Replace(cliForm, "default=main", "default=trunk", 1))
 	stdout, stderr, code := runCLI("check")
-	if code != 1 || !strings.Contains(stdout, `-	{Name: "branch", Kind: runtime.KindString, Required: true, Default: "main"},`) || !strings.Contains(stdout, `+	{Name: "branch", Kind: runtime.KindString, Required: true, Default: "trunk"},`) {
+	if code != 1 || !strings.Contains(stdout, `-	{Name: "branch", Kind: runtime.KindString, Default: "main"},`) || !strings.Contains(stdout, `+	{Name: "branch", Kind: runtime.KindString, Default: "trunk"},`) {
 		t.Fatalf("stale check: exit %d:\n%s%s", code, stdout, stderr)
 	}
 	if !strings.Contains(stdout, `-        "default": "main"`) {
@@ -152,7 +152,8 @@ func TestSchemaCommand(t *testing.T) {
 		t.Fatalf("schema output is not JSON: %v\n%s", err, stdout)
 	}
 	d, ok := got["Deploy"]
-	if !ok || d.Type != "object" || len(d.Properties) != 2 || strings.Join(d.Required, ",") != "branch,ok" {
+	if !ok || d.Type != "object" || len(d.Properties) != 2 || strings.Join(d.Required, ",") != "ok" {
+		// branch has a default, so it is optional.
 		t.Fatalf("schema: %+v", got)
 	}
 }
@@ -199,5 +200,43 @@ func TestBuildTaggedForms(t *testing.T) {
 	}
 	if stdout, _, code := runCLI("check", "--tags", "special"); code != 0 {
 		t.Fatalf("check --tags: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestCheckReportsMalformedTag: a form whose only elicit tag reflect
+// cannot read is reported by check (exit 2, at the tag), not dropped.
+func TestCheckReportsMalformedTag(t *testing.T) {
+	newPkg(t, "package forms\n\ntype Count struct {\n\tN int `json:\"n\" elicit: \"min=1,max=10\"`\n}\n")
+	for _, cmd := range []string{"check", "generate"} {
+		_, stderr, code := runCLI(cmd, ".")
+		want := "forms.go:4:18: struct tag key elicit has a space after its colon, so reflect ignores the tag from there: write elicit:\"min=1,max=10\"\n"
+		if code != 2 || stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", cmd, code, stderr, want)
+		}
+	}
+}
+
+// TestGoNameWarning: a description that shows a Go name is a positioned
+// warning on stderr from generate and check; the exit status stays 0.
+func TestGoNameWarning(t *testing.T) {
+	newPkg(t, "package forms\n\ntype Rebook struct {\n\t// TryAnotherDate looks for another date.\n\tTryAnotherDate bool `json:\"try\" elicit:\"title=Try again?\"`\n}\n")
+	want := "forms.go:4:2: warning: description of TryAnotherDate shows the Go name TryAnotherDate to the person answering: \"TryAnotherDate looks for another date.\"; write the doc comment for the person, or set desc= in the elicit tag\n"
+	for _, cmd := range []string{"generate", "check"} {
+		stdout, stderr, code := runCLI(cmd, ".")
+		if code != 0 || stdout != "" || stderr != want {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 0 and %q", cmd, code, stdout, stderr, want)
+		}
+	}
+}
+
+// TestTestOnlyPackage: every command that loads packages passes on a
+// module with a package of only _test.go files, as go vet does.
+func TestTestOnlyPackage(t *testing.T) {
+	dir := newPkg(t, cliForm)
+	writeFile(t, filepath.Join(dir, "itest", "x_test.go"), "package itest\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n")
+	for _, args := range [][]string{{"generate", "./..."}, {"check", "./..."}, {"schema", "./..."}, {"docs", "./..."}} {
+		if _, stderr, code := runCLI(args...); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
 	}
 }

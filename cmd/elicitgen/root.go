@@ -198,10 +198,22 @@ func runGenerate(cmd *cobra.Command, flags *genFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	printWarnings(cmd.ErrOrStderr(), cfg.Dir, res.Packages)
 	if _, err := gen.Write(res); err != nil {
 		return withCode(2, fmt.Errorf("elicitgen: %w", err))
 	}
 	return nil
+}
+
+// printWarnings writes the packages' warnings (a Go name in a title or
+// description, a stale translation) to w, one positioned line each; they
+// do not change the exit status.
+func printWarnings(w io.Writer, dir string, pkgs []*gen.Package) {
+	for _, p := range pkgs {
+		for _, d := range p.Warnings.Relative(dir) {
+			fmt.Fprintln(w, d)
+		}
+	}
 }
 
 func newSchemaCmd() *cobra.Command {
@@ -263,8 +275,10 @@ stale, missing or orphaned: first each form that changed, at its position,
 then a unified diff of each file (at most 300 lines per file). Like go
 generate, it honours the --type of each package's //go:generate elicitgen
 line, so it needs no --type of its own; give --tags when go generate ran
-with build tags. Strings a translation catalog (elicit.<tag>.json) lacks
-are listed as warnings on stderr; they do not change the exit status.
+with build tags. Warnings go to stderr and do not change the exit status:
+titles and descriptions that show Go names to a person, translations whose
+source text changed since they were written (stale), and strings a
+translation catalog (elicit.<tag>.json) lacks.
 Exit status: 0 clean, 1 stale, 2 error.`,
 		Example:      `  elicitgen check ./...`,
 		SilenceUsage: true,
@@ -277,6 +291,7 @@ Exit status: 0 clean, 1 stale, 2 error.`,
 			if err != nil {
 				return err
 			}
+			printWarnings(cmd.ErrOrStderr(), cfg.Dir, res.Packages)
 			printMissingTranslations(cmd.ErrOrStderr(), cfg.Dir, res.Packages) // locale.go
 			diff, err := gen.Stale(res, cfg.Dir)
 			if err != nil {

@@ -25,7 +25,7 @@ type SEP1034Defaults struct {
 	Score *float64 `json:"score" elicit:"default=95.5"`
 	// Status is the account status.
 	Status *string `json:"status" elicit:"enum=active|inactive|pending,default=active"`
-	// Verified says whether the user is verified.
+	// Whether the user is verified.
 	Verified *bool `json:"verified" elicit:"default=true"`
 }
 
@@ -89,7 +89,7 @@ type UserName struct {
 //
 //elicit:form
 type Confirm struct {
-	// OK confirms.
+	// Go ahead?
 	OK bool `json:"ok"`
 }
 

@@ -65,7 +65,7 @@ var elicitSchemaSEP1034Defaults = runtime.Schema{Name: "SEP1034Defaults", Proper
 	{Name: "age", Kind: runtime.KindInteger, Description: "The user's age.", Default: int64(30)},
 	{Name: "score", Kind: runtime.KindNumber, Description: "The user's score.", Default: 95.5},
 	{Name: "status", Kind: runtime.KindEnum, Description: "The account status.", Options: []runtime.Option{{Value: "active"}, {Value: "inactive"}, {Value: "pending"}}, Default: "active"},
-	{Name: "verified", Kind: runtime.KindBoolean, Description: "Verified says whether the user is verified.", Default: true},
+	{Name: "verified", Kind: runtime.KindBoolean, Description: "Whether the user is verified.", Default: true},
 }}
 var elicitFormSEP1034Defaults = elicitimpl.NewForm((*SEP1034Defaults)(nil), &elicitSchemaSEP1034Defaults, "Name", "Age", "Score", "Status", "Verified")
 
@@ -203,7 +203,7 @@ var _ _UserName_changed_since_elicitgen_ran_run_go_generate = UserName{}
 
 // elicitSchemaConfirm is the schema of Confirm; elicitFormConfirm adds the Go field of each property.
 var elicitSchemaConfirm = runtime.Schema{Name: "Confirm", Properties: []runtime.Property{
-	{Name: "ok", Kind: runtime.KindBoolean, Description: "OK confirms.", Required: true},
+	{Name: "ok", Kind: runtime.KindBoolean, Description: "Go ahead?", Required: true, Default: false},
 }}
 var elicitFormConfirm = elicitimpl.NewForm((*Confirm)(nil), &elicitSchemaConfirm, "OK")
 
@@ -352,9 +352,9 @@ var _ _PromptContext_changed_since_elicitgen_ran_run_go_generate = PromptContext
 // elicitSchemaDeploy is the schema of Deploy; elicitFormDeploy adds the Go field of each property.
 var elicitCountsDeploy = [...]int{1, 100}
 var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
-	{Name: "branch", Kind: runtime.KindString, Title: "Branch", Description: "The git branch to deploy.", Required: true, MinLength: &elicitCountsDeploy[0], MaxLength: &elicitCountsDeploy[1], Default: "main"},
+	{Name: "branch", Kind: runtime.KindString, Title: "Branch", Description: "The git branch to deploy.", MinLength: &elicitCountsDeploy[0], MaxLength: &elicitCountsDeploy[1], Default: "main"},
 	{Name: "environment", Kind: runtime.KindEnum, Title: "Environment", Description: "Where the branch goes.", Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
-	{Name: "confirmed", Kind: runtime.KindBoolean, Title: "I confirm this deploy", Description: "Confirmed acknowledges that the deploy reaches live traffic.", Required: true},
+	{Name: "confirmed", Kind: runtime.KindBoolean, Title: "I confirm this deploy", Description: "I understand that the deploy reaches live traffic.", Required: true, Default: false},
 }}
 var elicitFormDeploy = elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Environment", "Confirmed")
 
@@ -395,7 +395,7 @@ var _ = map[bool]int{false: 0, EnvironmentStaging == "staging" && EnvironmentPro
 
 // elicitSchemaRebook is the schema of Rebook; elicitFormRebook adds the Go field of each property.
 var elicitSchemaRebook = runtime.Schema{Name: "Rebook", Properties: []runtime.Property{
-	{Name: "try_another_date", Kind: runtime.KindBoolean, Title: "Try another date?", Description: "TryAnotherDate looks for a table on another date.", Required: true},
+	{Name: "try_another_date", Kind: runtime.KindBoolean, Title: "Try another date?", Description: "Look for a table on another date.", Required: true, Default: false},
 	{Name: "preferred_date", Kind: runtime.KindString, Title: "Preferred date", Description: "The date to try instead.", Format: "date"},
 }}
 var elicitFormRebook = elicitimpl.NewForm((*Rebook)(nil), &elicitSchemaRebook, "TryAnotherDate", "PreferredDate")
@@ -469,7 +469,7 @@ var _ _KRPick_changed_since_elicitgen_ran_run_go_generate = KRPick{}
 
 // elicitSchemaCampaignApproval is the schema of CampaignApproval; elicitFormCampaignApproval adds the Go field of each property.
 var elicitSchemaCampaignApproval = runtime.Schema{Name: "CampaignApproval", Properties: []runtime.Property{
-	{Name: "approved", Kind: runtime.KindBoolean, Title: "Approve sending", Description: "Approved sends the campaign.", Required: true},
+	{Name: "approved", Kind: runtime.KindBoolean, Title: "Approve sending", Description: "Approving sends the campaign to its recipients.", Required: true, Default: false},
 	{Name: "send_window", Kind: runtime.KindEnum, Title: "Send window", Description: "When to send it.", Options: []runtime.Option{{Value: "now", Title: "Now"}, {Value: "tonight", Title: "Tonight at 20:00"}, {Value: "tomorrow", Title: "Tomorrow at 09:00"}}, Style: runtime.EnumTitled, Default: "now"},
 }}
 var elicitFormCampaignApproval = elicitimpl.NewForm((*CampaignApproval)(nil), &elicitSchemaCampaignApproval, "Approved", "Window")

@@ -15,14 +15,14 @@ type Deploy struct {
 	Branch string `json:"branch" elicit:"title=Branch,default=main,minLength=1,maxLength=100"`
 	// Environment is where the branch goes.
 	Environment Environment `json:"environment" elicit:"title=Environment"`
-	// Confirmed acknowledges that the deploy reaches live traffic.
+	// I understand that the deploy reaches live traffic.
 	Confirmed bool `json:"confirmed" elicit:"title=I confirm this deploy"`
 }
 
 // Rebook asks what to do when the requested date is fully booked (tool
 // book_table).
 type Rebook struct {
-	// TryAnotherDate looks for a table on another date.
+	// Look for a table on another date.
 	TryAnotherDate bool `json:"try_another_date" elicit:"title=Try another date?"`
 	// PreferredDate is the date to try instead.
 	PreferredDate string `json:"preferred_date,omitempty" elicit:"title=Preferred date,format=date"`
@@ -47,7 +47,7 @@ const (
 
 // CampaignApproval approves sending a campaign (tool send_campaign).
 type CampaignApproval struct {
-	// Approved sends the campaign.
+	// Approving sends the campaign to its recipients.
 	Approved bool `json:"approved" elicit:"title=Approve sending"`
 	// Window is when to send it.
 	Window SendWindow `json:"send_window,omitempty" elicit:"title=Send window,default=now"`

@@ -38,9 +38,10 @@ var Analyzer = &analysis.Analyzer{
 
 The elicit analyzer applies elicitgen's rules to every struct that is a form
 (a field tagged elicit:"..." or the doc line //elicit:form): MCP allows only
-flat objects of strings, numbers, booleans and enums; tag options must be
-known and consistent; defaults must fit the field; secrets must not be asked
-in form mode. When the forms are valid it regenerates elicit_gen.go and
+flat objects of strings, numbers, booleans and enums; struct tags that
+mention elicit must be ones reflect can read; tag options must be known and
+consistent; defaults must fit the field; secrets must not be asked in form
+mode; names must not clash with the generated file's. When the forms are valid it regenerates elicit_gen.go and
 elicit_gen.json in memory and reports them when they differ from the files
 on disk ("run go generate"), and reports an elicit_gen.go left in a package
 that has no forms any more. Files of tests (_test.go) are not forms.`,

@@ -23,7 +23,7 @@ import (
 func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer,
 		"nested", "mapfield", "strslice", "unknownkey", "minmax", "defaults",
-		"secret", "stale", "orphan", "clean", "typeflag", "broken")
+		"secret", "stale", "orphan", "clean", "typeflag", "broken", "stricttag")
 }
 
 // TestPositions checks columns, which // want comments do not: a tag
@@ -36,6 +36,7 @@ func TestPositions(t *testing.T) {
 		{"unknownkey", "unknownkey.go", "titel=Name"},
 		{"nested", "nested.go", "Ship Address"},
 		{"minmax", "minmax.go", "min=10"},
+		{"stricttag", "stricttag.go", `elicit: "min=1,max=10"`},
 		{"stale", "stale.go", "Deploy struct"},
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {

@@ -19,13 +19,13 @@ const _ = elicitimpl.SupportPackageIsVersion2
 var elicitCountsScalars, elicitBoundsScalars = [...]int{1, 64, 100}, [...]float64{1, 20, 0, 100}
 var elicitSchemaScalars = runtime.Schema{Name: "Scalars", Properties: []runtime.Property{
 	{Name: "service", Kind: runtime.KindString, Required: true, MinLength: &elicitCountsScalars[0], MaxLength: &elicitCountsScalars[1]},
-	{Name: "branch", Kind: runtime.KindString, Required: true, MaxLength: &elicitCountsScalars[2], Default: "main"},
+	{Name: "branch", Kind: runtime.KindString, MaxLength: &elicitCountsScalars[2], Default: "main"},
 	{Name: "environment", Kind: runtime.KindEnum, Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
 	{Name: "replicas", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[0], Maximum: &elicitBoundsScalars[1]},
 	{Name: "canary", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[3]},
 	{Name: "ratio", Kind: runtime.KindNumber, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[0]},
-	{Name: "confirmed", Kind: runtime.KindBoolean, Required: true},
-	{Name: "notify", Kind: runtime.KindBoolean, Required: true, Default: true},
+	{Name: "confirmed", Kind: runtime.KindBoolean, Required: true, Default: false},
+	{Name: "notify", Kind: runtime.KindBoolean, Default: true},
 }}
 var elicitFormScalars = elicitimpl.NewForm((*Scalars)(nil), &elicitSchemaScalars, "Service", "Branch", "Env", "Replicas", "Canary", "Ratio", "Confirmed", "Notify")
 

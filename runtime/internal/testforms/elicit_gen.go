@@ -21,7 +21,7 @@ var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Pr
 	{Name: "branch", Kind: runtime.KindString, Description: "The git branch to deploy.", MinLength: &elicitCountsDeploy[0], Default: "main"},
 	{Name: "env", Kind: runtime.KindEnum, Title: "Environment", Description: "The target environment.", Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "prod", Title: "Production"}}, Style: runtime.EnumTitled, Default: "staging"},
 	{Name: "replicas", Kind: runtime.KindInteger, Description: "How many instances to run.", Required: true, Minimum: &elicitBoundsDeploy[0], Maximum: &elicitBoundsDeploy[1]},
-	{Name: "confirm", Kind: runtime.KindBoolean, Description: "Confirm acknowledges that the deploy is live traffic.", Default: false},
+	{Name: "confirm", Kind: runtime.KindBoolean, Description: "I understand that the deploy takes live traffic.", Default: false},
 }}
 var elicitFormDeploy = elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Env", "Replicas", "Confirm")
 
@@ -64,7 +64,7 @@ var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProd == "prod": 1}
 // elicitSchemaApprove is the schema of Approve; elicitFormApprove adds the Go field of each property.
 var elicitCountsApprove = [...]int{200}
 var elicitSchemaApprove = runtime.Schema{Name: "Approve", Properties: []runtime.Property{
-	{Name: "approve", Kind: runtime.KindBoolean, Description: "Approve says go.", Required: true},
+	{Name: "approve", Kind: runtime.KindBoolean, Description: "Go ahead with the deploy.", Required: true, Default: false},
 	{Name: "note", Kind: runtime.KindString, Description: "Left in the audit log.", MaxLength: &elicitCountsApprove[0]},
 }}
 var elicitFormApprove = elicitimpl.NewForm((*Approve)(nil), &elicitSchemaApprove, "Approve", "Note")

@@ -17,13 +17,13 @@ type Deploy struct {
 	Env Env `json:"env,omitempty" elicit:"title=Environment,default=staging"`
 	// Replicas is how many instances to run.
 	Replicas int `json:"replicas" elicit:"min=1,max=10"`
-	// Confirm acknowledges that the deploy is live traffic.
+	// I understand that the deploy takes live traffic.
 	Confirm bool `json:"confirm,omitempty" elicit:"default=false"`
 }
 
 // Approve is the second step of a deploy: a final go/no-go.
 type Approve struct {
-	// Approve says go.
+	// Go ahead with the deploy.
 	Approve bool `json:"approve"`
 	// Note is left in the audit log.
 	Note *string `json:"note" elicit:"maxLength=200"`
