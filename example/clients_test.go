@@ -72,7 +72,7 @@ func TestInspectorWebUI(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // inspector-ui.mjs stops itself after 4 minutes
 	defer cancel()
 	mcpURL := startHTTPExample(ctx, t)
 
