@@ -353,7 +353,7 @@ func elicitParams(req *runtime.Request, version string) (*mcp.ElicitParams, erro
 	if err != nil {
 		return nil, err
 	}
-	p.Mode, p.RequestedSchema = "form", json.RawMessage(b)
+	p.Mode, p.RequestedSchema = "form", sentSchema(b)
 	if req.Language != "" {
 		p.Meta = mcp.Meta{runtime.MetaKeyContentLanguage: req.Language}
 	}

@@ -1,0 +1,51 @@
+package gosdk
+
+import (
+	"encoding/json"
+	goruntime "runtime"
+	"strings"
+)
+
+// sentSchema is a requestedSchema as written for the client, exactly.
+//
+// go-sdk's ServerSession.Elicit checks an accepted answer against the
+// requestedSchema itself (jsonschema-go) before returning it, and on a
+// mismatch returns only its own text ("validating /properties/workspace:
+// oneOf: did not validate against any of [...]"), without the content.
+// That text would then reach the person and the model on 2025-era
+// connections, where a 2026-07-28 request gets elicitgen's message for
+// the same answer. The form engine validates every answer anyway, with
+// defaults and every rule, so go-sdk's check is skipped: the schema reads
+// as null when go-sdk re-reads it to validate the result (it then returns
+// the content as the client sent it), and as itself everywhere else (the
+// wire, logging middleware, stores).
+type sentSchema json.RawMessage
+
+// MarshalJSON implements json.Marshaler.
+func (s sentSchema) MarshalJSON() ([]byte, error) {
+	if len(s) == 0 || readForValidation() {
+		return []byte("null"), nil
+	}
+	return s, nil
+}
+
+// validateElicitSchema is the go-sdk function that re-reads a sent
+// requestedSchema to validate the client's answer.
+const validateElicitSchema = "github.com/modelcontextprotocol/go-sdk/mcp.validateElicitSchema"
+
+// readForValidation reports whether the schema is being marshalled by
+// go-sdk's result validation.
+func readForValidation() bool {
+	var pcs [24]uintptr
+	n := goruntime.Callers(3, pcs[:])
+	frames := goruntime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if f.Function == validateElicitSchema || strings.HasPrefix(f.Function, validateElicitSchema+".") {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package gosdk_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/seal"
+)
+
+// An invalid answer from a client that does not check its own answers
+// (the TypeScript clients) gets elicitgen's message on a 2025-era
+// connection too, in the re-ask and in the tool error, not go-sdk's
+// jsonschema text.
+func TestPushInvalidAnswerOwnMessage(t *testing.T) {
+	for _, version := range []string{runtime.Version20250618, runtime.Version20251125} {
+		t.Run(version, func(t *testing.T) {
+			ctx := context.Background()
+			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+			opts := []runtime.Option{{Value: "eu", Title: "Europe"}, {Value: "us", Title: "United States"}}
+			s.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+				func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+					_, err := runtime.AskChoice(ctx, ask, "Where?", opts, runtime.WithRetries(1))
+					return nil, err
+				}))
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := s.Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			var messages []string
+			c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, &mcp.ClientOptions{
+				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					messages = append(messages, req.Params.Message)
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "eu"}}, nil
+				},
+			})
+			// Past go-sdk's client-side check: the answer a TypeScript
+			// client sends unchecked.
+			c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					res, err := next(ctx, method, req)
+					if _, ok := res.(*mcp.ElicitResult); ok && err == nil {
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "mars"}}, nil
+					}
+					return res, err
+				}
+			})
+			cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "pick", Arguments: map[string]any{}})
+			if err != nil || !res.IsError || len(res.Content) == 0 {
+				t.Fatalf("call = %+v, %v; want an isError result", res, err)
+			}
+			want := `choice: "mars" is not one of "eu", "us"`
+			if txt := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(txt, want) || strings.Contains(txt, "validating") {
+				t.Errorf("tool error = %q, want it to say %s", txt, want)
+			}
+			if len(messages) != 2 || !strings.Contains(messages[1], want) {
+				t.Errorf("messages = %q, want the re-ask to say %s", messages, want)
+			}
+		})
+	}
+}
