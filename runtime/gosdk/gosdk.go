@@ -235,7 +235,9 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 		if err != nil {
 			return nil, "", err
 		}
-		res := &mcp.CallToolResult{InputRequests: in, RequestState: r.State}
+		// An empty Content, not nil: go-sdk writes a nil one as
+		// "content": null, which an input_required result must not carry.
+		res := &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: in, RequestState: r.State}
 		if lang := r.Language(); lang != "" {
 			res.Meta = mcp.Meta{runtime.MetaKeyContentLanguage: lang}
 		}

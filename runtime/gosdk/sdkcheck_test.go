@@ -3,6 +3,7 @@ package gosdk_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,4 +70,54 @@ func TestPushInvalidAnswerOwnMessage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A 2026-07-28 input_required result carries no "content": null.
+func TestInputRequiredNoNullContent(t *testing.T) {
+	ctx := context.Background()
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+	s.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+		func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+			_, err := runtime.AskConfirm(ctx, ask, "Go?")
+			return nil, err
+		}))
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	var wire strings.Builder
+	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	})
+	cs, err := c.Connect(ctx, &mcp.LoggingTransport{Transport: ct, Writer: &syncWriter{b: &wire}}, &mcp.ClientSessionOptions{ProtocolVersion: runtime.Version20260728})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "pick", Arguments: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(wire.String(), `"input_required"`) {
+		t.Fatalf("no input_required result on the wire:\n%s", wire.String())
+	}
+	for _, line := range strings.Split(wire.String(), "\n") {
+		if strings.Contains(line, `"input_required"`) && strings.Contains(line, `"content":null`) {
+			t.Errorf("input_required with content null: %s", line)
+		}
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	b  *strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
 }
