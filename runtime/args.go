@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"time"
@@ -183,4 +184,69 @@ func invalidArgsMessage(message string, invalid error) string {
 	sb.WriteString(problems(invalid))
 	sb.WriteString(".")
 	return sb.String()
+}
+
+// MissingArgs says how a tool completes its arguments T (a struct with
+// fields tagged `elicit:"ask"`) before its handler runs: the adapters'
+// HandleArgs (gosdk.HandleArgs, mcpgo.HandleArgs) call Complete and give
+// the handler a complete T.
+type MissingArgs[T any] struct {
+	// Ask is the generated AskMissingT of T.
+	Ask func(ctx context.Context, a Asker, v *T, message string, opts ...AskOption) (Action, error)
+	// Message is the question shown with the form.
+	Message string
+	// Options returns the ask options of one call, computed from the
+	// arguments as the model sent them: WithOptions for the choices the
+	// server decides (the key results of the organisation given),
+	// WithDefault, WithRetries. Nil means none. Its error fails the call
+	// as the handler's error would.
+	Options func(ctx context.Context, v *T) ([]AskOption, error)
+}
+
+// ErrArgsNotGiven is matched by the error of MissingArgs.Complete when the
+// person declined or dismissed the question for the missing arguments.
+var ErrArgsNotGiven = errors.New("elicit: the missing arguments were not given")
+
+// ArgsNotGivenError is a decline or cancel of the question for a tool's
+// missing arguments. Its text is for the model.
+type ArgsNotGivenError struct {
+	// Action is ActionDecline or ActionCancel.
+	Action Action
+}
+
+// Error implements error.
+func (e *ArgsNotGivenError) Error() string {
+	if e.Action == ActionCancel {
+		return "The user dismissed the question for the tool's missing arguments: the tool did not run. You may call it again later; do not fill the arguments in yourself."
+	}
+	return "The user declined to give the tool's missing arguments: the tool did not run. Do not fill them in yourself or ask for them again unless the user offers them."
+}
+
+// Is reports whether target is ErrArgsNotGiven.
+func (e *ArgsNotGivenError) Is(target error) bool { return target == ErrArgsNotGiven }
+
+// Complete asks for the missing arguments of *v through a (see
+// Form.AskMissing) and returns nil once *v is complete. A decline or
+// cancel is an *ArgsNotGivenError; a failed ask is returned as is, so that
+// the adapter answers it like any other (input_required on 2026-07-28, a
+// tool error telling the model what happened).
+func (m MissingArgs[T]) Complete(ctx context.Context, a Asker, v *T) error {
+	if m.Ask == nil {
+		return errors.New("elicit: MissingArgs.Ask is nil: set it to the generated AskMissing function")
+	}
+	var opts []AskOption
+	if m.Options != nil {
+		var err error
+		if opts, err = m.Options(ctx, v); err != nil {
+			return err
+		}
+	}
+	act, err := m.Ask(ctx, a, v, m.Message, opts...)
+	switch {
+	case err != nil:
+		return err
+	case act != ActionAccept:
+		return &ArgsNotGivenError{Action: act}
+	}
+	return nil
 }

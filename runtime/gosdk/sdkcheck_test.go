@@ -2,6 +2,7 @@ package gosdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -120,4 +121,24 @@ func (w *syncWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.Write(p)
+}
+
+// InputSchema infers a tool's input schema without nullable type unions;
+// fields with omitempty are optional.
+func TestInputSchemaNoNullUnions(t *testing.T) {
+	type args struct {
+		Org        string   `json:"org"`
+		Recipients []string `json:"recipients"`
+		Days       *int     `json:"days,omitempty"`
+		KR         string   `json:"kr,omitempty"`
+	}
+	b, err := json.Marshal(gosdk.InputSchema[args]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	if strings.Contains(got, "null") || !strings.Contains(got, `"recipients":{"type":"array"`) || !strings.Contains(got, `"days":{"type":"integer"}`) ||
+		!strings.Contains(got, `"required":["org","recipients"]`) {
+		t.Errorf("schema = %s", got)
+	}
 }
