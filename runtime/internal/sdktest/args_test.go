@@ -92,7 +92,9 @@ var argsMatrix = []matrixCase{
 	}},
 	{"declined", func(t *testing.T, sdk, version string) {
 		s := newServer(t, sdk, runtime.UnavailableAuto)
-		u := &recorder{f: func(int, question) (*runtime.Response, error) { return &runtime.Response{Action: runtime.ActionDecline}, nil }}
+		u := &recorder{f: func(int, question) (*runtime.Response, error) {
+			return &runtime.Response{Action: runtime.ActionDecline}, nil
+		}}
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: u.answer})
 		res, err := c.call(callCtx(t), bookTool, map[string]any{"org": "acme"})
 		if err != nil || !res.IsError || !strings.Contains(res.Text, "declined to give the tool's missing arguments") {
