@@ -195,3 +195,38 @@ func TestPatternAndCheckHook(t *testing.T) {
 		t.Fatalf("re-ask: %v %d", err, len(r.asked))
 	}
 }
+
+// stay is an arguments struct whose CheckElicit spans fields.
+type stay struct {
+	From, Until int
+}
+
+func (s stay) CheckElicit() error {
+	if s.Until <= s.From {
+		return &runtime.FieldError{Field: "until", Msg: "must be after from"}
+	}
+	return nil
+}
+
+var stayForm = runtime.NewForm((*stay)(nil), &runtime.Schema{Name: "Stay", Properties: []runtime.Property{
+	{Name: "from", Kind: runtime.KindInteger, Required: true},
+	{Name: "until", Kind: runtime.KindInteger, Required: true},
+}}, "From", "Until")
+
+// Complete arguments that CheckElicit refuses are asked again, the field
+// it names only, with its reason; a merged answer is checked by it too.
+func TestAskMissingCheckHook(t *testing.T) {
+	in := stay{From: 5, Until: 3}
+	r := &recorder{answers: []*runtime.Response{
+		{Action: runtime.ActionAccept, Content: map[string]any{"until": 4.0}},
+		{Action: runtime.ActionAccept, Content: map[string]any{"until": 9.0}},
+	}}
+	act, err := stayForm.AskMissing(context.Background(), r, &in, "Until when?", runtime.WithRetries(1))
+	if err != nil || act != runtime.ActionAccept || in != (stay{From: 5, Until: 9}) {
+		t.Fatalf("AskMissing: %v %v %+v", act, err, in)
+	}
+	if len(r.asked) != 2 || names(r.asked[0].Schema) != "until" || !strings.Contains(r.asked[0].Message, "until: must be after from") ||
+		!strings.Contains(r.asked[1].Message, "until: must be after from") {
+		t.Fatalf("asked %d: %+v", len(r.asked), r.asked)
+	}
+}

@@ -408,14 +408,9 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 		case strings.Contains(msg, "client does not support"), strings.Contains(msg, "cannot be sent while serving"):
 			return nil, &runtime.UnavailableError{Reason: msg, Mode: req.Mode, Schema: req.Schema, Message: req.Message}
 		case strings.Contains(msg, "does not match requested schema"):
-			// go-sdk checked the answer against the schema itself.
-			_, detail, _ := strings.Cut(msg, "does not match requested schema: ")
-			detail = strings.TrimPrefix(detail, "validating root: ")
-			name := ""
-			if req.Schema != nil {
-				name = req.Schema.Name
-			}
-			return nil, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: "does not match the form: " + detail}}}
+			// A go-sdk client checked its own answer and did not send it
+			// (schema.go).
+			return nil, clientRefused(req.Schema, msg)
 		}
 		return nil, err
 	}

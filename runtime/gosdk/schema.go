@@ -2,8 +2,11 @@ package gosdk
 
 import (
 	"encoding/json"
+	"regexp"
 	goruntime "runtime"
 	"strings"
+
+	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // sentSchema is a requestedSchema as written for the client, exactly.
@@ -48,4 +51,33 @@ func readForValidation() bool {
 			return false
 		}
 	}
+}
+
+// propertyPath finds the properties named in jsonschema-go's validation
+// text ("validating /properties/choice: enum: ...").
+var propertyPath = regexp.MustCompile(`/properties/([^/:\s]+)`)
+
+// clientRefused is the validation error of an answer that a go-sdk client
+// checked against the schema itself and refused to send, so the server
+// never saw it: it names the fields in elicitgen's words, not in
+// jsonschema-go's, since its text reaches the person (WithRetries) and the
+// model.
+func clientRefused(s *runtime.Schema, msg string) *runtime.ValidationError {
+	ve := &runtime.ValidationError{}
+	if s != nil {
+		ve.Form = s.Name
+	}
+	seen := map[string]bool{}
+	for _, m := range propertyPath.FindAllStringSubmatch(msg, -1) {
+		name := m[1]
+		if seen[name] || s == nil || s.Property(name) == nil {
+			continue
+		}
+		seen[name] = true
+		ve.Fields = append(ve.Fields, &runtime.FieldError{Field: name, Msg: "the answer does not fit this field (the client's own check refused it)"})
+	}
+	if len(ve.Fields) == 0 {
+		ve.Fields = []*runtime.FieldError{{Msg: "the answer does not fit the form (the client's own check refused it)"}}
+	}
+	return ve
 }

@@ -142,3 +142,40 @@ func TestInputSchemaNoNullUnions(t *testing.T) {
 		t.Errorf("schema = %s", got)
 	}
 }
+
+// A go-sdk client checks its own answer and refuses to send an invalid
+// one: the field is named in elicitgen's words, not jsonschema-go's.
+func TestClientRefusedOwnAnswer(t *testing.T) {
+	ctx := context.Background()
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+	opts := []runtime.Option{{Value: "eu", Title: "Europe"}, {Value: "us", Title: "United States"}}
+	s.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+		func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+			_, err := runtime.AskChoice(ctx, ask, "Where?", opts)
+			return nil, err
+		}))
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "mars"}}, nil
+		},
+	})
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: runtime.Version20251125})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "pick", Arguments: map[string]any{}})
+	if err != nil || !res.IsError {
+		t.Fatalf("call = %+v, %v", res, err)
+	}
+	txt := res.Content[0].(*mcp.TextContent).Text
+	if !strings.Contains(txt, "choice: the answer does not fit this field") || strings.Contains(txt, "validating") || strings.Contains(txt, "oneOf") {
+		t.Errorf("text = %q", txt)
+	}
+}
