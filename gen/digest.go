@@ -110,6 +110,8 @@ func (d *digest) form(f *Form) {
 		d.strs(e.Consts)
 		d.strs(e.Values)
 	}
+	d.boolean(f.Args)
+	d.boolean(f.Checked)
 }
 
 func (d *digest) prop(p *runtime.Property) {
@@ -156,6 +158,7 @@ func (d *digest) prop(p *runtime.Property) {
 	default:
 		d.str("unknown") // Analyze never builds other defaults
 	}
+	d.str(p.Pattern)
 }
 
 func (d *digest) structure(s *Struct) {

@@ -370,6 +370,9 @@ func docsField(p *Package, f *Form, fld *Field) *DocsField {
 	number("max", pr.Maximum)
 	count("minItems", pr.MinItems)
 	count("maxItems", pr.MaxItems)
+	if pr.Pattern != "" {
+		bounds = append(bounds, "pattern "+codeSpan(pr.Pattern)+" (server-side, not sent)")
+	}
 	row.Bounds = strings.Join(bounds, ", ")
 	switch {
 	case pr.Dynamic:

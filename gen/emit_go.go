@@ -201,6 +201,7 @@ func emitForm(f *jen.File, form *Form, guarded map[string]bool) {
 			oneLine(jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt(a.action))))))
 	}
 	emitGuards(f, form, guarded)
+	emitArgs(f, form) // emit_args.go
 }
 
 // oneLine renders a function body on one line: { return ... }.
@@ -347,6 +348,9 @@ func propertyLit(p *runtime.Property, b *formBounds) jen.Code {
 	intPtr("MaxItems", p.MaxItems)
 	if p.Default != nil {
 		add("Default", defaultLit(p.Default))
+	}
+	if p.Pattern != "" {
+		add("Pattern", jen.Lit(p.Pattern))
 	}
 	return jen.Values(items...)
 }

@@ -27,7 +27,9 @@ func (b *builder) form(obj *types.TypeName) *Form {
 	}
 	n := len(b.sink.list)
 	fs := &formState{form: f, names: map[string]*Field{}, enums: map[string]bool{}, seen: map[*types.Struct]bool{st: true}}
+	f.Args = isArgs(st)
 	b.fields(fs, st, nil)
+	b.checkMethod(f, obj) // args.go
 	if len(b.sink.list) > n {
 		return nil
 	}
@@ -61,6 +63,9 @@ func (b *builder) fields(fs *formState, st *types.Struct, path []string) {
 		et, hasElicit := tag.Lookup("elicit")
 		jsonName, jsonOpts, _ := strings.Cut(tag.Get("json"), ",")
 		if et == "-" || (jsonName == "-" && jsonOpts == "") {
+			continue
+		}
+		if f.Args && b.skipArg(v, et, hasElicit) { // args.go
 			continue
 		}
 		if v.Embedded() {

@@ -53,6 +53,12 @@ type Form struct {
 	Embedded []*Struct
 	// Enums lists the named enum types used, for the constant guard.
 	Enums []*Enum
+	// Args marks a tool's arguments struct: its properties are the
+	// fields tagged ask, asked when the model leaves them out (args.go).
+	Args bool
+	// Checked says the type has the CheckElicit method of
+	// runtime.FormChecker.
+	Checked bool
 }
 
 // Schema returns the form's requestedSchema.

@@ -25,6 +25,7 @@ var knownKeys = map[string]bool{
 	"format": true, "enum": true,
 	"optional": false, "required": false,
 	"legacyTitles": false, "options": false, "notSecret": false,
+	"ask": false, "pattern": true,
 }
 
 // tagError is a problem in a tag, at a byte offset inside its value.
@@ -139,7 +140,7 @@ func lastValue(opts []tagOption) (tagOption, bool) {
 	}
 	o := opts[len(opts)-1]
 	switch o.Key {
-	case "title", "desc", "default":
+	case "title", "desc", "default", "pattern":
 		return o, o.HasValue
 	}
 	return tagOption{}, false

@@ -30,6 +30,8 @@ type askConfig struct {
 	// locale is the WithLocale preference; localeSet tells it from none.
 	locale    string
 	localeSet bool
+	// args says the question asks for missing tool arguments (AskMissing).
+	args bool
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -111,6 +113,7 @@ func WithDefault(field string, value any) AskOption {
 func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig, decode func(s *Schema, content map[string]any) (T, error)) (Outcome[T], error) {
 	var none Outcome[T]
 	s := req.Schema
+	var prev string // digest of the last invalid answer (see repeatedAnswer)
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	for tries := 0; ; tries++ {
 		var invalid error
@@ -130,6 +133,9 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		}
 		if cfg.retries <= 0 {
 			return none, invalid
+		}
+		if err == nil && repeatedAnswer(a, req, resp.Content, &prev) {
+			return none, unfilled(s, invalid, cfg.args)
 		}
 		again := *req
 		again.Message = retryMessage(req.Message, invalid)

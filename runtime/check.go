@@ -183,6 +183,11 @@ func (p *Property) Check(v any) error {
 			break
 		}
 		checkString(&errs, p, v)
+		if re, err := compilePattern(p); err != nil {
+			errs.Add(p.Name, "pattern: "+err.Error())
+		} else {
+			checkPattern(&errs, p, re, v)
+		}
 	case float64:
 		if p.Kind != KindNumber && p.Kind != KindInteger {
 			errs.Add(p.Name, "a number for a "+p.Kind.String()+" field")

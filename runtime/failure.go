@@ -143,6 +143,7 @@ const (
 func AskFailureText(err error) string {
 	var te *TimeoutError
 	var ae *AskError
+	var ue *UnfilledError
 	switch {
 	case err == nil, errors.Is(err, ErrMalformedInput), errors.Is(err, ErrInvalidAction),
 		errors.Is(err, ErrInvalidState), errors.Is(err, ErrInputRequired),
@@ -154,6 +155,8 @@ func AskFailureText(err error) string {
 		return "The user did not answer within " + shortDuration(te.After) + ": ask again later, or ask the user in the conversation."
 	case errors.Is(err, ErrTimeout):
 		return "The user did not answer in time: ask again later, or ask the user in the conversation."
+	case errors.As(err, &ue):
+		return ue.modelText()
 	case errors.Is(err, ErrInvalidContent):
 		return "The answer was invalid: " + problems(err) + ". Call the tool again to ask the user again; do not fill in the answer yourself."
 	case errors.As(err, &ae):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 	"unsafe"
@@ -221,6 +222,8 @@ type fieldDesc struct {
 	// length, format or enum rule) and a number checkNumber (a bound).
 	// Per-ask copies of the schema keep these rules.
 	checkStr, checkNum bool
+	// re is the compiled server-side pattern (Property.Pattern), or nil.
+	re *regexp.Regexp
 }
 
 // engine is the non-generic descriptor of one form: its schema and where
@@ -230,6 +233,7 @@ type engine struct {
 	schema *Schema
 	fields []fieldDesc
 	err    error // a generator/runtime mismatch, reported on every use
+	hook   bool  // *T implements FormChecker
 }
 
 var timeType = reflect.TypeFor[time.Time]()
@@ -287,8 +291,14 @@ func newEngine(t reflect.Type, s *Schema, paths []string) *engine {
 		p := &s.Properties[i]
 		fd.checkStr = p.MinLength != nil || p.MaxLength != nil || p.Format != "" || p.Kind == KindEnum
 		fd.checkNum = p.Minimum != nil || p.Maximum != nil
+		re, err := compilePattern(p)
+		if err != nil {
+			return fail("field %q: pattern: %v", path, err)
+		}
+		fd.re = re
 		e.fields[i] = fd
 	}
+	e.hook = reflect.PointerTo(t).Implements(formCheckerType)
 	return e
 }
 
@@ -318,6 +328,11 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 			used++
 		}
 		present := ok && v != nil // JSON null counts as missing
+		if present && fd.re != nil {
+			if sv, ok := v.(string); ok {
+				checkPattern(&errs, p, fd.re, sv)
+			}
+		}
 		if !present {
 			if p.Required {
 				errs.Add(p.Name, "is required")
@@ -377,6 +392,9 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 			}
 		}
 	}
+	if errs.Len() == 0 {
+		e.checkHook(&errs, base)
+	}
 	return errs.Err(s.Name)
 }
 
@@ -404,6 +422,12 @@ func (e *engine) validate(base unsafe.Pointer) error {
 			continue
 		}
 		checkField(&errs, p, fd, src)
+		if fd.re != nil && fd.kind == gkString {
+			checkPattern(&errs, p, fd.re, *(*string)(src))
+		}
+	}
+	if errs.Len() == 0 {
+		e.checkHook(&errs, base)
 	}
 	return errs.Err(e.schema.Name)
 }

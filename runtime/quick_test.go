@@ -144,7 +144,7 @@ func TestAskChoicesLegacy(t *testing.T) {
 
 func TestRetriesPlainAsker(t *testing.T) {
 	bad := elicittest.Accept(map[string]any{"choice": "mars"})
-	a := elicittest.New(bad, bad, elicittest.Accept(map[string]any{"choice": "eu"}))
+	a := elicittest.New(bad, elicittest.Accept(map[string]any{"choice": "venus"}), elicittest.Accept(map[string]any{"choice": "eu"}))
 	ch, err := runtime.AskChoice(context.Background(), a, "Where?", regions, runtime.WithRetries(2))
 	if err != nil || ch.Value != "eu" {
 		t.Fatalf("AskChoice = %+v, %v", ch, err)
@@ -194,7 +194,16 @@ func TestRetriesModern(t *testing.T) {
 		t.Fatalf("round 2 (invalid answer, one retry left): %+v", r)
 	}
 	r, err = round(bad)
-	if !errors.Is(err, runtime.ErrInvalidContent) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The answer was invalid: choice: "mars" is not one of`) {
+	var ue *runtime.UnfilledError
+	if !errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The user's client sent the same invalid answer twice (choice: "mars" is not one of`) {
+		t.Fatalf("round 3 (the same invalid answer again): %v, %+v", err, r)
+	}
+	// A different invalid answer uses up the retries.
+	state = ""
+	round(nil)
+	round(bad)
+	r, err = round(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"choice": "venus"}})
+	if !errors.Is(err, runtime.ErrInvalidContent) || errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The answer was invalid: choice: "venus" is not one of`) {
 		t.Fatalf("round 3 (retries used up): %v, %+v", err, r)
 	}
 }

@@ -103,6 +103,11 @@ type Property struct {
 	// to clients that pre-fill: string, bool, float64, int64, uint64 or
 	// []string, matching Kind.
 	Default any
+
+	// Pattern is an RE2 regular expression (Go's regexp syntax) a string
+	// answer must match. MCP schemas cannot carry it: it is a server-side
+	// rule, checked on answers and never sent.
+	Pattern string
 }
 
 // ptr returns a pointer to v; generated schemas use it for bounds.

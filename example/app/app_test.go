@@ -498,7 +498,6 @@ func TestBadArguments(t *testing.T) {
 	c, _ := connect(t, clientOpts{elicit: true, url: true})
 	for tool, args := range map[string]map[string]any{
 		app.ToolDeploy:   {"service": "nope"},
-		app.ToolBook:     {"date": "tomorrow", "party_size": 2},
 		app.ToolKR:       {"org": "initech"},
 		app.ToolCampaign: {"campaign": "x", "recipients": []any{}},
 		app.ToolConnect:  {"provider": "Git Hub"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -33,11 +32,9 @@ type DeployResult struct {
 	Deployment  string `json:"deployment,omitempty" jsonschema:"the deployment id"`
 }
 
-// BookArgs are the arguments of book_table.
-type BookArgs struct {
-	Date      string `json:"date" jsonschema:"the date, YYYY-MM-DD"`
-	PartySize int    `json:"party_size" jsonschema:"how many people, 1 to 12"`
-}
+// BookArgs are the arguments of book_table: the date and party size are
+// asked of the user when the model leaves them out.
+type BookArgs = forms.BookArgs
 
 // BookResult is the structured result of book_table.
 type BookResult struct {
@@ -50,10 +47,9 @@ type BookResult struct {
 	Booking    string   `json:"booking,omitempty" jsonschema:"the booking id"`
 }
 
-// KRArgs are the arguments of kr_dashboard.
-type KRArgs struct {
-	Org string `json:"org" jsonschema:"the organisation, e.g. acme"`
-}
+// KRArgs are the arguments of kr_dashboard: the key result is asked of
+// the user when the model leaves it out.
+type KRArgs = forms.KRArgs
 
 // KRResult is the structured result of kr_dashboard.
 type KRResult struct {
@@ -101,9 +97,9 @@ func (a *App) addTools(s *mcp.Server) {
 	addTool(a, s, ToolDeploy, "Deploy a service",
 		"Deploys a service after the user picks the branch (pre-filled with the service's current branch) and environment and confirms.", a.deploy)
 	addTool(a, s, ToolBook, "Book a table",
-		fmt.Sprintf("Books a table. When the date is fully booked, asks the user whether to try another date, up to %d times.", MaxRebooks), a.book)
+		fmt.Sprintf("Books a table. Asks the user for the date or party size when not given. When the date is fully booked, asks the user whether to try another date, up to %d times.", MaxRebooks), a.book)
 	addTool(a, s, ToolKR, "Key result dashboard",
-		"Asks the user which of the organisation's key results to open and returns its records.", a.kr)
+		"Returns the records of one of the organisation's key results; asks the user which one when kr is not given.", a.kr)
 	addTool(a, s, ToolCampaign, "Send a campaign",
 		"Sends an e-mail campaign once the user approves it and picks a send window.", a.campaign)
 	addTool(a, s, ToolConnect, "Connect an account",
@@ -113,7 +109,7 @@ func (a *App) addTools(s *mcp.Server) {
 // addTool adds the typed tool name to s, wrapped by the go-sdk adapter,
 // with the output schema of Out (whose outcome is one of Outcomes).
 func addTool[In, Out any](a *App, s *mcp.Server, name, title, description string, h gosdk.HandlerFor[In, Out]) {
-	t := &mcp.Tool{Name: name, Title: title, Description: description, OutputSchema: outputSchema[Out]()}
+	t := &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: gosdk.InputSchema[In](), OutputSchema: outputSchema[Out]()}
 	mcp.AddTool(s, t, gosdk.HandleFor(a.cfg, h))
 }
 
@@ -149,14 +145,18 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 // asks whether to try another one (pre-filling the next free date), at
 // most MaxRebooks times.
 func (a *App) book(ctx context.Context, _ *mcp.CallToolRequest, in BookArgs, ask runtime.Asker) (*mcp.CallToolResult, BookResult, error) {
-	res := BookResult{Date: in.Date, PartySize: in.PartySize, Tried: []string{}}
-	if _, err := time.Parse(DateLayout, in.Date); err != nil {
-		return nil, res, fmt.Errorf("date %q is not a YYYY-MM-DD date", in.Date)
+	res := BookResult{Tried: []string{}}
+	// The date and party size the model left out (or gave invalid values
+	// for) are asked of the user; a complete call asks nothing.
+	act, err := forms.AskMissingBookArgs(ctx, ask, &in, "Which date, and for how many people?")
+	res.Date, res.PartySize = in.Date, in.PartySize
+	if err != nil {
+		res.Outcome = OutcomeUnavailable
+		return askFailed(err, res)
 	}
-	if in.PartySize < 1 || in.PartySize > 12 {
-		return nil, res, fmt.Errorf("party_size %d: we seat 1 to 12 people", in.PartySize)
+	if res.Outcome = outcome(act); act != runtime.ActionAccept {
+		return &mcp.CallToolResult{Content: text(fmt.Sprintf("No table: the user %s.", res.Outcome))}, res, nil
 	}
-	res.Outcome = OutcomeAccepted
 	date := in.Date
 	for asked := 0; ; asked++ {
 		res.Tried = append(res.Tried, date)
@@ -188,32 +188,44 @@ func (a *App) book(ctx context.Context, _ *mcp.CallToolRequest, in BookArgs, ask
 	}
 }
 
-// kr asks which of the org's key results to open, offering only those,
-// and returns its records.
-func (a *App) kr(ctx context.Context, _ *mcp.CallToolRequest, in KRArgs, ask runtime.Asker) (*mcp.CallToolResult, KRResult, error) {
-	res := KRResult{Org: in.Org, Offered: []string{}}
+// krOptions offers the key results of the organisation the model named,
+// and only those: a kr the model gave is checked against them, and a
+// missing one is asked with them as the choices. (With gosdk.HandleArgs it
+// is the Options of runtime.MissingArgs.)
+func (a *App) krOptions(_ context.Context, in *KRArgs) ([]runtime.AskOption, error) {
 	krs := a.store.KRs(in.Org)
 	if len(krs) == 0 {
-		return nil, res, fmt.Errorf("organisation %q has no key results", in.Org)
+		return nil, fmt.Errorf("organisation %q has no key results", in.Org)
 	}
 	opts := make([]runtime.Option, len(krs))
 	for i, kr := range krs {
 		opts[i] = runtime.Option{Value: kr.ID, Title: kr.Title}
+	}
+	return []runtime.AskOption{runtime.WithOptions("kr", opts...)}, nil
+}
+
+// kr returns the records of a key result of the org: the one the model
+// named, checked against the org's, or, when it named none, the one the
+// user picks among the org's.
+func (a *App) kr(ctx context.Context, _ *mcp.CallToolRequest, in KRArgs, ask runtime.Asker) (*mcp.CallToolResult, KRResult, error) {
+	res := KRResult{Org: in.Org, Offered: []string{}}
+	opts, err := a.krOptions(ctx, &in)
+	if err != nil {
+		return nil, res, err
+	}
+	for _, kr := range a.store.KRs(in.Org) {
 		res.Offered = append(res.Offered, kr.ID)
 	}
-	out, err := forms.AskKRPick(ctx, ask, fmt.Sprintf("Which of %s's %d key results should I open?", in.Org, len(krs)),
-		runtime.WithOptions("kr", opts...))
+	act, err := forms.AskMissingKRArgs(ctx, ask, &in, fmt.Sprintf("Which of %s's %d key results should I open?", in.Org, len(res.Offered)), opts...)
 	if err != nil {
 		res.Outcome = OutcomeUnavailable
 		return askFailed(err, res)
 	}
-	res.Outcome = outcome(out.Action)
-	v, ok := out.Accepted()
-	if !ok {
+	if res.Outcome = outcome(act); act != runtime.ActionAccept {
 		return &mcp.CallToolResult{Content: text(fmt.Sprintf("No key result opened: the user %s.", res.Outcome))}, res, nil
 	}
-	for _, kr := range krs {
-		if kr.ID == v.KR { // the runtime already checked the answer against the options sent
+	for _, kr := range a.store.KRs(in.Org) {
+		if kr.ID == in.KR { // AskMissing checked it against the options
 			res.KR, res.Title, res.Records = kr.ID, kr.Title, kr.Records
 		}
 	}

@@ -79,7 +79,7 @@ var steps = []step{
 	},
 	{
 		title: "key results: only this org's key results are offered",
-		tool:  app.ToolKR, args: map[string]any{"org": "acme"}, elicit: true, form: forms.KRPick{},
+		tool:  app.ToolKR, args: map[string]any{"org": "acme"}, elicit: true, form: forms.KRArgs{},
 		answer: func(*mcp.ElicitParams, map[string]any) *mcp.ElicitResult {
 			return accept(map[string]any{"kr": "kr-activation"})
 		},
@@ -102,8 +102,8 @@ var steps = []step{
 		answer: func(*mcp.ElicitParams, map[string]any) *mcp.ElicitResult { return &mcp.ElicitResult{Action: "decline"} },
 	},
 	{
-		title: "key results, from a client that cannot be asked (no elicitation capability)",
-		tool:  app.ToolKR, args: map[string]any{"org": "globex"},
+		title: "campaign, from a client that cannot be asked (no elicitation capability)",
+		tool:  app.ToolCampaign, args: map[string]any{"campaign": "Winter sale", "recipients": []string{"ana@example.com"}},
 	},
 }
 

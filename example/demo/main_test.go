@@ -26,7 +26,7 @@ func TestDemo(t *testing.T) {
 		"call: deploy_to_production", "call: book_table", "call: kr_dashboard", "call: send_campaign", "call: connect_account",
 		`"default": "release/2.4"`, `"default": "2026-12-27"`,
 		"question (url mode)", "url: https://accounts.example.com/connect/github?flow=<flow-id>",
-		"answer: decline", `"outcome":"declined"`, `result (isError): {"offered":["kr-latency"],"org":"globex","outcome":"unavailable"}`,
+		"answer: decline", `"outcome":"declined"`, `result (isError): {"approved":false,"campaign":"Winter sale","outcome":"unavailable","recipients":1,"scheduled":false}`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
@@ -41,7 +41,7 @@ func TestDemo(t *testing.T) {
 	for form, field := range map[string]string{
 		"Deploy":           "Branch string `json:\"branch\" elicit:\"title=Branch,default=main,minLength=1,maxLength=100\"`",
 		"Rebook":           "PreferredDate string `json:\"preferred_date,omitempty\" elicit:\"title=Preferred date,format=date\"`",
-		"KRPick":           "KR string `json:\"kr\" elicit:\"title=Key result,options\"`",
+		"KRArgs":           "KR  string `json:\"kr,omitempty\" jsonschema:\"the key result id; asked of the user when left out\" elicit:\"ask,title=Key result,options\"`",
 		"CampaignApproval": "Window SendWindow `json:\"send_window,omitempty\" elicit:\"title=Send window,default=now\"`",
 	} {
 		head := "Go struct forms." + form + " (example/forms/forms.go)"

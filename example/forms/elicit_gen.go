@@ -431,41 +431,97 @@ type _Rebook_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Rebook_changed_since_elicitgen_ran_run_go_generate = Rebook{}
 
-// elicitSchemaKRPick is the schema of KRPick; elicitFormKRPick adds the Go field of each property.
-var elicitSchemaKRPick = runtime.Schema{Name: "KRPick", Properties: []runtime.Property{
-	{Name: "kr", Kind: runtime.KindEnum, Title: "Key result", Description: "The key result to show.", Required: true, Dynamic: true},
+// elicitSchemaBookArgs is the schema of BookArgs; elicitFormBookArgs adds the Go field of each property.
+var elicitBoundsBookArgs = [...]float64{1, 12}
+var elicitSchemaBookArgs = runtime.Schema{Name: "BookArgs", Properties: []runtime.Property{
+	{Name: "date", Kind: runtime.KindString, Title: "Date", Description: "The date to book.", Required: true, Format: "date"},
+	{Name: "party_size", Kind: runtime.KindInteger, Title: "Party size", Description: "How many people, 1 to 12.", Required: true, Minimum: &elicitBoundsBookArgs[0], Maximum: &elicitBoundsBookArgs[1]},
 }}
-var elicitFormKRPick = elicitimpl.NewForm((*KRPick)(nil), &elicitSchemaKRPick, "KR")
+var elicitFormBookArgs = elicitimpl.NewForm((*BookArgs)(nil), &elicitSchemaBookArgs, "Date", "PartySize")
 
-// KRPickSchema returns a copy of the requestedSchema of KRPick.
-func KRPickSchema() *runtime.Schema { return elicitFormKRPick.Schema().Clone() }
+// BookArgsSchema returns a copy of the requestedSchema of BookArgs.
+func BookArgsSchema() *runtime.Schema { return elicitFormBookArgs.Schema().Clone() }
 
-// Validate checks v against every rule of the KRPick schema; the error is a
+// Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v KRPick) Validate() error { return elicitFormKRPick.Validate(&v) }
+func (v BookArgs) Validate() error { return elicitFormBookArgs.Validate(&v) }
 
-// AskKRPick asks the user to fill in KRPick; only an answer that decodes and
+// AskBookArgs asks the user to fill in BookArgs; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskKRPick(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[KRPick], err error) {
-	o.Action, err = elicitFormKRPick.Ask(ctx, asker, &o.Value, message, opts...)
+func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[BookArgs], err error) {
+	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
 
-// AcceptKRPick is the client-side answer that submits v, if v validates.
-func AcceptKRPick(v KRPick) (*runtime.Response, error) { return elicitFormKRPick.Accept(&v) }
+// AcceptBookArgs is the client-side answer that submits v, if v validates.
+func AcceptBookArgs(v BookArgs) (*runtime.Response, error) { return elicitFormBookArgs.Accept(&v) }
 
-// DeclineKRPick is the client-side answer that declines a KRPick form.
-func DeclineKRPick() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
+// DeclineBookArgs is the client-side answer that declines a BookArgs form.
+func DeclineBookArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
 
-// CancelKRPick is the client-side answer that dismisses a KRPick form.
-func CancelKRPick() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
+// CancelBookArgs is the client-side answer that dismisses a BookArgs form.
+func CancelBookArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
-// If this does not compile, KRPick changed after elicitgen ran: run go generate.
-type _KRPick_changed_since_elicitgen_ran_run_go_generate = struct {
-	KR string `json:"kr" elicit:"title=Key result,options"`
+// If this does not compile, BookArgs changed after elicitgen ran: run go generate.
+type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
+	Date      string `json:"date,omitempty" jsonschema:"the date, YYYY-MM-DD; asked of the user when left out" elicit:"ask,title=Date,format=date"`
+	PartySize int    `json:"party_size,omitempty" jsonschema:"how many people, 1 to 12; asked of the user when left out" elicit:"ask,title=Party size,min=1,max=12"`
 }
 
-var _ _KRPick_changed_since_elicitgen_ran_run_go_generate = KRPick{}
+var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
+
+// AskMissingBookArgs asks the person for the fields of v tagged ask that the model
+// left out or gave invalid values for, in one form, and merges the answer
+// into v. It returns runtime.ActionAccept, without asking when nothing was
+// missing, once v is complete; see runtime.Form.AskMissing.
+func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
+	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
+}
+
+// elicitSchemaKRArgs is the schema of KRArgs; elicitFormKRArgs adds the Go field of each property.
+var elicitSchemaKRArgs = runtime.Schema{Name: "KRArgs", Properties: []runtime.Property{
+	{Name: "kr", Kind: runtime.KindEnum, Title: "Key result", Description: "The key result to show.", Required: true, Dynamic: true},
+}}
+var elicitFormKRArgs = elicitimpl.NewForm((*KRArgs)(nil), &elicitSchemaKRArgs, "KR")
+
+// KRArgsSchema returns a copy of the requestedSchema of KRArgs.
+func KRArgsSchema() *runtime.Schema { return elicitFormKRArgs.Schema().Clone() }
+
+// Validate checks v against every rule of the KRArgs schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v KRArgs) Validate() error { return elicitFormKRArgs.Validate(&v) }
+
+// AskKRArgs asks the user to fill in KRArgs; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskKRArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[KRArgs], err error) {
+	o.Action, err = elicitFormKRArgs.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
+
+// AcceptKRArgs is the client-side answer that submits v, if v validates.
+func AcceptKRArgs(v KRArgs) (*runtime.Response, error) { return elicitFormKRArgs.Accept(&v) }
+
+// DeclineKRArgs is the client-side answer that declines a KRArgs form.
+func DeclineKRArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
+
+// CancelKRArgs is the client-side answer that dismisses a KRArgs form.
+func CancelKRArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
+
+// If this does not compile, KRArgs changed after elicitgen ran: run go generate.
+type _KRArgs_changed_since_elicitgen_ran_run_go_generate = struct {
+	Org string `json:"org" jsonschema:"the organisation, e.g. acme"`
+	KR  string `json:"kr,omitempty" jsonschema:"the key result id; asked of the user when left out" elicit:"ask,title=Key result,options"`
+}
+
+var _ _KRArgs_changed_since_elicitgen_ran_run_go_generate = KRArgs{}
+
+// AskMissingKRArgs asks the person for the fields of v tagged ask that the model
+// left out or gave invalid values for, in one form, and merges the answer
+// into v. It returns runtime.ActionAccept, without asking when nothing was
+// missing, once v is complete; see runtime.Form.AskMissing.
+func AskMissingKRArgs(ctx context.Context, asker runtime.Asker, v *KRArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
+	return elicitFormKRArgs.AskMissing(ctx, asker, v, message, opts...)
+}
 
 // elicitSchemaCampaignApproval is the schema of CampaignApproval; elicitFormCampaignApproval adds the Go field of each property.
 var elicitSchemaCampaignApproval = runtime.Schema{Name: "CampaignApproval", Properties: []runtime.Property{

@@ -28,11 +28,24 @@ type Rebook struct {
 	PreferredDate string `json:"preferred_date,omitempty" elicit:"title=Preferred date,format=date"`
 }
 
-// KRPick asks which key result to open (tool kr_dashboard). Its choices
-// are the organisation's key results, supplied when asking.
-type KRPick struct {
-	// KR is the key result to show.
-	KR string `json:"kr" elicit:"title=Key result,options"`
+// BookArgs are the arguments of tool book_table. The date and party size
+// are asked of the person when the model leaves them out (or gives a date
+// or size the restaurant does not take).
+type BookArgs struct {
+	// The date to book.
+	Date string `json:"date,omitempty" jsonschema:"the date, YYYY-MM-DD; asked of the user when left out" elicit:"ask,title=Date,format=date"`
+	// How many people, 1 to 12.
+	PartySize int `json:"party_size,omitempty" jsonschema:"how many people, 1 to 12; asked of the user when left out" elicit:"ask,title=Party size,min=1,max=12"`
+}
+
+// KRArgs are the arguments of tool kr_dashboard. The key result is asked
+// of the person when the model leaves it out; its choices are the
+// organisation's key results, supplied when asking, and a key result the
+// model gives is checked against them.
+type KRArgs struct {
+	Org string `json:"org" jsonschema:"the organisation, e.g. acme"`
+	// The key result to show.
+	KR string `json:"kr,omitempty" jsonschema:"the key result id; asked of the user when left out" elicit:"ask,title=Key result,options"`
 }
 
 // SendWindow is when a campaign goes out.

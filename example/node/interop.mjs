@@ -153,6 +153,42 @@ async function main() {
       }
     }
   }
+
+  // Missing tool arguments: asked when the model leaves them out, and
+  // only those; a complete call asks nothing. Input schemas mark them
+  // optional and carry no nullable type unions.
+  const schemaOf = (name) => s.tools.find((t) => t.name === name)?.inputSchema ?? {};
+  check('book_table: date and party_size optional in the input schema', !(schemaOf('book_table').required ?? []).length, schemaOf('book_table'));
+  check('kr_dashboard: only org required in the input schema', same(schemaOf('kr_dashboard').required, ['org']), schemaOf('kr_dashboard'));
+  check('no input schema has a null type', !JSON.stringify(s.tools.map((t) => t.inputSchema)).includes('"null"'), s.tools.map((t) => t.inputSchema));
+  for (const m of [
+    { name: 'kr_dashboard with kr: no question', args: { org: 'acme', kr: 'kr-nps' }, asks: [], content: {}, ok: (out) => out.kr === 'kr-nps' },
+    { name: 'kr_dashboard without kr: kr asked', args: { org: 'acme' }, asks: ['kr'], content: { kr: 'kr-churn' }, ok: (out) => out.kr === 'kr-churn' },
+    { name: 'book_table without party_size: party_size asked', args: { date: '2026-12-27' }, asks: ['party_size'], content: { party_size: 2 }, ok: (out) => out.booked === true && out.party_size === 2 },
+  ]) {
+    s.questions = [];
+    s.answer = () => ({ action: 'accept', content: m.content });
+    try {
+      const res = await s.client.callTool({ name: m.name.split(' ')[0], arguments: m.args });
+      const out = res.structuredContent ?? {};
+      const asked = s.questions.map((q) => Object.keys(q.requestedSchema?.properties ?? {}).sort().join(','));
+      check(`${m.name}`, same(asked, m.asks.length ? [m.asks.join(',')] : []) && !res.isError && m.ok(out), { asked, res });
+    } catch (e) {
+      check(m.name, false, String(e));
+    }
+  }
+
+  // The same invalid answer twice: the server stops asking and tells the
+  // model which field this client could not fill.
+  s.questions = [];
+  s.answer = () => ({ action: 'accept', content: { kr: 'kr-latency' } });
+  try {
+    const res = await s.client.callTool({ name: 'kr_dashboard', arguments: { org: 'acme' } });
+    const text = res.content?.[0]?.text ?? '';
+    check('kr_dashboard invalid answer: elicitgen\'s message, not the SDK\'s', res.isError === true && text.includes('kr: "kr-latency" is not one of') && !text.includes('validating'), res);
+  } catch (e) {
+    check('kr_dashboard invalid answer', false, String(e));
+  }
   await s.client.close();
 
   // A client that cannot be asked: every tool answers outcome

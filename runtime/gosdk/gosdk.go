@@ -235,7 +235,9 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 		if err != nil {
 			return nil, "", err
 		}
-		res := &mcp.CallToolResult{InputRequests: in, RequestState: r.State}
+		// An empty Content, not nil: go-sdk writes a nil one as
+		// "content": null, which an input_required result must not carry.
+		res := &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: in, RequestState: r.State}
 		if lang := r.Language(); lang != "" {
 			res.Meta = mcp.Meta{runtime.MetaKeyContentLanguage: lang}
 		}
@@ -353,7 +355,7 @@ func elicitParams(req *runtime.Request, version string) (*mcp.ElicitParams, erro
 	if err != nil {
 		return nil, err
 	}
-	p.Mode, p.RequestedSchema = "form", json.RawMessage(b)
+	p.Mode, p.RequestedSchema = "form", sentSchema(b)
 	if req.Language != "" {
 		p.Meta = mcp.Meta{runtime.MetaKeyContentLanguage: req.Language}
 	}
@@ -406,14 +408,9 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 		case strings.Contains(msg, "client does not support"), strings.Contains(msg, "cannot be sent while serving"):
 			return nil, &runtime.UnavailableError{Reason: msg, Mode: req.Mode, Schema: req.Schema, Message: req.Message}
 		case strings.Contains(msg, "does not match requested schema"):
-			// go-sdk checked the answer against the schema itself.
-			_, detail, _ := strings.Cut(msg, "does not match requested schema: ")
-			detail = strings.TrimPrefix(detail, "validating root: ")
-			name := ""
-			if req.Schema != nil {
-				name = req.Schema.Name
-			}
-			return nil, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: "does not match the form: " + detail}}}
+			// A go-sdk client checked its own answer and did not send it
+			// (schema.go).
+			return nil, clientRefused(req.Schema, msg)
 		}
 		return nil, err
 	}

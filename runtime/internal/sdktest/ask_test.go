@@ -203,13 +203,14 @@ var askMatrix = []matrixCase{
 		if sdk == goSDK && runtime.EraOf(version).MultiRoundTrip() {
 			t.Skip("go-sdk's client refuses to send an answer outside the schema's options")
 		}
-		// go-sdk's server checks pushed answers against the schema
-		// itself; mcp-go leaves it to the runtime.
+		// go-sdk's client checks its own answer and does not send it
+		// (the field is named in elicitgen's words); mcp-go's sends it,
+		// and the runtime refuses it.
 		s := newServer(t, sdk, runtime.UnavailableAuto)
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: respond(choiceAnswer("mars"))})
 		res, err := c.call(callCtx(t), "choice", nil)
 		if sdk == goSDK {
-			if err != nil || !res.IsError || !strings.HasPrefix(res.Text, "The answer was invalid: ") || !strings.Contains(res.Text, "/properties/choice") {
+			if err != nil || !res.IsError || !strings.HasPrefix(res.Text, "The answer was invalid: choice: ") || strings.Contains(res.Text, "/properties/") {
 				t.Fatalf("call = %+v, %v; want a tool error naming the bad choice", res, err)
 			}
 			return
@@ -242,9 +243,32 @@ var askMatrix = []matrixCase{
 		// 2026-07-28: another input_required round for the same key.
 		checkEra(t, s, c, version, "Choice", "Choice")
 	}},
+	{"same_invalid_answer", func(t *testing.T, sdk, version string) {
+		// A client that cannot fill a field sends the same invalid answer
+		// again: the server stops asking and tells the model which fields
+		// to ask for in the conversation.
+		if sdk == goSDK {
+			t.Skip("go-sdk's client checks its own answer and does not send an invalid one (gosdk's TestPushInvalidAnswerOwnMessage answers past it)")
+		}
+		s := newServer(t, sdk, runtime.UnavailableAuto)
+		u := &recorder{f: func(int, question) (*runtime.Response, error) { return choiceAnswer("mars"), nil }}
+		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: u.answer})
+		res, err := c.call(callCtx(t), "retry_choice", nil)
+		want := `The user's client sent the same invalid answer twice (choice: "mars" is not one of "eu", "us"), so it apparently cannot fill in choice. Ask the user for choice in the conversation`
+		if err != nil || !res.IsError || !strings.HasPrefix(res.Text, want) {
+			t.Fatalf("call = %+v, %v; want %q", res, err, want)
+		}
+		if n := len(u.questions()); n != 2 {
+			t.Errorf("user was asked %d times, want 2", n)
+		}
+	}},
 	{"retry_used_up", func(t *testing.T, sdk, version string) {
 		s := newServer(t, sdk, runtime.UnavailableAuto)
-		u := &recorder{f: func(int, question) (*runtime.Response, error) { return badChoice(), nil }}
+		u := &recorder{f: func(i int, _ question) (*runtime.Response, error) {
+			r := badChoice()
+			r.Content["bogus"] = i // a different invalid answer each time
+			return r, nil
+		}}
 		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: u.answer})
 		res, err := c.call(callCtx(t), "retry_choice", nil)
 		if err != nil || !res.IsError || !strings.Contains(res.Text, "The answer was invalid") {

@@ -221,6 +221,11 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts 
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 				}))
 		}
+		mcp.AddTool(s.gs, &mcp.Tool{Name: bookTool, InputSchema: gosdk.InputSchema[testforms.BookArgs]()}, gosdk.HandleArgs(cfg, bookMissing,
+			func(ctx context.Context, _ *mcp.CallToolRequest, in testforms.BookArgs, _ runtime.Asker) (*mcp.CallToolResult, any, error) {
+				s.runs.Add(1)
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: booked(in)}}}, nil, nil
+			}))
 	case mcpGo:
 		s.ms = mgserver.NewMCPServer("srv", "v0", mgserver.WithToolCapabilities(false))
 		cfg := &mcpgo.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors}
@@ -238,6 +243,11 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts 
 					return mgmcp.NewToolResultText(text), nil
 				}))
 		}
+		s.ms.AddTool(mgmcp.NewTool(bookTool), mcpgo.HandleArgs(cfg, bookMissing,
+			func(ctx context.Context, _ mgmcp.CallToolRequest, in testforms.BookArgs, _ runtime.Asker) (*mgmcp.CallToolResult, error) {
+				s.runs.Add(1)
+				return mgmcp.NewToolResultText(booked(in)), nil
+			}))
 	default:
 		t.Fatalf("unknown sdk %q", sdk)
 	}

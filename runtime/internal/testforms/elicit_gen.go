@@ -178,6 +178,54 @@ type _Subscribe_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _Subscribe_changed_since_elicitgen_ran_run_go_generate = Subscribe{}
 
+// elicitSchemaBookArgs is the schema of BookArgs; elicitFormBookArgs adds the Go field of each property.
+var elicitBoundsBookArgs = [...]float64{1, 12}
+var elicitSchemaBookArgs = runtime.Schema{Name: "BookArgs", Properties: []runtime.Property{
+	{Name: "date", Kind: runtime.KindString, Title: "Date", Description: "The date to book.", Required: true, Format: "date"},
+	{Name: "party_size", Kind: runtime.KindInteger, Title: "Party size", Required: true, Minimum: &elicitBoundsBookArgs[0], Maximum: &elicitBoundsBookArgs[1]},
+}}
+var elicitFormBookArgs = elicitimpl.NewForm((*BookArgs)(nil), &elicitSchemaBookArgs, "Date", "PartySize")
+
+// BookArgsSchema returns a copy of the requestedSchema of BookArgs.
+func BookArgsSchema() *runtime.Schema { return elicitFormBookArgs.Schema().Clone() }
+
+// Validate checks v against every rule of the BookArgs schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v BookArgs) Validate() error { return elicitFormBookArgs.Validate(&v) }
+
+// AskBookArgs asks the user to fill in BookArgs; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[BookArgs], err error) {
+	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
+
+// AcceptBookArgs is the client-side answer that submits v, if v validates.
+func AcceptBookArgs(v BookArgs) (*runtime.Response, error) { return elicitFormBookArgs.Accept(&v) }
+
+// DeclineBookArgs is the client-side answer that declines a BookArgs form.
+func DeclineBookArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
+
+// CancelBookArgs is the client-side answer that dismisses a BookArgs form.
+func CancelBookArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
+
+// If this does not compile, BookArgs changed after elicitgen ran: run go generate.
+type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
+	Org       string `json:"org"`
+	Date      string `json:"date,omitempty" elicit:"ask,title=Date,format=date"`
+	PartySize int    `json:"party_size,omitempty" elicit:"ask,title=Party size,min=1,max=12"`
+}
+
+var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
+
+// AskMissingBookArgs asks the person for the fields of v tagged ask that the model
+// left out or gave invalid values for, in one form, and merges the answer
+// into v. It returns runtime.ActionAccept, without asking when nothing was
+// missing, once v is complete; see runtime.Form.AskMissing.
+func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
+	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
+}
+
 // init attaches the translations of the elicit.<tag>.json catalogs.
 func init() {
 	elicitFormDeploy.Locales = []elicitimpl.Locale{

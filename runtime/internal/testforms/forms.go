@@ -54,3 +54,12 @@ type Subscribe struct {
 	// Channels to notify besides the digest.
 	Channels []Channel `json:"channels,omitempty" elicit:"default=email"`
 }
+
+// BookArgs are the arguments of a booking tool: Org is the model's alone;
+// Date and PartySize are asked when the model leaves them out.
+type BookArgs struct {
+	Org string `json:"org"`
+	// The date to book.
+	Date      string `json:"date,omitempty" elicit:"ask,title=Date,format=date"`
+	PartySize int    `json:"party_size,omitempty" elicit:"ask,title=Party size,min=1,max=12"`
+}

@@ -1,0 +1,113 @@
+package runtime
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// An AnswerMemo is an Asker that remembers, per question, the last invalid
+// answer it was given, across the rounds of a 2026-07-28 call (the
+// adapters' exchange keeps it in the sealed requestState). Ask uses it to
+// stop asking again when a client sends the same invalid answer twice:
+// a client that cannot edit a field (it answers accept with {} or its own
+// placeholder) would otherwise be asked until the retries run out.
+type AnswerMemo interface {
+	// SameInvalidAnswer records digest as the last invalid answer to
+	// req's question and reports whether it equals the one recorded
+	// before.
+	SameInvalidAnswer(req *Request, digest string) bool
+}
+
+// AnswerDigest returns a short digest of an answer's content, equal for
+// equal content whatever the key order.
+func AnswerDigest(content map[string]any) string {
+	b, err := json.Marshal(content) // sorts map keys
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// repeatedAnswer reports whether content is the invalid answer the
+// question got last time: through a's AnswerMemo when it has one, else
+// through *prev, the digest of this ask's previous invalid answer.
+func repeatedAnswer(a Asker, req *Request, content map[string]any, prev *string) bool {
+	d := AnswerDigest(content)
+	if m, ok := a.(AnswerMemo); ok {
+		return m.SameInvalidAnswer(req, d)
+	}
+	same := *prev != "" && *prev == d
+	*prev = d
+	return same
+}
+
+// UnfilledError is an ask stopped because the client sent the same
+// invalid answer again: asking once more would not help, since this client
+// apparently cannot fill in the fields. It matches ErrInvalidContent; the
+// adapters' default tool error tells the model to ask the person for the
+// fields in the conversation.
+type UnfilledError struct {
+	// Form is the form's name.
+	Form string
+	// Fields are the properties the client could not fill, in form order
+	// (empty when only the form as a whole was wrong).
+	Fields []string
+	// Args says the fields are tool arguments (AskMissing): the model can
+	// supply them in its next call.
+	Args bool
+	// Err is the validation error of the repeated answer.
+	Err error
+}
+
+// unfilled returns the UnfilledError of an ask of s whose answer was
+// invalid again; the fields named are those of s (not unknown keys).
+func unfilled(s *Schema, invalid error, args bool) *UnfilledError {
+	e := &UnfilledError{Form: s.Name, Args: args, Err: invalid}
+	var ve *ValidationError
+	if errors.As(invalid, &ve) {
+		seen := map[string]bool{}
+		for _, f := range ve.Fields {
+			if f.Field != "" && !seen[f.Field] && s.Property(f.Field) != nil {
+				seen[f.Field] = true
+				e.Fields = append(e.Fields, f.Field)
+			}
+		}
+	}
+	return e
+}
+
+// Error implements error.
+func (e *UnfilledError) Error() string {
+	return "elicit: ask " + e.Form + ": the client sent the same invalid answer again: " + problems(e.Err)
+}
+
+// Is reports whether target is ErrInvalidContent.
+func (e *UnfilledError) Is(target error) bool { return target == ErrInvalidContent }
+
+// Unwrap returns the validation error.
+func (e *UnfilledError) Unwrap() error { return e.Err }
+
+// modelText is the model-facing text of an UnfilledError.
+func (e *UnfilledError) modelText() string {
+	var sb strings.Builder
+	sb.WriteString("The user's client sent the same invalid answer twice (")
+	sb.WriteString(problems(e.Err))
+	sb.WriteString("), so it apparently cannot fill in ")
+	if len(e.Fields) == 0 {
+		sb.WriteString("this form. Ask the user in the conversation instead")
+	} else {
+		sb.WriteString(strings.Join(e.Fields, ", "))
+		sb.WriteString(". Ask the user for ")
+		sb.WriteString(strings.Join(e.Fields, ", "))
+		sb.WriteString(" in the conversation")
+		if e.Args {
+			sb.WriteString(", then call the tool again with the values they give as arguments")
+		}
+	}
+	sb.WriteString("; do not fill them in yourself.")
+	return sb.String()
+}
