@@ -30,6 +30,8 @@ type askConfig struct {
 	// locale is the WithLocale preference; localeSet tells it from none.
 	locale    string
 	localeSet bool
+	// audit names the fields an Observer may see (WithAuditFields).
+	audit []string
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -111,7 +113,11 @@ func WithDefault(field string, value any) AskOption {
 func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig, decode func(s *Schema, content map[string]any) (T, error)) (Outcome[T], error) {
 	var none Outcome[T]
 	s := req.Schema
+	if err := setAudit(req, cfg.audit); err != nil {
+		return none, err
+	}
 	resp, err := ask(ctx, a, req, cfg.timeout)
+	asked := req
 	for tries := 0; ; tries++ {
 		var invalid error
 		switch {
@@ -128,10 +134,14 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		default:
 			return none, askErr(s.Name, err)
 		}
+		if ir, ok := a.(InvalidAnswerReporter); ok {
+			ir.InvalidAnswer(ctx, asked, invalid)
+		}
 		if cfg.retries <= 0 {
 			return none, invalid
 		}
 		again := *req
+		asked = &again
 		again.Message = retryMessage(req.Message, invalid)
 		if ra, ok := a.(Reasker); ok {
 			// The asker counts the retries: on 2026-07-28 they span
