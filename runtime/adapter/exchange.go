@@ -49,9 +49,9 @@ type Call struct {
 	// SchemaVersion(Version) and returns the client's answer.
 	Push runtime.Asker
 
-	// Origin describes the call for Settings.Observer; adapters fill it
-	// only when one is set.
-	Origin Origin
+	// Origin describes the call for Settings.Observer; adapters set it
+	// only when one is set (nil otherwise).
+	Origin *Origin
 }
 
 // MaxInputResponses bounds the number of inputResponses entries the

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 // Origin describes a call for Settings.Observer: what the adapter knows
@@ -70,18 +71,22 @@ func (s *Settings) observeStart(c *Call, x *Exchange, err error) {
 	if s.Observer == nil {
 		return
 	}
-	o := &observing{obs: s.Observer, ctx: c.Origin.Context, start: time.Now()}
+	origin := c.Origin
+	if origin == nil {
+		origin = &Origin{}
+	}
+	o := &observing{obs: s.Observer, ctx: origin.Context, start: time.Now()}
 	if o.ctx == nil {
 		o.ctx = context.Background()
 	}
-	name := c.Origin.Name
+	name := origin.Name
 	if name == "" {
 		name = c.Tool
 	}
 	o.base = runtime.Event{
-		Method: c.Origin.Method, Tool: name, Protocol: c.Version,
-		ClientName: c.Origin.ClientName, ClientVersion: c.Origin.ClientVersion,
-		Principal: c.Principal, Session: c.Origin.Session, Round: 1,
+		Method: origin.Method, Tool: name, Protocol: c.Version,
+		ClientName: origin.ClientName, ClientVersion: origin.ClientVersion,
+		Principal: c.Principal, Session: origin.Session, Round: 1,
 	}
 	if err != nil {
 		o.base.CallID = newCallID()
@@ -106,7 +111,10 @@ func (s *Settings) observeStart(c *Call, x *Exchange, err error) {
 		o.base.CallID = newCallID()
 		return
 	}
-	ci := &x.state.Call
+	if x.state.Call == nil {
+		x.state.Call = &seal.CallInfo{}
+	}
+	ci := x.state.Call
 	switch {
 	case ci.ID != "":
 		o.base.Round = ci.Round + 1
@@ -265,7 +273,10 @@ func (x *Exchange) observePush(ctx context.Context, key string, req *runtime.Req
 // held.
 func (x *Exchange) observeModern(ctx context.Context, key string, req *runtime.Request) (*runtime.Response, error) {
 	_, had := x.state.Answer(key)
-	ci := x.state.Call
+	var ci seal.CallInfo
+	if x.state.Call != nil {
+		ci = *x.state.Call
+	}
 	asked := x.call.State != "" && slices.Contains(ci.Asked, key)
 	attempt := x.attempt(key)
 	resp, err := x.askModern(key, req)
@@ -314,7 +325,10 @@ func (x *Exchange) InvalidAnswer(ctx context.Context, req *runtime.Request, err 
 // noteSeal records in the state what the sealing round asked. It runs
 // with x.mu held.
 func (x *Exchange) noteSeal() {
-	ci := &x.state.Call
+	ci := x.state.Call
+	if ci == nil {
+		return // set by observeStart; never nil here
+	}
 	ci.Round = x.obs.base.Round
 	ci.Sealed = time.Now()
 	ci.Asked = ci.Asked[:0:0]
@@ -387,8 +401,8 @@ func (x *Exchange) ObserveEnd(r Reply) {
 	}
 	e.RoundTime = time.Since(o.start)
 	e.CallTime = e.RoundTime
-	if started := x.state.Call.Started; !started.IsZero() && x.era.MultiRoundTrip() {
-		e.CallTime = time.Since(started)
+	if ci := x.state.Call; ci != nil && !ci.Started.IsZero() && x.era.MultiRoundTrip() {
+		e.CallTime = time.Since(ci.Started)
 	}
 	o.obs.Observe(ctx, e)
 }

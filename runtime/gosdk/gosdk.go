@@ -181,7 +181,7 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 	}
 	p := req.Params
 	x, err := newExchange(cfg, req, &adapter.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req), Language: cfg.language(ctx, req),
-		Origin: adapter.Origin{Context: ctx, Method: "tools/call"}}, p.RequestState, p.InputResponses)
+		Origin: cfg.origin(ctx, "tools/call", p.Name)}, p.RequestState, p.InputResponses)
 	if err != nil {
 		return nil, err
 	}

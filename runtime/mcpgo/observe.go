@@ -17,7 +17,7 @@ func (c *Config) observeCall(ctx context.Context, req mcp.CallToolRequest, call 
 	if c.Observer == nil {
 		return
 	}
-	call.Origin = adapter.Origin{Context: ctx, Method: "tools/call", Name: req.Params.Name}
+	call.Origin = &adapter.Origin{Context: ctx, Method: "tools/call", Name: req.Params.Name}
 	var info *mcp.Implementation
 	if p := server.RequestProtocolInfoFromContext(ctx); p != nil && p.ClientInfo != nil {
 		info = p.ClientInfo

@@ -12,7 +12,7 @@ import (
 // It is encoded as one entry of the flows section under a reserved key
 // (callFlowKey), so that a state carrying it opens under releases that
 // predate it (which keep it as a flow and seal it again unchanged), and
-// states sealed by them open here with a zero CallInfo.
+// states sealed by them open here without one (State.Call nil).
 type CallInfo struct {
 	// ID is the call's random correlation id.
 	ID string
@@ -71,20 +71,20 @@ func fromMilli(ms int64) time.Time {
 }
 
 // parseCallInfo reads the text form; anything it does not understand
-// reads as a zero CallInfo (the state authenticated: this only guards
-// against a future encoding).
-func parseCallInfo(s string) CallInfo {
+// reads as nil (the state authenticated: this only guards against a
+// future encoding).
+func parseCallInfo(s string) *CallInfo {
 	f := strings.Fields(s)
 	if len(f) < 5 || f[0] != callInfoVersion {
-		return CallInfo{}
+		return nil
 	}
 	round, err1 := strconv.Atoi(f[2])
 	started, err2 := strconv.ParseInt(f[3], 10, 64)
 	sealed, err3 := strconv.ParseInt(f[4], 10, 64)
 	if err1 != nil || err2 != nil || err3 != nil {
-		return CallInfo{}
+		return nil
 	}
-	c := CallInfo{ID: f[1], Round: round, Started: fromMilli(started), Sealed: fromMilli(sealed)}
+	c := &CallInfo{ID: f[1], Round: round, Started: fromMilli(started), Sealed: fromMilli(sealed)}
 	if len(f) > 5 {
 		c.Asked = strings.Split(f[5], ",")
 	}

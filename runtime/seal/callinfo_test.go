@@ -14,7 +14,7 @@ func TestCallInfoRoundTrip(t *testing.T) {
 	st := &State{
 		Answers: map[string]*runtime.Response{"Deploy": {Action: runtime.ActionDecline}},
 		Flows:   map[string]string{"url": "f00d"},
-		Call:    CallInfo{ID: "c0ffee", Round: 2, Started: started, Sealed: started.Add(1500 * time.Millisecond), Asked: []string{"Deploy", "Approve#2"}},
+		Call:    &CallInfo{ID: "c0ffee", Round: 2, Started: started, Sealed: started.Add(1500 * time.Millisecond), Asked: []string{"Deploy", "Approve#2"}},
 	}
 	s := &Sealer{Keys: NewRandomKeyRing()}
 	b := BindCall("deploy", []byte(`{}`), "alice")
@@ -53,7 +53,7 @@ func TestCallInfoAbsentIsTheEarlierFormat(t *testing.T) {
 	}
 	d := stateDecoder{s: string(plain)}
 	got := d.index()
-	if d.err || got.Call.ID != "" {
+	if d.err || got.Call != nil {
 		t.Fatalf("decoded %+v err=%v", got, d.err)
 	}
 }
@@ -62,7 +62,7 @@ func TestCallInfoAbsentIsTheEarlierFormat(t *testing.T) {
 // decoder knows no reserved key) and seals it again unchanged: decoding
 // that payload here gives the CallInfo back.
 func TestCallInfoSurvivesAnEarlierRelease(t *testing.T) {
-	st := &State{Flows: map[string]string{}, Call: CallInfo{ID: "abc", Round: 1, Asked: []string{"Deploy"}}}
+	st := &State{Flows: map[string]string{}, Call: &CallInfo{ID: "abc", Round: 1, Asked: []string{"Deploy"}}}
 	plain, err := appendState(nil, st)
 	if err != nil {
 		t.Fatal(err)
@@ -79,14 +79,14 @@ func TestCallInfoSurvivesAnEarlierRelease(t *testing.T) {
 		t.Fatalf("entry key = %q", key)
 	}
 	d := stateDecoder{s: string(plain)}
-	if got := d.index(); d.err || got.Call.ID != "abc" || got.Call.Round != 1 || len(got.Flows) != 0 {
+	if got := d.index(); d.err || got.Call == nil || got.Call.ID != "abc" || got.Call.Round != 1 || len(got.Flows) != 0 {
 		t.Fatalf("decoded %+v err=%v", got, d.err)
 	}
 }
 
 func TestParseCallInfoIgnoresUnknown(t *testing.T) {
 	for _, s := range []string{"", "c2 x 1 0 0 ", "c1 x y 0 0 ", "c1 x"} {
-		if c := parseCallInfo(s); c.ID != "" {
+		if c := parseCallInfo(s); c != nil {
 			t.Errorf("parseCallInfo(%q) = %+v, want zero", s, c)
 		}
 	}

@@ -110,7 +110,7 @@ func appendState(dst []byte, st *State) ([]byte, error) {
 	if _, ok := st.Flows[callFlowKey]; ok {
 		flows--
 	}
-	if st.Call.ID != "" {
+	if st.Call != nil && st.Call.ID != "" {
 		flows++
 	}
 	dst = binary.AppendUvarint(dst, uint64(flows))
@@ -121,9 +121,9 @@ func appendState(dst []byte, st *State) ([]byte, error) {
 		dst = appendStr(dst, k)
 		dst = appendStr(dst, id)
 	}
-	if st.Call.ID != "" {
+	if st.Call != nil && st.Call.ID != "" {
 		var scratch [160]byte
-		b := appendCallInfo(scratch[:0], &st.Call)
+		b := appendCallInfo(scratch[:0], st.Call)
 		dst = appendStr(dst, callFlowKey)
 		dst = binary.AppendUvarint(dst, uint64(len(b)))
 		dst = append(dst, b...)
