@@ -417,6 +417,41 @@ var observeCases = []struct {
 			}
 		})
 	}},
+	{"url", func(t *testing.T, sdk, version string) {
+		if !runtime.EraOf(version).URLMode() {
+			t.Skip("URL mode needs 2025-11-25 or later")
+		}
+		rec := newEventLog()
+		s := newServer(t, sdk, runtime.UnavailableAuto, observe(rec))
+		c := connect(t, s, sdk, clientOpts{version: clientVersion(version), answer: scripted, url: true})
+		if _, err := c.call(callCtx(t), "connect", nil); err != nil {
+			t.Fatal(err)
+		}
+		ev := rec.take()
+		var kinds []string
+		for _, e := range ev {
+			if e.Kind == runtime.EventAsked || e.Kind == runtime.EventAnswered {
+				kinds = append(kinds, e.Kind.String())
+				if e.Mode != runtime.ModeURL || e.Key != "url" || e.Form != "" || e.SchemaDigest != "" {
+					t.Errorf("%s: mode %q key %q form %q digest %q, want a URL-mode question", summary(e), e.Mode, e.Key, e.Form, e.SchemaDigest)
+				}
+			}
+		}
+		if !slices.Equal(kinds, []string{"asked", "answered"}) {
+			t.Errorf("events %v, want the URL question asked and answered", summaries(ev))
+		}
+		// A handler that needs URL steps before it can go on (-32042 on
+		// 2025-11-25, input_required on 2026-07-28) asks them too.
+		_, _ = c.call(callCtx(t), "connect_required", nil)
+		ev = rec.take()
+		want := "url_required"
+		if runtime.EraOf(version).MultiRoundTrip() {
+			want = "input_required"
+		}
+		if len(ev) < 2 || ev[0].Kind != runtime.EventAsked || ev[0].Mode != runtime.ModeURL || ev[1].Kind != runtime.EventCallEnd || ev[1].Reply != want {
+			t.Errorf("events %v, want asked (url) and call_end %s", summaries(ev), want)
+		}
+	}},
 	{"unasked", func(t *testing.T, sdk, version string) {
 		modernOnly(t, version)
 		rec := newEventLog()
