@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -57,15 +58,17 @@ func BenchmarkObserverCost(b *testing.B) {
 	}
 	args := json.RawMessage(`{"project":"alpha"}`)
 	keys := seal.NewRandomKeyRing()
-	for _, c := range []struct {
+	cases := []struct {
 		name string
 		obs  runtime.Observer
 	}{
 		{"none", nil},
 		{"slog", runtime.NewLogObserver(slog.New(slog.NewJSONHandler(io.Discard, nil)))},
 		{"otel", otelObs},
-	} {
-		cfg := &gosdk.Config{Keys: keys, Observer: c.obs}
+	}
+	// call runs the two rounds of one call with observer obs.
+	call := func(b *testing.B, obs runtime.Observer) {
+		cfg := &gosdk.Config{Keys: keys, Observer: obs}
 		round := func(req *mcp.CallToolRequest) *mcp.CallToolResult {
 			ctx, span := tracer.Start(context.Background(), "tools/call")
 			defer span.End()
@@ -79,20 +82,43 @@ func BenchmarkObserverCost(b *testing.B) {
 			}
 			return res
 		}
+		res := round(&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: meta, Name: "deploy", Arguments: args}})
+		if res.InputRequests == nil {
+			b.Fatal("round 1 did not ask")
+		}
+		res = round(&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: meta, Name: "deploy", Arguments: args,
+			InputResponses: mcp.InputResponseMap{"Deploy": &mcp.ElicitResult{Action: "accept", Content: content}},
+			RequestState:   res.RequestState}})
+		if res.InputRequests != nil {
+			b.Fatal("round 2 asked again")
+		}
+	}
+	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				res := round(&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: meta, Name: "deploy", Arguments: args}})
-				if res.InputRequests == nil {
-					b.Fatal("round 1 did not ask")
-				}
-				res = round(&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: meta, Name: "deploy", Arguments: args,
-					InputResponses: mcp.InputResponseMap{"Deploy": &mcp.ElicitResult{Action: "accept", Content: content}},
-					RequestState:   res.RequestState}})
-				if res.InputRequests != nil {
-					b.Fatal("round 2 asked again")
-				}
+				call(b, c.obs)
 			}
 		})
 	}
+	// The three interleaved in one loop, so that they share the machine's
+	// noise: each iteration runs one call of each, in a rotating order.
+	b.Run("interleaved", func(b *testing.B) {
+		var took [3]time.Duration
+		n := 0
+		for b.Loop() {
+			for j := range cases {
+				i := (j + n) % len(cases)
+				start := time.Now()
+				call(b, cases[i].obs)
+				took[i] += time.Since(start)
+			}
+			n++
+		}
+		for i, c := range cases {
+			b.ReportMetric(float64(took[i].Nanoseconds())/float64(n), c.name+"-ns/call")
+		}
+		b.ReportMetric(100*float64(took[1]-took[0])/float64(took[0]), "slog-%")
+		b.ReportMetric(100*float64(took[2]-took[0])/float64(took[0]), "otel-%")
+	})
 }
