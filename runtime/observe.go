@@ -11,11 +11,11 @@ import (
 // to audit, log, trace or count them. NewLogObserver writes them to a
 // *slog.Logger; runtime/otelelicit records them with OpenTelemetry.
 //
-// Observe is called synchronously, on the goroutine of the tool handler
-// (or of the adapter around it), never with a lock of the runtime held.
-// It must be safe for concurrent use, should return quickly, and must not
-// keep e.Content or e.InvalidFields after it returns. A nil Observer costs
-// nothing.
+// Observe is called synchronously, on the goroutine that asks (the tool
+// handler's, or the adapter's around it); other asks of the same call
+// may wait for it. It must be safe for concurrent use, should return
+// quickly, and must not keep e.Content or e.InvalidFields after it
+// returns. A nil Observer costs nothing.
 type Observer interface {
 	Observe(ctx context.Context, e Event)
 }
