@@ -361,6 +361,20 @@ func TestAcrossInstances(t *testing.T) {
 				t.Errorf("round %+v: want only the first round (no requestState) on the killed instance %s", r, killed)
 			}
 		}
+		// The audit logs correlate the rounds: one call id, sealed in the
+		// state, on the three instances, rounds 1 to 3.
+		ends := auditEnds(cluster, marks, app.FixtureIRRMultiRound, 3)
+		seen := map[int]string{}
+		for _, e := range ends {
+			seen[e.Round] = e.Instance
+			if e.CallID == "" || e.CallID != ends[0].CallID {
+				t.Errorf("audit records %+v: want one call id for the three rounds", ends)
+				break
+			}
+		}
+		if len(ends) != 3 || len(seen) != 3 || seen[1] != killed {
+			t.Errorf("audit call_end records %+v, want rounds 1-3, round 1 on %s", ends, killed)
+		}
 	})
 
 	// A state sealed by the cluster opens on any of its instances, and

@@ -32,6 +32,8 @@ type askConfig struct {
 	localeSet bool
 	// args says the question asks for missing tool arguments (AskMissing).
 	args bool
+	// audit names the fields an Observer may see (WithAuditFields).
+	audit []string
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -114,7 +116,11 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 	var none Outcome[T]
 	s := req.Schema
 	var prev string // digest of the last invalid answer (see repeatedAnswer)
+	if err := setAudit(req, cfg.audit); err != nil {
+		return none, err
+	}
 	resp, err := ask(ctx, a, req, cfg.timeout)
+	asked := req
 	for tries := 0; ; tries++ {
 		var invalid error
 		switch {
@@ -131,6 +137,9 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		default:
 			return none, askErr(s.Name, err)
 		}
+		if ir, ok := a.(InvalidAnswerReporter); ok {
+			ir.InvalidAnswer(ctx, asked, invalid)
+		}
 		if cfg.retries <= 0 {
 			return none, invalid
 		}
@@ -138,6 +147,7 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 			return none, unfilled(s, invalid, cfg.args)
 		}
 		again := *req
+		asked = &again
 		again.Message = retryMessage(req.Message, invalid)
 		if ra, ok := a.(Reasker); ok {
 			// The asker counts the retries: on 2026-07-28 they span

@@ -60,6 +60,9 @@ type Request struct {
 	// the source language when none served the preference. Adapters
 	// report it as _meta[MetaKeyContentLanguage] (SEP-2792).
 	Language string
+	// AuditFields names the fields whose accepted values an Observer may
+	// see (WithAuditFields); nil means none.
+	AuditFields []string
 }
 
 // Response is a client's answer, as an Asker returns it.

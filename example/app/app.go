@@ -79,6 +79,10 @@ type Options struct {
 	// provider and a flow id are added to it. Empty means
 	// DefaultConnectBase.
 	ConnectBase string
+	// Observer receives the events of every question the tools ask
+	// (gosdk.Config.Observer); nil means none. The example server sets
+	// runtime.NewLogObserver on a JSON handler: the audit log.
+	Observer runtime.Observer
 }
 
 // App is the server's state: its configuration and store.
@@ -102,7 +106,7 @@ func New(opts Options) *App {
 	if base == "" {
 		base = DefaultConnectBase
 	}
-	return &App{cfg: &gosdk.Config{Keys: keys}, store: store, connectBase: base}
+	return &App{cfg: &gosdk.Config{Keys: keys, Observer: opts.Observer}, store: store, connectBase: base}
 }
 
 // Store returns the app's store.

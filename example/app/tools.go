@@ -122,7 +122,7 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 		return nil, res, fmt.Errorf("unknown service %q", in.Service)
 	}
 	out, err := forms.AskDeploy(ctx, ask, deployMessage(ask, in.Service, branch), // locale.go
-		runtime.WithDefault("branch", branch))
+		runtime.WithDefault("branch", branch), runtime.WithAuditFields("environment"))
 	if err != nil {
 		res.Outcome = OutcomeUnavailable
 		return askFailed(err, res)

@@ -52,6 +52,7 @@ type step struct {
 	elicit bool           // the client can be asked
 	form   any            // the zero value of the form struct the tool asks, if any
 	answer func(q *mcp.ElicitParams, schema map[string]any) *mcp.ElicitResult
+	audit  bool // print the step's audit records
 }
 
 var steps = []step{
@@ -61,6 +62,7 @@ var steps = []step{
 		answer: func(_ *mcp.ElicitParams, s map[string]any) *mcp.ElicitResult {
 			return accept(map[string]any{"branch": defaultOf(s, "branch"), "environment": "production", "confirmed": true})
 		},
+		audit: true,
 	},
 	{
 		title: "deploy in Japanese: the request prefers ja-JP (SEP-2792 acceptLanguage), so titles and options come from forms/elicit.ja.json; the values are the same",
@@ -100,6 +102,7 @@ var steps = []step{
 		title: "deploy, declined",
 		tool:  app.ToolDeploy, args: map[string]any{"service": "search"}, elicit: true, form: forms.Deploy{},
 		answer: func(*mcp.ElicitParams, map[string]any) *mcp.ElicitResult { return &mcp.ElicitResult{Action: "decline"} },
+		audit:  true,
 	},
 	{
 		title: "campaign, from a client that cannot be asked (no elicitation capability)",
@@ -132,13 +135,17 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	server := app.NewServer(app.Options{Keys: keys})
+	audit := &auditLog{}
+	server := app.NewServer(app.Options{Keys: keys, Observer: audit.observer()})
 	fmt.Fprintln(w, "elicitgen example: the server in process, a scripted go-sdk client on protocol 2026-07-28")
 	fmt.Fprintln(w, roundLine)
 	for i, st := range steps {
 		fmt.Fprintf(w, "\n== %d. %s\n", i+1, st.title)
 		if err := runStep(ctx, w, server, st); err != nil {
 			return fmt.Errorf("%s: %w", st.tool, err)
+		}
+		if records := audit.take(); st.audit {
+			printAudit(w, records)
 		}
 	}
 	return nil

@@ -62,6 +62,20 @@ func TestDemo(t *testing.T) {
 			t.Errorf("%s: the struct is not shown beside its schema:\n%s", form, block)
 		}
 	}
+	// The audit records of the approved and the declined deploy: who
+	// answered what, to which question, never the values typed.
+	for _, want := range []string{
+		`"msg":"elicitation.answered","event":"answered","method":"tools/call","tool":"deploy_to_production"`,
+		`"client":"demo-client"`, `"form":"Deploy"`, `"asked":true`, `"action":"accept","content":{"environment":"production"}`,
+		`"action":"decline"`, `"event":"call_end"`, `"reply":"input_required"`, `"reply":"result"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks the audit record part %q", want)
+		}
+	}
+	if n := strings.Count(out, "audit records ("); n != 2 {
+		t.Errorf("%d audit blocks, want 2 (the approved and the declined deploy)", n)
+	}
 	if n := strings.Count(out, `"outcome":"accepted"`); n != 6 {
 		t.Errorf("%d accepted outcomes, want 6:\n%s", n, out)
 	}

@@ -28,6 +28,11 @@
 // every instance behind one load balancer needs the same ring.
 // --instance names this process in its log lines (default: host-pid);
 // every MCP request is logged with it.
+//
+// The audit log: every question a tool asks and every answer is written
+// to stderr as one JSON line per event (runtime.NewLogObserver on a
+// slog JSON handler, with the instance's name), beside the plain request
+// lines; see the README's Observability section for the attributes.
 package main
 
 import (
@@ -48,6 +53,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/app"
+	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // KeysEnv names the environment variable that holds the key ring.
@@ -75,13 +81,13 @@ func main() {
 	}
 	log.SetFlags(0)
 	log.SetPrefix("elicitgen-example[" + id + "]: ")
-	if err := run(*httpAddr, *conformance, lim); err != nil {
+	if err := run(*httpAddr, *conformance, lim, auditObserver(os.Stderr, id)); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr string, conformance bool, lim limits) error {
-	opts := app.Options{Conformance: conformance}
+func run(httpAddr string, conformance bool, lim limits, audit runtime.Observer) error {
+	opts := app.Options{Conformance: conformance, Observer: audit}
 	spec := os.Getenv(KeysEnv)
 	if spec == "" {
 		spec = os.Getenv(legacyKeysEnv)

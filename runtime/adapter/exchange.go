@@ -48,6 +48,10 @@ type Call struct {
 	// expressed in Version; Push encodes Request.Schema for
 	// SchemaVersion(Version) and returns the client's answer.
 	Push runtime.Asker
+
+	// Origin describes the call for Settings.Observer; adapters set it
+	// only when one is set (nil otherwise).
+	Origin *Origin
 }
 
 // MaxInputResponses bounds the number of inputResponses entries the
@@ -94,6 +98,8 @@ type Exchange struct {
 	counts  map[string]int
 	state   seal.State
 	pending []*runtime.InputRequiredError
+
+	obs *observing // nil without Settings.Observer; see observe.go
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request
@@ -197,9 +203,15 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 	key := numberedKey(base, x.counts[base])
 	if x.era.MultiRoundTrip() {
 		defer x.mu.Unlock()
+		if x.obs != nil {
+			return x.observeModern(ctx, key, req)
+		}
 		return x.askModern(key, req)
 	}
 	x.mu.Unlock()
+	if x.obs != nil {
+		return x.observePush(ctx, key, req)
+	}
 	return x.askPush(ctx, req)
 }
 
@@ -303,6 +315,9 @@ func (x *Exchange) Pending() []*runtime.InputRequiredError {
 func (x *Exchange) SealState() (string, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.obs != nil {
+		x.noteSeal()
+	}
 	return x.sealer.Seal(x.binding(), &x.state)
 }
 
@@ -509,11 +524,17 @@ func (x *Exchange) AskAgain(ctx context.Context, req *runtime.Request, max int) 
 	if !x.era.MultiRoundTrip() {
 		x.state.Flows[rk] = strconv.Itoa(used + 1)
 		x.mu.Unlock()
+		if x.obs != nil {
+			return x.observePush(ctx, key, req)
+		}
 		return x.askPush(ctx, req)
 	}
 	defer x.mu.Unlock()
 	x.state.Flows[rk] = strconv.Itoa(used + 1)
 	delete(x.state.Answers, key)
+	if x.obs != nil {
+		return nil, x.observeRetry(ctx, key, req)
+	}
 	if err := x.checkCaps(req); err != nil {
 		return nil, err
 	}

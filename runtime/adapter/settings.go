@@ -24,6 +24,9 @@ type Settings struct {
 	AskErrors runtime.AskErrorPolicy
 	// Now is the clock of state expiry; nil means time.Now.
 	Now func() time.Time
+	// Observer receives the events of every ask; nil means none (and no
+	// cost). See observe.go.
+	Observer runtime.Observer
 }
 
 // Sealer returns the sealer of the settings' key ring, TTL and clock.
@@ -43,7 +46,9 @@ func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Re
 	} else {
 		c.State, c.Responses, c.Malformed, c.Push = "", nil, nil, push
 	}
-	return NewExchange(s.Sealer(), c)
+	x, err := NewExchange(s.Sealer(), c)
+	s.observeStart(c, x, err)
+	return x, err
 }
 
 // Finish decides what the adapter sends once the handler returned
@@ -52,12 +57,13 @@ func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Re
 // (AskFailureText) becomes a tool error the model can act on.
 func (s *Settings) Finish(x *Exchange, handlerErr error) Reply {
 	r := x.Reply(handlerErr, s.Unavailable)
+	defer func() { x.ObserveEnd(r) }()
 	if s.AskErrors != runtime.AskErrorsToolError || r.Err == nil || errors.Is(r.Err, runtime.ErrUnavailable) ||
 		(r.Kind != ReplyResult && r.Kind != ReplyInvalidParams) {
 		return r
 	}
 	if text := runtime.AskFailureText(r.Err); text != "" {
-		return Reply{Kind: ReplyToolError, Text: text, Err: r.Err}
+		r = Reply{Kind: ReplyToolError, Text: text, Err: r.Err}
 	}
 	return r
 }

@@ -82,12 +82,18 @@ type Config struct {
 	// preference, params._meta["io.modelcontextprotocol/acceptLanguage"]
 	// (SEP-2792), when it carries one. See locale.go.
 	Locale func(ctx context.Context, req mcp.Request) string
+	// Observer receives the events of every ask of the wrapped tools and
+	// prompts (asked, answered, invalid, timed out, unavailable, state
+	// refused, call end); nil means none. runtime.NewLogObserver writes
+	// them as an audit log; runtime/otelelicit records them with
+	// OpenTelemetry.
+	Observer runtime.Observer
 }
 
 // settings returns the adapter settings shared with the other SDK
 // adapters.
 func (c *Config) settings() *adapter.Settings {
-	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now}
+	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now, Observer: c.Observer}
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
@@ -174,7 +180,8 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 		return nil, errors.New("gosdk: nil Config")
 	}
 	p := req.Params
-	x, err := newExchange(cfg, req, &adapter.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req), Language: cfg.language(ctx, req)}, p.RequestState, p.InputResponses)
+	x, err := newExchange(cfg, req, &adapter.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req), Language: cfg.language(ctx, req),
+		Origin: cfg.origin(ctx, "tools/call", p.Name)}, p.RequestState, p.InputResponses)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +195,7 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *adapter.Call, state string, responses mcp.InputResponseMap) (*adapter.Exchange, error) {
 	call.Version = req.ProtocolVersion()
 	call.Caps = clientCaps(req, call.Version)
+	cfg.observeCall(req, call)
 	var answers map[string]*runtime.Response
 	var malformed map[string]string
 	if runtime.EraOf(call.Version).MultiRoundTrip() {

@@ -48,13 +48,15 @@ func HandlePrompt(cfg *Config, h PromptHandler) mcp.PromptHandler {
 		if err != nil {
 			return nil, err
 		}
-		call := &adapter.Call{Tool: promptBinding(p.Name), Args: args, Principal: cfg.promptPrincipal(ctx, req), Language: cfg.language(ctx, req)}
+		call := &adapter.Call{Tool: promptBinding(p.Name), Args: args, Principal: cfg.promptPrincipal(ctx, req), Language: cfg.language(ctx, req),
+			Origin: cfg.origin(ctx, "prompts/get", p.Name)}
 		x, err := newExchange(cfg, req, call, p.RequestState, p.InputResponses)
 		if err != nil {
 			return nil, err // -32602; go-sdk sends a prompt's error with the code it wraps
 		}
 		res, err := h(ctx, req, x)
 		r := x.Reply(err, cfg.Unavailable)
+		x.ObserveEnd(r)
 		switch r.Kind {
 		case adapter.ReplyInputRequired:
 			in, err := inputRequests(r.Requests)

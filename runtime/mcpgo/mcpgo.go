@@ -81,6 +81,11 @@ type Config struct {
 	// preference, params._meta["io.modelcontextprotocol/acceptLanguage"]
 	// (SEP-2792), when it carries one. See locale.go.
 	Locale func(ctx context.Context, req mcp.CallToolRequest) string
+	// Observer receives the events of every ask of the wrapped tools
+	// (asked, answered, invalid, timed out, unavailable, state refused,
+	// call end); nil means none. runtime.NewLogObserver writes them as an
+	// audit log; runtime/otelelicit records them with OpenTelemetry.
+	Observer runtime.Observer
 }
 
 // settings returns the adapter settings shared with the other SDK
@@ -92,7 +97,7 @@ func (c *Config) settings() *adapter.Settings {
 	if policy == runtime.UnavailableAuto || policy == runtime.UnavailableMissingCapability {
 		policy = runtime.UnavailableToolError
 	}
-	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now}
+	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now, Observer: c.Observer}
 }
 
 // Handler is a tool handler that can ask the user through ask.
@@ -141,6 +146,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		call.Principal = cfg.Principal(ctx, req)
 	}
 	call.Language = cfg.language(ctx, req)
+	cfg.observeCall(ctx, req, call)
 	var answers map[string]*runtime.Response
 	var malformed map[string]string
 	if runtime.EraOf(version).MultiRoundTrip() {

@@ -106,10 +106,27 @@ func appendState(dst []byte, st *State) ([]byte, error) {
 		}
 	}
 	binary.LittleEndian.PutUint32(dst[countAt:], uint32(n))
-	dst = binary.AppendUvarint(dst, uint64(len(st.Flows)))
+	flows := len(st.Flows)
+	if _, ok := st.Flows[callFlowKey]; ok {
+		flows--
+	}
+	if st.Call != nil && st.Call.ID != "" {
+		flows++
+	}
+	dst = binary.AppendUvarint(dst, uint64(flows))
 	for k, id := range st.Flows {
+		if k == callFlowKey {
+			continue // reserved; cannot be set by the runtime
+		}
 		dst = appendStr(dst, k)
 		dst = appendStr(dst, id)
+	}
+	if st.Call != nil && st.Call.ID != "" {
+		var scratch [160]byte
+		b := appendCallInfo(scratch[:0], st.Call)
+		dst = appendStr(dst, callFlowKey)
+		dst = binary.AppendUvarint(dst, uint64(len(b)))
+		dst = append(dst, b...)
 	}
 	return dst, nil
 }
@@ -279,7 +296,12 @@ func (d *stateDecoder) index() *State {
 	st.Flows = make(map[string]string, n)
 	for range n {
 		k := d.str()
-		st.Flows[k] = d.str()
+		v := d.str()
+		if k == callFlowKey {
+			st.Call = parseCallInfo(v)
+			continue
+		}
+		st.Flows[k] = v
 	}
 	if len(d.s) != 0 {
 		d.fail()

@@ -25,6 +25,9 @@ type State struct {
 	// Flows holds the flow id of each URL-mode request, by key, so that
 	// the out-of-band page can be correlated across rounds.
 	Flows map[string]string
+	// Call correlates the rounds of one call for observers; nil when no
+	// observer was set on the instances that served them.
+	Call *CallInfo
 
 	// sealed are the answers of an opened state not yet decoded, in the
 	// order sealed; a decoded one has its key cleared.
@@ -180,6 +183,9 @@ func sizeHint(st *State) int {
 	// A typical answer is under 160 bytes; a larger state grows the
 	// buffer once or twice, which beats walking every map to measure it.
 	n := 8 + 48*len(st.Flows) + 160*len(st.Answers)
+	if st.Call != nil {
+		n += 64 + 24*len(st.Call.Asked)
+	}
 	for _, a := range st.sealed {
 		n += len(a.key) + len(a.body) + 8
 	}

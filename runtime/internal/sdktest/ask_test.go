@@ -16,6 +16,7 @@ import (
 // serverOpts are the optional settings of newServer.
 type serverOpts struct {
 	askErrors runtime.AskErrorPolicy
+	observer  runtime.Observer
 }
 
 type serverOpt func(*serverOpts)
