@@ -77,8 +77,8 @@ func NewHTTPHandler(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
 // defaults): ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes. It has no
 // ReadTimeout or WriteTimeout, which would cut a 2025-era call waiting
 // for a person; NewHTTPHandler bounds the body read and each write
-// instead. Serve it on a listener from adapter.LimitListener to bound
-// connections (ListenAndServe does).
+// instead. Serve it on a listener from adapter.Listener, which bounds
+// the connections and their send buffers (ListenAndServe does).
 func NewHTTPServer(h http.Handler, opts *runtime.HTTPOptions) *http.Server {
 	return adapter.NewHTTPServer(h, opts.Resolved())
 }
@@ -96,7 +96,7 @@ func ListenAndServe(ctx context.Context, addr string, s *mcp.Server, opts *runti
 	if err != nil {
 		return err
 	}
-	return adapter.Serve(ctx, adapter.NewHTTPServer(mux, o), ln, o.MaxConns)
+	return adapter.Serve(ctx, adapter.NewHTTPServer(mux, o), ln, o)
 }
 
 // callKey is the request header under which the router names the HTTP

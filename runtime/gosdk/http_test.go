@@ -12,6 +12,7 @@ import (
 	goruntime "runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
@@ -44,7 +46,14 @@ func httpServer(t *testing.T, opts *runtime.HTTPOptions) (url string, returned, 
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out.Action)}}}, nil
 		}))
+	big := strings.Repeat("x", 4<<20)
+	s.AddTool(&mcp.Tool{Name: "big", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
+		})
 	srv := httptest.NewUnstartedServer(gosdk.NewHTTPHandler(s, opts))
+	srv.Config = gosdk.NewHTTPServer(srv.Config.Handler, opts)
+	srv.Listener = adapter.Listener(srv.Listener, opts.Resolved())
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL, returned, ctxEnded
@@ -235,7 +244,7 @@ func TestHTTPDeleteEndsAsk(t *testing.T) {
 // and their goroutines.
 func TestHTTPSessionsBounded(t *testing.T) {
 	const max = 50
-	url, _, _ := httpServer(t, &runtime.HTTPOptions{MaxSessions: max, SessionTimeout: 300 * time.Millisecond})
+	url, _, _ := httpServer(t, &runtime.HTTPOptions{MaxSessions: max, SessionTimeout: 3 * time.Second})
 	http.DefaultClient.CloseIdleConnections()
 	base := baseline()
 	init := func() int {
@@ -300,4 +309,48 @@ func TestHTTPBodyLimit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Readers too slow for the write timeout cannot hold the connections: a
+// well-behaved request is served while as many slow readers as MaxConns
+// read a large response a byte at a time: their writes are cut, which
+// frees their connections.
+func TestHTTPSlowReadersCut(t *testing.T) {
+	const conns = 4
+	url, _, _ := httpServer(t, &runtime.HTTPOptions{MaxConns: conns, WriteTimeout: 300 * time.Millisecond})
+	sid := openSession(t, url)
+	http.DefaultClient.CloseIdleConnections()
+	host := strings.TrimPrefix(url, "http://")
+	for i := range conns {
+		d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+			return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 1024) })
+		}}
+		c, err := d.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, i+1)
+		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n%s", host, sid, len(body), body)
+		go func() {
+			var b [1]byte
+			for {
+				if _, err := c.Read(b[:]); err != nil {
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}()
+	}
+	time.Sleep(200 * time.Millisecond) // the slow readers hold every slot
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(initialize))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("well-behaved request with %d slow readers holding %d connections: %v", conns, conns, err)
+	}
+	res.Body.Close()
 }
