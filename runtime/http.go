@@ -8,13 +8,16 @@ import "time"
 // tool calls and elicitation answers, exposed to clients it does not
 // trust.
 const (
-	// DefaultMaxBodyBytes bounds a request body: 512 KiB. An elicitation
+	// DefaultMaxBodyBytes bounds a request body: 256 KiB. An elicitation
 	// answer is a flat object of primitives (a few KiB at most), and a
-	// tool call's arguments are written by a model within its output
-	// budget (64k tokens is about 256 KiB of JSON): twice that leaves
-	// room, while 100 bodies at the limit cost tens of megabytes, not
-	// gigabytes (go-sdk's own default is 4 MiB).
-	DefaultMaxBodyBytes = 512 << 10
+	// tool call's arguments are written by a model within one turn's
+	// output (tens of thousands of tokens, 100-200 KB of JSON at most).
+	// go-sdk's decoding costs several times a body (a 2026-07-28 request
+	// is read twice, its parameters decoded more than once), so 100
+	// bodies at this limit stay near 100 MB of server memory, where
+	// go-sdk's own 4 MiB default reached 1.5-1.9 GB. Raise it for tools
+	// that take documents.
+	DefaultMaxBodyBytes = 256 << 10
 	// DefaultSessionTimeout closes a 2025-era session that has seen no
 	// request for 10 minutes. A client whose session ended gets 404 and,
 	// as the protocol requires, initializes a new one.
