@@ -51,6 +51,7 @@ import (
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
 // KeysEnv names the environment variable that holds the key ring.
@@ -96,7 +97,7 @@ func run(httpAddr string, conformance bool, lim *runtime.HTTPOptions) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if httpAddr == "" {
-		return s.Run(ctx, &mcp.StdioTransport{})
+		return s.Run(ctx, gosdk.StdioTransport(0)) // survives a malformed line
 	}
 	return serveHTTP(ctx, s, httpAddr, lim)
 }

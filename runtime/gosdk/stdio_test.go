@@ -65,18 +65,25 @@ func TestStdioSurvivesMalformedLines(t *testing.T) {
 		}
 		close(replies)
 	}()
-	next := func(what string) map[string]any {
+	// byID collects the replies until each of ids has one (replies may
+	// come in any order).
+	byID := map[string]map[string]any{}
+	wait := func(ids ...int) {
 		t.Helper()
-		select {
-		case m, ok := <-replies:
-			if !ok {
-				t.Fatalf("%s: the server closed its output (%v)", what, <-done)
+		timeout := time.After(10 * time.Second)
+		for _, id := range ids {
+			for byID[fmt.Sprint(id)] == nil {
+				select {
+				case m, ok := <-replies:
+					if !ok {
+						t.Fatalf("no reply to id %d: the server closed its output", id)
+					}
+					byID[fmt.Sprint(m["id"])] = m
+				case <-timeout:
+					t.Fatalf("no reply to id %d within 10s", id)
+				}
 			}
-			return m
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: no reply within 10s", what)
 		}
-		return nil
 	}
 	go func() {
 		io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"v0"}}}`+"\n")
@@ -86,15 +93,17 @@ func TestStdioSurvivesMalformedLines(t *testing.T) {
 		}
 		io.WriteString(inW, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{}}}`+"\n")
 	}()
-	next("initialize")
+	ids := []int{1, 9}
 	for _, m := range malformedLines {
-		r := next(m.name)
-		e, _ := r["error"].(map[string]any)
-		if fmt.Sprint(r["id"]) != fmt.Sprint(m.id) || e == nil {
-			t.Errorf("%s: reply %v, want an error with id %d", m.name, r, m.id)
+		ids = append(ids, m.id)
+	}
+	wait(ids...)
+	for _, m := range malformedLines {
+		if r := byID[fmt.Sprint(m.id)]; r["error"] == nil {
+			t.Errorf("%s: reply %v, want an error", m.name, r)
 		}
 	}
-	if r := next("the call after them"); fmt.Sprint(r["id"]) != "9" || r["result"] == nil {
+	if r := byID["9"]; r["result"] == nil {
 		t.Errorf("the call after the malformed lines: %v", r)
 	}
 	inW.Close()
