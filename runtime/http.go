@@ -12,11 +12,11 @@ const (
 	// answer is a flat object of primitives (a few KiB at most), and a
 	// tool call's arguments are written by a model within one turn's
 	// output (tens of thousands of tokens, 100-200 KB of JSON at most).
-	// go-sdk's decoding costs several times a body (a 2026-07-28 request
-	// is read twice, its parameters decoded more than once), so 100
-	// bodies at this limit stay near 100 MB of server memory, where
-	// go-sdk's own 4 MiB default reached 1.5-1.9 GB. Raise it for tools
-	// that take documents.
+	// go-sdk's decoding costs 4-10 times a body (a 2026-07-28 request is
+	// read twice, its parameters decoded more than once), so 100
+	// concurrent bodies at this limit peak at 120-150 MB of server memory,
+	// where go-sdk's own 4 MiB default reached 1.4-4 GB. Raise it for
+	// tools that take documents.
 	DefaultMaxBodyBytes = 256 << 10
 	// DefaultSessionTimeout closes a 2025-era session that has seen no
 	// request for 10 minutes. A client whose session ended gets 404 and,
