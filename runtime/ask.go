@@ -204,7 +204,7 @@ func prepareSchema(s *Schema, cfg *askConfig) (*Schema, error) {
 		p := s.Property(fv.field)
 		switch {
 		case p == nil:
-			errs.Add(fv.field, "WithOptions: no such field")
+			errs.Add(fv.field, "WithOptions: no such field"+suggestField(s, fv.field, true))
 		case !p.Dynamic:
 			errs.Add(fv.field, "WithOptions: field is not tagged `options`")
 		default:
@@ -240,7 +240,7 @@ func prepareSchema(s *Schema, cfg *askConfig) (*Schema, error) {
 	for _, fv := range cfg.defaults {
 		p := s.Property(fv.field)
 		if p == nil {
-			errs.Add(fv.field, "WithDefault: no such field")
+			errs.Add(fv.field, "WithDefault: no such field"+suggestField(s, fv.field, false))
 			continue
 		}
 		if v, ok := checkDefault(&errs, p, fv.value); ok {

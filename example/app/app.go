@@ -11,7 +11,7 @@
 //
 // NewServer builds the *mcp.Server; HTTPHandler serves it over
 // streamable HTTP at /mcp for every protocol era: a request is routed by
-// its era (NewEraRouter) to a stateful handler (clients that initialize:
+// its era (gosdk.NewHTTPHandler) to a stateful handler (clients that initialize:
 // 2025-06-18 and 2025-11-25, which are asked by a pushed
 // elicitation/create) or a stateless one (2026-07-28 clients, which are
 // asked by returning input_required: go-sdk accepts 2026-07-28 only in
@@ -131,18 +131,20 @@ func (a *App) Server(conformance bool) *mcp.Server {
 }
 
 // HTTPHandler serves s over streamable HTTP, every protocol era on one
-// URL, /mcp (see NewEraRouter): 2025-06-18 and 2025-11-25 clients
-// initialize a session and are asked by a pushed elicitation/create;
-// 2026-07-28 clients send self-contained requests and are asked by
-// input_required results. /mcp/stateless is the same router, kept for
-// clients configured with it. Both reject requests whose Host header is
-// not a loopback name when they arrive on a loopback address (go-sdk's
-// DNS-rebinding protection).
-func HTTPHandler(s *mcp.Server) http.Handler {
-	get := func(*http.Request) *mcp.Server { return s }
-	h := NewEraRouter(
-		mcp.NewStreamableHTTPHandler(get, nil),
-		mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
+// URL, /mcp, with the library's production defaults (HTTPHandlerWith
+// with nil options).
+func HTTPHandler(s *mcp.Server) http.Handler { return HTTPHandlerWith(s, nil) }
+
+// HTTPHandlerWith serves s over streamable HTTP, every protocol era on
+// one URL, /mcp (gosdk.NewHTTPHandler, bounded by opts): 2025-06-18 and
+// 2025-11-25 clients initialize a session and are asked by a pushed
+// elicitation/create; 2026-07-28 clients send self-contained requests
+// and are asked by input_required results. /mcp/stateless is the same
+// handler, kept for clients configured with it. Requests whose Host
+// header is not a loopback name are rejected when they arrive on a
+// loopback address (go-sdk's DNS-rebinding protection).
+func HTTPHandlerWith(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
+	h := gosdk.NewHTTPHandler(s, opts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/stateless", h)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/example/app"
+	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // post sends one 2026-07-28 JSON-RPC request to url and returns the HTTP
@@ -21,7 +22,7 @@ func post(t *testing.T, url, method, name string, params map[string]any) (int, [
 	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", app.Version20260728)
+	req.Header.Set("MCP-Protocol-Version", runtime.Version20260728)
 	req.Header.Set("Mcp-Method", method)
 	if name != "" {
 		req.Header.Set("Mcp-Name", name)
@@ -48,7 +49,7 @@ func post(t *testing.T, url, method, name string, params map[string]any) (int, [
 // meta is the per-request _meta of a 2026-07-28 request.
 func meta(caps map[string]any, extra map[string]any) map[string]any {
 	m := map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    app.Version20260728,
+		"io.modelcontextprotocol/protocolVersion":    runtime.Version20260728,
 		"io.modelcontextprotocol/clientCapabilities": caps,
 	}
 	for k, v := range extra {

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/app"
+	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // slowClients are the kinds of connection a slow or hostile client
@@ -27,13 +28,13 @@ var slowClients = []string{"idle", "trickle-headers", "trickle-body"}
 // serve starts the example's HTTP server under lim on a loopback port
 // and returns its address and the peak number of connections it held
 // open at once.
-func serve(t *testing.T, lim limits) (addr string, peak func() int64) {
+func serve(t *testing.T, lim runtime.HTTPOptions) (addr string, peak func() int64) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newHTTPServer(app.HTTPHandler(app.NewServer(app.Options{Keys: seal.NewRandomKeyRing()})), lim)
+	srv := newHTTPServer(app.NewServer(app.Options{Keys: seal.NewRandomKeyRing()}), &lim)
 	cl := &countingListener{Listener: ln}
 	go srv.Serve(limitListener(cl, lim.MaxConns))
 	t.Cleanup(func() { srv.Close() })
@@ -143,7 +144,7 @@ func wellBehaved(ctx context.Context, addr string) error {
 // passes, and that it never holds more connections than the bound.
 func TestServedUnderSlowClients(t *testing.T) {
 	const slow = 500
-	lim := limits{HeaderTimeout: time.Second, BodyTimeout: time.Second, IdleTimeout: time.Second, MaxHeaderBytes: 8 << 10, MaxConns: 600}
+	lim := runtime.HTTPOptions{HeaderTimeout: time.Second, BodyTimeout: time.Second, IdleTimeout: time.Second, MaxHeaderBytes: 8 << 10, MaxConns: 600}
 	addr, peak := serve(t, lim)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -188,7 +189,7 @@ func TestServedUnderSlowClients(t *testing.T) {
 // server never serves more at once, and a well-behaved request still
 // gets through once timeouts free slots.
 func TestConnectionBound(t *testing.T) {
-	lim := limits{HeaderTimeout: 300 * time.Millisecond, BodyTimeout: 300 * time.Millisecond, IdleTimeout: 300 * time.Millisecond, MaxHeaderBytes: 8 << 10, MaxConns: 8}
+	lim := runtime.HTTPOptions{HeaderTimeout: 300 * time.Millisecond, BodyTimeout: 300 * time.Millisecond, IdleTimeout: 300 * time.Millisecond, MaxHeaderBytes: 8 << 10, MaxConns: 8}
 	addr, peak := serve(t, lim)
 	stop := make(chan struct{})
 	defer close(stop)

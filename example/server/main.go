@@ -7,18 +7,21 @@
 // Over HTTP it serves every protocol era on one URL, /mcp (and the same
 // router at /mcp/stateless, for clients configured with it): a 2025-06-18
 // or 2025-11-25 client initializes a session, a 2026-07-28 client sends
-// self-contained requests (see app.NewEraRouter). It listens on loopback
+// self-contained requests (see gosdk.NewHTTPHandler). It listens on loopback
 // addresses only: the example has no authentication; put it behind a
 // reverse proxy to serve others (see the README's Deployment section).
 //
-// The HTTP server bounds what a slow or hostile client can hold: request
-// headers must arrive within --header-timeout and a request body within
-// --body-timeout, an idle keep-alive connection is closed after
-// --idle-timeout, headers are limited to --max-header-bytes, and at most
-// --max-conns connections are served at once (more wait in the listen
-// backlog). Responses have no write timeout: a 2025-era tool call waits
-// for a person to answer a pushed question, and its event stream stays
-// open meanwhile.
+// The HTTP server bounds what a slow or hostile client can hold, with
+// the library's defaults (runtime.HTTPOptions): request headers must
+// arrive within --header-timeout and a request body within
+// --body-timeout, each write of a response must reach the client within
+// --write-timeout (a 2025-era call that waits for a person writes
+// nothing meanwhile and is not cut), an idle keep-alive connection is
+// closed after --idle-timeout, an idle 2025-era session after
+// --session-timeout, at most --max-sessions sessions are held, bodies are
+// limited to --max-body-bytes and headers to --max-header-bytes, and at
+// most --max-conns connections are served at once (more wait in the
+// listen backlog).
 //
 // --conformance adds the fixtures of the official MCP conformance suites
 // (see example/conformance/run.sh). ELICIT_STATE_KEYS, as
@@ -37,7 +40,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -46,7 +48,6 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
@@ -54,6 +55,8 @@ import (
 
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
 // KeysEnv names the environment variable that holds the key ring.
@@ -67,12 +70,7 @@ func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this loopback `address` (host:port) instead of stdio")
 	conformance := flag.Bool("conformance", false, "also serve the fixtures of the official MCP conformance suites")
 	instance := flag.String("instance", "", "this process's `name` in log lines (default: host-pid)")
-	lim := defaultLimits()
-	flag.DurationVar(&lim.HeaderTimeout, "header-timeout", lim.HeaderTimeout, "time allowed to read a request's headers")
-	flag.DurationVar(&lim.BodyTimeout, "body-timeout", lim.BodyTimeout, "time allowed to read a request's body")
-	flag.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "time an idle keep-alive connection stays open")
-	flag.IntVar(&lim.MaxHeaderBytes, "max-header-bytes", lim.MaxHeaderBytes, "largest request header block accepted")
-	flag.IntVar(&lim.MaxConns, "max-conns", lim.MaxConns, "connections served at once")
+	lim := httpFlags(flag.CommandLine)
 	flag.Parse()
 	id := *instance
 	if id == "" {
@@ -86,7 +84,7 @@ func main() {
 	}
 }
 
-func run(httpAddr string, conformance bool, lim limits, audit runtime.Observer) error {
+func run(httpAddr string, conformance bool, lim *runtime.HTTPOptions, audit runtime.Observer) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
 	spec := os.Getenv(KeysEnv)
 	if spec == "" {
@@ -104,7 +102,7 @@ func run(httpAddr string, conformance bool, lim limits, audit runtime.Observer) 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if httpAddr == "" {
-		return s.Run(ctx, &mcp.StdioTransport{})
+		return s.Run(ctx, gosdk.StdioTransport(0)) // survives a malformed line
 	}
 	return serveHTTP(ctx, s, httpAddr, lim)
 }
@@ -132,7 +130,7 @@ func logRequests(next mcp.MethodHandler) mcp.MethodHandler {
 
 // serveHTTP serves s on addr, which must be a loopback address, until ctx
 // ends.
-func serveHTTP(ctx context.Context, s *mcp.Server, addr string, lim limits) error {
+func serveHTTP(ctx context.Context, s *mcp.Server, addr string, lim *runtime.HTTPOptions) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--http %q: %v", addr, err)
@@ -144,19 +142,6 @@ func serveHTTP(ctx context.Context, s *mcp.Server, addr string, lim limits) erro
 	if err != nil {
 		return err
 	}
-	srv := newHTTPServer(app.HTTPHandler(s), lim)
 	log.Printf("serving http://%s/mcp (every protocol era; also at /mcp/stateless)", ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(limitListener(ln, lim.MaxConns)) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
+	return adapter.Serve(ctx, newHTTPServer(s, lim), ln, *lim)
 }

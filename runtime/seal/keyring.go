@@ -138,6 +138,11 @@ func NewKeyRing(keys ...Key) (*KeyRing, error) {
 //
 //	ELICIT_STATE_KEYS="k2:6Jq...,k1:Zm9v..."
 func ParseKeyRing(spec string) (*KeyRing, error) {
+	if strings.Trim(spec, " \t\r\n,") == "" {
+		return nil, errors.New(`elicit: key ring: empty: want comma-separated id:base64-secret pairs, ` +
+			`the secret at least 32 random bytes, the first pair sealing; make one with ` +
+			`ELICIT_STATE_KEYS="k1:$(openssl rand -base64 32)"`)
+	}
 	var keys []Key
 	for _, part := range strings.Split(spec, ",") {
 		part = strings.TrimSpace(part)
@@ -146,7 +151,7 @@ func ParseKeyRing(spec string) (*KeyRing, error) {
 		}
 		id, secret, ok := strings.Cut(part, ":")
 		if !ok {
-			return nil, fmt.Errorf("elicit: key ring: %q is not id:base64-secret", redactKey(part))
+			return nil, fmt.Errorf("elicit: key ring: %q is not id:base64-secret (make a secret with `openssl rand -base64 32`)", redactKey(part))
 		}
 		b, err := decodeAnyBase64(strings.TrimSpace(secret))
 		if err != nil {

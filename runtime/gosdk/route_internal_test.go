@@ -1,4 +1,4 @@
-package app_test
+package gosdk
 
 import (
 	"io"
@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitgen/elicitgen/example/app"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // TestEraRouter checks where each kind of request goes, and that the
@@ -21,7 +23,9 @@ func TestEraRouter(t *testing.T) {
 			body = string(b)
 		})
 	}
-	h := app.NewEraRouter(record("stateful"), record("stateless"))
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+	h := &eraRouter{server: s, opts: (*runtime.HTTPOptions)(nil).Resolved(), calls: map[string]*liveCall{},
+		stateful: record("stateful"), stateless: record("stateless")}
 	const modernCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
 	for _, tc := range []struct {
 		name, method string
@@ -36,6 +40,7 @@ func TestEraRouter(t *testing.T) {
 		{"initialize", "POST", nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`, "stateful"},
 		{"batch", "POST", nil, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "stateful"},
 		{"2025 _meta", "POST", nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}`, "stateful"},
+		{"not JSON", "POST", nil, `{"jsonrpc":`, "stateful"},
 		{"GET stream", "GET", map[string]string{"Mcp-Session-Id": "s"}, "", "stateful"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,6 +55,9 @@ func TestEraRouter(t *testing.T) {
 			}
 			if body != tc.body {
 				t.Errorf("handler read %q, want the whole body %q", body, tc.body)
+			}
+			if _, ok := r.Header[callKey]; ok != (tc.want == "stateful" && tc.method == "POST") {
+				t.Errorf("call key set = %v", ok)
 			}
 		})
 	}

@@ -1,0 +1,274 @@
+package adapter
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+)
+
+// Bounds of a stdio line (LineFilter).
+const (
+	// DefaultMaxLineBytes bounds one line of a stdio transport: 4 MiB. A
+	// stdio client is a local process, trusted more than an HTTP one, but
+	// one line never holds more than that in memory.
+	DefaultMaxLineBytes = 4 << 20
+	// MaxLineDepth bounds the nesting of a line's JSON: MCP messages are
+	// shallow, and some decoders recurse once per level.
+	MaxLineDepth = 256
+)
+
+// JSON-RPC codes of a line the filter refuses.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+)
+
+// LineFilter stands between a stdio transport's input and an SDK that
+// ends the connection on the first line it cannot decode. It passes on
+// the lines that are JSON-RPC messages and answers every other one
+// itself, with JSON-RPC -32700 (not JSON: NaN, a truncated value, nesting
+// deeper than MaxLineDepth, a line longer than its limit) or -32600 (JSON
+// that is not a message), carrying the line's id when one can be read
+// (so the caller's pending call ends) and null otherwise. The server goes
+// on with the next line.
+//
+// Give the SDK Reader as its input and Writer as its output: the filter's
+// replies are written through the same lock, never inside another
+// message.
+type LineFilter struct {
+	in      *bufio.Reader
+	max     int
+	check   func(line []byte) error
+	pending []byte
+	out     *LockedWriter
+	report  func(error)
+}
+
+// NewLineFilter returns the filter of in, whose replies go to out. max
+// bounds a line (<= 0: DefaultMaxLineBytes); check, when not nil, tells
+// whether a line that is JSON is a message the SDK accepts; report, when
+// not nil, is told of every refused line.
+func NewLineFilter(in io.Reader, out io.Writer, max int, check func(line []byte) error, report func(error)) *LineFilter {
+	if max <= 0 {
+		max = DefaultMaxLineBytes
+	}
+	return &LineFilter{in: bufio.NewReaderSize(in, 64<<10), max: max, check: check, out: &LockedWriter{w: out}, report: report}
+}
+
+// Writer returns the writer the SDK must write its messages to.
+func (f *LineFilter) Writer() *LockedWriter { return f.out }
+
+// Read implements io.Reader: the accepted lines, each ending in '\n'.
+func (f *LineFilter) Read(p []byte) (int, error) {
+	for len(f.pending) == 0 {
+		line, err := f.next()
+		if err != nil {
+			return 0, err
+		}
+		f.pending = line
+	}
+	n := copy(p, f.pending)
+	f.pending = f.pending[n:]
+	return n, nil
+}
+
+// next returns the next accepted line, answering the refused ones.
+func (f *LineFilter) next() ([]byte, error) {
+	for {
+		line, long, err := f.readLine()
+		if len(bytes.TrimSpace(line)) == 0 && !long {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var problem error
+		code := CodeParseError
+		switch {
+		case long:
+			problem = fmt.Errorf("line longer than %d bytes", f.max)
+		case tooDeep(line):
+			problem = fmt.Errorf("JSON nested deeper than %d levels", MaxLineDepth)
+		case !json.Valid(line):
+			problem = errors.New("not valid JSON")
+		case f.check != nil:
+			if cerr := f.check(line); cerr != nil {
+				problem, code = fmt.Errorf("not a JSON-RPC message: %v", cerr), CodeInvalidRequest
+			}
+		}
+		if problem == nil {
+			return append(line, '\n'), nil
+		}
+		if f.report != nil {
+			f.report(problem)
+		}
+		if werr := f.reply(lineID(line), code, problem); werr != nil {
+			return nil, werr
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// readLine reads one line without its end; a line longer than f.max is
+// returned cut at f.max with long set, the rest of it discarded.
+func (f *LineFilter) readLine() (line []byte, long bool, err error) {
+	for {
+		chunk, rerr := f.in.ReadSlice('\n')
+		if !long {
+			if len(line)+len(chunk) > f.max+1 { // +1: the '\n'
+				keep := f.max - len(line)
+				line = append(line, chunk[:max(keep, 0)]...)
+				long = true
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		switch {
+		case errors.Is(rerr, bufio.ErrBufferFull):
+			continue
+		case rerr != nil && (len(line) > 0 || long):
+			return bytes.TrimRight(line, "\r\n"), long, nil // the last line; EOF comes next
+		case rerr != nil:
+			return nil, false, rerr
+		}
+		return bytes.TrimRight(line, "\r\n"), long, nil
+	}
+}
+
+func (f *LineFilter) reply(id json.RawMessage, code int, problem error) error {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	msg, _ := json.Marshal(problem.Error() + "; the line was ignored")
+	data := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, msg)
+	_, err := f.out.Write(data)
+	return err
+}
+
+// LockedWriter serializes writes: each Write reaches the underlying
+// writer whole.
+type LockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// Write implements io.Writer.
+func (w *LockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.Write(p)
+}
+
+// Close closes the underlying writer if it is an io.Closer.
+func (w *LockedWriter) Close() error {
+	if c, ok := w.w.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// tooDeep reports whether line's brackets nest deeper than MaxLineDepth
+// (outside strings).
+func tooDeep(line []byte) bool {
+	depth, inStr, esc := 0, false, false
+	for _, c := range line {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			if depth++; depth > MaxLineDepth {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
+}
+
+// lineID returns the top-level "id" of a line that may not be valid JSON
+// (or may be cut), when it is a number or a string; nil otherwise.
+func lineID(line []byte) json.RawMessage {
+	depth := 0
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '"':
+			end := stringEnd(line, i)
+			if end < 0 {
+				return nil
+			}
+			if depth == 1 && string(line[i:end]) == `"id"` {
+				j := skipSpace(line, end)
+				if j < len(line) && line[j] == ':' {
+					return idValue(line, skipSpace(line, j+1))
+				}
+			}
+			i = end - 1
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
+}
+
+// stringEnd returns the index just past the string starting at line[i],
+// or -1.
+func stringEnd(line []byte, i int) int {
+	for j := i + 1; j < len(line); j++ {
+		switch line[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+func skipSpace(line []byte, i int) int {
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// idValue returns the JSON-RPC id at line[i:] if it is a string or an
+// integer.
+func idValue(line []byte, i int) json.RawMessage {
+	if i >= len(line) {
+		return nil
+	}
+	if line[i] == '"' {
+		end := stringEnd(line, i)
+		if end < 0 || !json.Valid(line[i:end]) {
+			return nil
+		}
+		return json.RawMessage(bytes.Clone(line[i:end]))
+	}
+	j := i
+	for j < len(line) && (line[j] == '-' || line[j] >= '0' && line[j] <= '9') {
+		j++
+	}
+	if _, err := strconv.ParseInt(string(line[i:j]), 10, 64); err != nil {
+		return nil
+	}
+	return json.RawMessage(bytes.Clone(line[i:j]))
+}

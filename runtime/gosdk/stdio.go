@@ -1,0 +1,68 @@
+package gosdk
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitgen/elicitgen/runtime/adapter"
+)
+
+// StdioTransport returns the stdio transport (os.Stdin, os.Stdout) of a
+// server that outlives a malformed line: go-sdk's mcp.StdioTransport ends
+// the connection, and with it the server, on the first line it cannot
+// decode. This one answers such a line itself (JSON-RPC -32700 for a line
+// that is not JSON, nested deeper than adapter.MaxLineDepth or longer
+// than maxLineBytes; -32600 for JSON that is not a message), with the
+// line's id when one can be read, so that the client's pending call ends,
+// and goes on with the next line (see adapter.LineFilter). maxLineBytes
+// <= 0 means adapter.DefaultMaxLineBytes.
+func StdioTransport(maxLineBytes int) mcp.Transport {
+	return IOTransport(os.Stdin, nopCloser{os.Stdout}, maxLineBytes)
+}
+
+// nopCloser is a writer whose Close does nothing: the process's stdout
+// outlives a session.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// IOTransport is StdioTransport over r and w.
+func IOTransport(r io.ReadCloser, w io.WriteCloser, maxLineBytes int) mcp.Transport {
+	f := adapter.NewLineFilter(r, w, maxLineBytes, checkMessage, nil)
+	return &mcp.IOTransport{Reader: readCloser{f, r}, Writer: f.Writer(), MaxLineLength: -1}
+}
+
+// checkMessage reports whether line, which is JSON, is a message (or a
+// batch of messages) go-sdk decodes.
+func checkMessage(line []byte) error {
+	if len(line) > 0 && line[0] == '[' {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(line, &batch); err != nil {
+			return err
+		}
+		if len(batch) == 0 {
+			return errors.New("empty batch")
+		}
+		for _, m := range batch {
+			if _, err := jsonrpc.DecodeMessage(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	_, err := jsonrpc.DecodeMessage(line)
+	return err
+}
+
+// readCloser reads from a filter and closes its source.
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+func (r readCloser) Close() error { return r.c.Close() }

@@ -1,0 +1,70 @@
+package mcpgo
+
+import (
+	"context"
+	"net"
+	"net/http"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
+)
+
+// NewHTTPHandler returns the handler that serves s over streamable HTTP
+// for every protocol era at one URL (mcp-go's StreamableHTTPServer tells
+// the eras apart itself), bounded by opts (nil: the runtime.Default*
+// values, see runtime.HTTPOptions), with more passed to
+// server.NewStreamableHTTPServer after the handler's own:
+//
+//   - A body beyond opts.MaxBodyBytes is refused (413 when its
+//     Content-Length says so; mcp-go answers a longer body without one
+//     with a JSON-RPC parse error); it must arrive within
+//     opts.BodyTimeout, and each write of a response within
+//     opts.WriteTimeout.
+//   - What mcp-go keeps per session (tools, resources, log levels added
+//     per session) is swept after opts.SessionTimeout of inactivity
+//     (server.WithSessionIdleTTL). mcp-go's default session ids are
+//     stateless, so an idle session holds nothing else and
+//     opts.MaxSessions does not apply; a stateful session manager
+//     (server.WithStateful) is bounded by mcp-go alone.
+//   - A call's context ends with its HTTP request: a 2025-era client that
+//     drops the request of a call while its form is open ends the ask.
+//
+// Mount it at your MCP path (ListenAndServe mounts it at /mcp) and serve
+// it with an *http.Server from NewHTTPServer.
+func NewHTTPHandler(s *server.MCPServer, opts *runtime.HTTPOptions, more ...server.StreamableHTTPOption) http.Handler {
+	o := opts.Resolved()
+	var sopts []server.StreamableHTTPOption
+	if o.SessionTimeout > 0 {
+		sopts = append(sopts, server.WithSessionIdleTTL(o.SessionTimeout))
+	}
+	sopts = append(sopts, more...)
+	return adapter.LimitHandler(server.NewStreamableHTTPServer(s, sopts...), o)
+}
+
+// NewHTTPServer returns an *http.Server for h (typically a mux holding
+// NewHTTPHandler) with the connection bounds of opts (nil: the
+// defaults): ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes. It has no
+// ReadTimeout or WriteTimeout, which would cut a 2025-era call waiting
+// for a person; NewHTTPHandler bounds the body read and each write
+// instead. Serve it on a listener from adapter.Listener, which bounds
+// the connections and their send buffers (ListenAndServe does).
+func NewHTTPServer(h http.Handler, opts *runtime.HTTPOptions) *http.Server {
+	return adapter.NewHTTPServer(h, opts.Resolved())
+}
+
+// ListenAndServe serves s at http://addr/mcp for every protocol era
+// (NewHTTPHandler, NewHTTPServer), at most opts.MaxConns connections at
+// once, until ctx ends; it then shuts down gracefully (5 seconds for the
+// requests in flight).
+func ListenAndServe(ctx context.Context, addr string, s *server.MCPServer, opts *runtime.HTTPOptions) error {
+	o := opts.Resolved()
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", NewHTTPHandler(s, &o))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return adapter.Serve(ctx, adapter.NewHTTPServer(mux, o), ln, o)
+}

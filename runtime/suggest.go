@@ -1,0 +1,83 @@
+package runtime
+
+import (
+	"strconv"
+	"strings"
+)
+
+// suggestField returns the hint for a field name that names no property
+// of s: "; did you mean kr?" when a property is close to it (the same
+// letters in another case or without separators, as a Go field name is to
+// its json name, or a small typo), else, for WithOptions (dynamic), the
+// fields that take options. Properties are named by their json tag, not
+// their Go field.
+func suggestField(s *Schema, name string, dynamic bool) string {
+	if best := closestProperty(s, name, dynamic); best != "" {
+		return "; did you mean " + strconv.Quote(best) + "? (properties are named by their json tag)"
+	}
+	if !dynamic {
+		return ""
+	}
+	var names []string
+	for _, p := range s.Properties {
+		if p.Dynamic {
+			names = append(names, strconv.Quote(p.Name))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return " (no field of " + s.Name + " takes options)"
+	case 1:
+		return "; the field that takes options is " + names[0]
+	}
+	return "; the fields that take options are " + strings.Join(names, ", ")
+}
+
+// closestProperty returns the property of s closest to name, or "".
+// Dynamic properties come first when dynamic is set.
+func closestProperty(s *Schema, name string, dynamic bool) string {
+	fold := func(v string) string {
+		return strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(v))
+	}
+	best, bestScore := "", -1
+	for _, p := range s.Properties {
+		score := -1
+		switch d := editDistance(fold(p.Name), fold(name)); {
+		case d == 0:
+			score = 100
+		case d <= max(1, len(name)/3):
+			score = 50 - d
+		}
+		if score < 0 {
+			continue
+		}
+		if dynamic && p.Dynamic {
+			score += 10
+		}
+		if score > bestScore {
+			best, bestScore = p.Name, score
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
