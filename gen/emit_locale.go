@@ -45,9 +45,21 @@ func emitLocales(f *jen.File, pkg *Package) {
 	if len(assigns) == 0 {
 		return
 	}
-	f.Comment(chunkMark)
 	f.Comment("init attaches the translations of the elicit.<tag>.json catalogs.")
 	f.Func().Id("init").Params().Block(assigns...)
+}
+
+// hasLocales reports whether emitLocales emits anything for pkg: a
+// catalog translates some property of some form.
+func hasLocales(pkg *Package) bool {
+	for _, form := range pkg.Forms {
+		for _, l := range pkg.Locales {
+			if fl := l.form(form.Name); fl != nil && len(fl.Props) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // propTextLit emits one elicitimpl.PropText literal: non-empty fields
