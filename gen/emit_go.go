@@ -35,7 +35,7 @@ import (
 // could depend on their content (a field of a multi-line type, a tag
 // holding a tab) are rendered whole instead, in the same pass.
 func EmitGo(pkg *Package) ([]byte, error) {
-	e := &emitter{pkg: pkg, types: map[string]int{}, guarded: map[string]bool{}}
+	e := &emitter{pkg: pkg, types: map[string]int{}, texts: map[*TypeRef]string{}, guarded: map[string]bool{}}
 	return e.emit()
 }
 
@@ -73,6 +73,7 @@ type emitter struct {
 	bounds                                         [3]int // ints only, floats only, both
 	rtProbe                                        int
 	types                                          map[string]int // type key -> piece of its probe
+	texts                                          map[*TypeRef]string
 	guarded                                        map[string]bool
 
 	pieces []string           // formatted pieces, by index
@@ -332,7 +333,12 @@ func (e *emitter) checkProbes() error {
 
 // typeText returns the formatted text of r, from its probe.
 func (e *emitter) typeText(r *TypeRef) string {
-	return e.pieces[e.types[typeKey(r)]][len("var _ "):]
+	if t, ok := e.texts[r]; ok {
+		return t
+	}
+	t := e.pieces[e.types[typeKey(r)]][len("var _ "):]
+	e.texts[r] = t
+	return t
 }
 
 // stampParts is a formatted stamp cut at its placeholders: literal text
@@ -662,29 +668,32 @@ func oneLineType(r *TypeRef) bool {
 
 // typeKey identifies a type expression.
 func typeKey(r *TypeRef) string {
-	var sb strings.Builder
-	var walk func(r *TypeRef)
-	walk = func(r *TypeRef) {
-		if r == nil {
-			sb.WriteString("()")
-			return
-		}
-		fmt.Fprintf(&sb, "(%s %q %q %d %d %t", r.Kind, r.PkgPath, r.Name, r.Len, r.Dir, r.Variadic)
-		for _, l := range [][]*TypeRef{r.Args, {r.Elem}, {r.Key}, r.Params, r.Results} {
-			sb.WriteByte('[')
-			for _, a := range l {
-				walk(a)
-			}
-			sb.WriteByte(']')
-		}
-		for _, f := range r.Fields {
-			fmt.Fprintf(&sb, "%q %q", f.Name, f.Tag)
-			walk(f.Type)
-		}
-		sb.WriteByte(')')
+	return string(appendTypeKey(nil, r))
+}
+
+func appendTypeKey(b []byte, r *TypeRef) []byte {
+	if r == nil {
+		return append(b, "()"...)
 	}
-	walk(r)
-	return sb.String()
+	b = append(append(b, '('), r.Kind...)
+	b = strconv.AppendQuote(append(b, ' '), r.PkgPath)
+	b = strconv.AppendQuote(append(b, ' '), r.Name)
+	b = strconv.AppendInt(append(b, ' '), r.Len, 10)
+	b = strconv.AppendInt(append(b, ' '), int64(r.Dir), 10)
+	b = strconv.AppendBool(append(b, ' '), r.Variadic)
+	for _, l := range [][]*TypeRef{r.Args, {r.Elem}, {r.Key}, r.Params, r.Results} {
+		b = append(b, '[')
+		for _, a := range l {
+			b = appendTypeKey(b, a)
+		}
+		b = append(b, ']')
+	}
+	for _, f := range r.Fields {
+		b = strconv.AppendQuote(b, f.Name)
+		b = strconv.AppendQuote(b, f.Tag)
+		b = appendTypeKey(b, f.Type)
+	}
+	return append(b, ')')
 }
 
 // fillGuard appends the compile-time guard of s from the guard stamp, its
@@ -695,16 +704,17 @@ func typeKey(r *TypeRef) string {
 func (e *emitter) fillGuard(out []byte, s *Struct) []byte {
 	var cells bytes.Buffer
 	tw := tabwriter.NewWriter(&cells, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns|tabwriter.TabIndent)
+	var line []byte
 	for _, sf := range s.Fields {
-		line := "\t"
+		line = append(line[:0], '\t')
 		if sf.Name != "" {
-			line += sf.Name + "\v"
+			line = append(append(line, sf.Name...), '\v')
 		}
-		line += e.typeText(sf.Type)
+		line = append(line, e.typeText(sf.Type)...)
 		if sf.Tag != "" {
-			line += "\v" + tagLiteral(sf.Tag)
+			line = append(append(line, '\v'), tagLiteral(sf.Tag)...)
 		}
-		fmt.Fprintln(tw, line)
+		_, _ = tw.Write(append(line, '\n'))
 	}
 	_ = tw.Flush()
 	named := e.typeText(&TypeRef{Kind: "name", PkgPath: s.PkgPath, Name: s.Name})
