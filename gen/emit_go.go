@@ -69,12 +69,15 @@ type emitter struct {
 	n   int // pieces rendered so far (the file's start is piece 0)
 
 	// Piece indexes of the stamps and probes.
-	api, schemaDoc, schemaVar, schemaVarEmpty, formVar, guard int
-	bounds                                         [3]int // ints only, floats only, both
-	rtProbe                                        int
-	types                                          map[string]int // type key -> piece of its probe
-	texts                                          map[*TypeRef]string
-	guarded                                        map[string]bool
+	api, guard                        int
+	schemaDoc, schemaVar, schemaEmpty int
+	formVar, formVarLocales           int
+	bounds                            [3]int // ints only, floats only, both
+	rtProbe                           int
+
+	types   map[string]int // type key -> piece of its probe
+	texts   map[*TypeRef]string
+	guarded map[string]bool
 
 	pieces []string           // formatted pieces, by index
 	stamps map[int]stampParts // compiled stamps, by piece index
@@ -256,11 +259,15 @@ func (e *emitter) renderStamps() {
 	}
 	e.schemaVar = e.piece()
 	schema(id(holeLines))
-	e.schemaVarEmpty = e.piece()
+	e.schemaEmpty = e.piece()
 	schema()
-	e.formVar = e.piece()
-	f.Var().Id(holeFormVar).Op("=").Add(impl("NewForm")).Call(
+	newForm := impl("NewForm").Call(
 		jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil()), jen.Op("&").Id(holeSchemaVar), id(holeList))
+	e.formVar = e.piece()
+	f.Var().Id(holeFormVar).Op("=").Add(newForm)
+	// A translated form gets its locales as it is declared (emit_locale.go).
+	e.formVarLocales = e.piece()
+	f.Var().Id(holeFormVar).Op("=").Id(withLocales).Call(newForm.Clone(), id(holeName))
 
 	// The guard of a struct whose fields are filled in (see fillGuard).
 	e.guard = e.piece()
@@ -305,7 +312,7 @@ func (e *emitter) format() error {
 	}
 	e.pieces = parts
 	e.stamps = map[int]stampParts{}
-	for _, i := range []int{e.api, e.schemaDoc, e.schemaVarEmpty, e.bounds[0], e.bounds[1], e.bounds[2]} {
+	for _, i := range []int{e.api, e.schemaDoc, e.schemaEmpty, e.bounds[0], e.bounds[1], e.bounds[2]} {
 		e.stamps[i] = compileStamp(parts[i])
 	}
 	// The lines hole stands for whole lines: "\tZqPqZ,\n" in a literal,
@@ -314,6 +321,7 @@ func (e *emitter) format() error {
 	e.stamps[e.schemaVar] = compileStamp(strings.Replace(parts[e.schemaVar], "\t"+holeLines+",\n", holeLines, 1))
 	e.stamps[e.guard] = compileStamp(strings.Replace(parts[e.guard], "\t"+holeLines+"\n", holeLines, 1))
 	e.stamps[e.formVar] = compileStamp(strings.Replace(parts[e.formVar], ", "+holeList, holeList, 1))
+	e.stamps[e.formVarLocales] = compileStamp(strings.Replace(parts[e.formVarLocales], ", "+holeList, holeList, 1))
 	probe := parts[e.rtProbe]
 	e.rt = strings.TrimSuffix(strings.TrimPrefix(probe, "var _ = "), ".Option{}")
 	return nil
@@ -414,7 +422,6 @@ func apiArgs(t string) map[string]string {
 	}
 }
 
-
 // fillData appends the form's data: its bounds, schema and descriptor.
 func (e *emitter) fillData(out []byte, form *Form) []byte {
 	n := NamesOf(form.Name)
@@ -456,11 +463,15 @@ func (e *emitter) fillData(out []byte, form *Form) []byte {
 	}
 	schema := e.schemaVar
 	if len(form.Fields) == 0 {
-		schema = e.schemaVarEmpty
+		schema = e.schemaEmpty
 	}
 	s := e.stamps[schema]
 	out = s.appendTo(append(out, '\n'), args)
 	s = e.stamps[e.formVar]
+	if translated(e.pkg, form) {
+		s = e.stamps[e.formVarLocales]
+		args[holeName] = localesVar(form.Name)
+	}
 	return s.appendTo(append(out, '\n'), args)
 }
 
@@ -724,7 +735,9 @@ func (e *emitter) fillGuard(out []byte, s *Struct) []byte {
 	})
 }
 
-func guardAlias(s *Struct) string { return "_" + s.Name + "_changed_since_elicitgen_ran_run_go_generate" }
+func guardAlias(s *Struct) string {
+	return "_" + s.Name + "_changed_since_elicitgen_ran_run_go_generate"
+}
 
 // emitGuard renders the compile-time guard of a struct whole:
 //

@@ -588,7 +588,7 @@ var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Pr
 	{Name: "environment", Kind: runtime.KindEnum, Title: "Environment", Description: "Where the branch goes.", Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
 	{Name: "confirmed", Kind: runtime.KindBoolean, Title: "I confirm this deploy", Description: "Confirmed acknowledges that the deploy reaches live traffic.", Required: true},
 }}
-var elicitFormDeploy = elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Environment", "Confirmed")
+var elicitFormDeploy = elicitWithLocales(elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Environment", "Confirmed"), elicitLocalesDeploy)
 
 // elicitSchemaRebook is the schema of Rebook; elicitFormRebook adds the Go field of each property.
 var elicitSchemaRebook = runtime.Schema{Name: "Rebook", Properties: []runtime.Property{
@@ -610,20 +610,24 @@ var elicitSchemaCampaignApproval = runtime.Schema{Name: "CampaignApproval", Prop
 }}
 var elicitFormCampaignApproval = elicitimpl.NewForm((*CampaignApproval)(nil), &elicitSchemaCampaignApproval, "Approved", "Window")
 
-// init attaches the translations of the elicit.<tag>.json catalogs.
-func init() {
-	elicitFormDeploy.Locales = []elicitimpl.Locale{
-		{Tag: "en"},
-		{
-			Tag: "ja",
-			Props: []elicitimpl.PropText{
-				{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ。"},
-				{Name: "environment", Title: "環境", Description: "デプロイ先。", Options: []runtime.Option{
-					{Value: "staging", Title: "ステージング"},
-					{Value: "production", Title: "本番"},
-				}},
-				{Name: "confirmed", Title: "このデプロイを承認します", Description: "本番トラフィックに影響することを了承します。"},
-			},
+// The translations of the elicit.<tag>.json catalogs, one variable per translated form.
+var elicitLocalesDeploy = []elicitimpl.Locale{
+	{Tag: "en"},
+	{
+		Tag: "ja",
+		Props: []elicitimpl.PropText{
+			{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ。"},
+			{Name: "environment", Title: "環境", Description: "デプロイ先。", Options: []runtime.Option{
+				{Value: "staging", Title: "ステージング"},
+				{Value: "production", Title: "本番"},
+			}},
+			{Name: "confirmed", Title: "このデプロイを承認します", Description: "本番トラフィックに影響することを了承します。"},
 		},
-	}
+	},
+}
+
+// elicitWithLocales gives form f its translations, as f is declared.
+func elicitWithLocales(f *elicitimpl.Form, locales []elicitimpl.Locale) *elicitimpl.Form {
+	f.Locales = locales
+	return f
 }

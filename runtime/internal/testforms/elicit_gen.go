@@ -194,7 +194,7 @@ var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Pr
 	{Name: "replicas", Kind: runtime.KindInteger, Description: "How many instances to run.", Required: true, Minimum: &elicitBoundsDeploy[0], Maximum: &elicitBoundsDeploy[1]},
 	{Name: "confirm", Kind: runtime.KindBoolean, Description: "Confirm acknowledges that the deploy is live traffic.", Default: false},
 }}
-var elicitFormDeploy = elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Env", "Replicas", "Confirm")
+var elicitFormDeploy = elicitWithLocales(elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Env", "Replicas", "Confirm"), elicitLocalesDeploy)
 
 // elicitSchemaApprove is the schema of Approve; elicitFormApprove adds the Go field of each property.
 var elicitCountsApprove = [...]int{200}
@@ -218,21 +218,25 @@ var elicitSchemaSubscribe = runtime.Schema{Name: "Subscribe", Properties: []runt
 }}
 var elicitFormSubscribe = elicitimpl.NewForm((*Subscribe)(nil), &elicitSchemaSubscribe, "Email", "Channels")
 
-// init attaches the translations of the elicit.<tag>.json catalogs.
-func init() {
-	elicitFormDeploy.Locales = []elicitimpl.Locale{
-		{Tag: "en"},
-		{
-			Tag: "ja",
-			Props: []elicitimpl.PropText{
-				{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ"},
-				{Name: "env", Title: "環境", Description: "デプロイ先の環境", Options: []runtime.Option{
-					{Value: "staging", Title: "ステージング"},
-					{Value: "prod", Title: "本番"},
-				}},
-				{Name: "replicas", Description: "実行するインスタンス数"},
-				{Name: "confirm", Description: "本番トラフィックに影響することを了承します"},
-			},
+// The translations of the elicit.<tag>.json catalogs, one variable per translated form.
+var elicitLocalesDeploy = []elicitimpl.Locale{
+	{Tag: "en"},
+	{
+		Tag: "ja",
+		Props: []elicitimpl.PropText{
+			{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ"},
+			{Name: "env", Title: "環境", Description: "デプロイ先の環境", Options: []runtime.Option{
+				{Value: "staging", Title: "ステージング"},
+				{Value: "prod", Title: "本番"},
+			}},
+			{Name: "replicas", Description: "実行するインスタンス数"},
+			{Name: "confirm", Description: "本番トラフィックに影響することを了承します"},
 		},
-	}
+	},
+}
+
+// elicitWithLocales gives form f its translations, as f is declared.
+func elicitWithLocales(f *elicitimpl.Form, locales []elicitimpl.Locale) *elicitimpl.Form {
+	f.Locales = locales
+	return f
 }
