@@ -21,8 +21,8 @@ func emitArgs(f *jen.File, form *Form) {
 			jen.Id("v").Op("*").Id(t),
 			jen.Id("message").String(),
 			jen.Id("opts").Op("...").Add(rt("AskOption")),
-		).Params(rt("Action"), jen.Error()).Add(oneLine(jen.Return(jen.Id(n.FormVar).Dot("AskMissing").Call(
-			jen.Id("ctx"), jen.Id("asker"), jen.Id("v"), jen.Id("message"), jen.Id("opts").Op("...")))))
+		).Params(rt("Action"), jen.Error()).Block(jen.Return(jen.Id(n.FormVar).Dot("AskMissing").Call(
+			jen.Id("ctx"), jen.Id("asker"), jen.Id("v"), jen.Id("message"), jen.Id("opts").Op("..."))))
 	}
 	if form.Checked {
 		f.Commentf("Answers to %s are checked with its CheckElicit method too.", t)

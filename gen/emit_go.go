@@ -2,14 +2,13 @@ package gen
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/format"
-	goruntime "runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
+	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -18,88 +17,776 @@ import (
 
 // EmitGo returns elicit_gen.go for pkg. The model must have passed
 // Analyze: emitters do not report user errors.
+//
+// The file reads as protoc-gen-go's output does: the header and imports,
+// then the API of each form in source order (TSchema, Validate, AskT,
+// AcceptT, DeclineT, CancelT), then the compile-time guards, then the data
+// the API reads: each form's schema and descriptor, and the translations.
+//
+// What costs is rendering and formatting, so both happen once per file,
+// not once per form. jennifer renders each construct once, with
+// placeholders for the names and literals that differ between forms (a
+// stamp), into one file that go/format formats in one pass; each form then
+// fills the formatted stamps in. A filled stamp is what gofmt would print,
+// because nothing in a stamp's layout depends on what fills it: function
+// bodies are multi-line (gofmt keeps them so, whatever the names' length),
+// literals stay on one line, and a guard's struct fields are aligned with
+// text/tabwriter exactly as go/printer aligns them. Constructs whose layout
+// could depend on their content (a field of a multi-line type, a tag
+// holding a tab) are rendered whole instead, in the same pass.
 func EmitGo(pkg *Package) ([]byte, error) {
-	chunks, err := emitChunks(pkg)
-	if err != nil {
-		return nil, err
-	}
-	return groupImports(append(bytes.Join(chunks, []byte("\n\n")), '\n')), nil
+	e := &emitter{pkg: pkg, types: map[string]int{}, texts: map[*TypeRef]string{}, guarded: map[string]bool{}}
+	return e.emit()
 }
 
-// emitChunks renders the file header and each form's declarations,
-// formatted, one chunk per form after the header.
-func emitChunks(pkg *Package) ([][]byte, error) {
+// Placeholders of the stamps. Each is an identifier (so that the stamp
+// parses), all have the same length and none is a prefix of another.
+const (
+	holeType       = "ZqTqZ" // the form type
+	holeSchemaFunc = "ZqSqZ"
+	holeAsk        = "ZqAqZ"
+	holeAccept     = "ZqCqZ"
+	holeDecline    = "ZqDqZ"
+	holeCancel     = "ZqXqZ"
+	holeSchemaVar  = "zqVqZ"
+	holeFormVar    = "zqFqZ"
+	holeCounts     = "zqNqZ"
+	holeBounds     = "zqBqZ"
+	holeName       = "ZqMqZ" // a string literal
+	holeList       = "ZqLqZ" // a comma-separated list
+	holeList2      = "ZqKqZ" // a second one
+	holeLines      = "ZqPqZ" // lines of a multi-line literal or struct
+	holeAlias      = "ZqGqZ" // a guard's type alias
+)
+
+// pieceMark separates the constructs of the rendered file, so that the
+// formatted output can be cut back into them.
+const pieceMark = "// elicitgen:piece"
+
+type emitter struct {
+	pkg *Package
+	f   *jen.File
+	n   int // pieces rendered so far (the file's start is piece 0)
+
+	// Piece indexes of the stamps and probes.
+	api, guard                        int
+	schemaDoc, schemaVar, schemaEmpty int
+	formVar, formVarLocales           int
+	bounds                            [3]int // ints only, floats only, both
+	rtProbe                           int
+
+	types   map[string]int // type key -> piece of its probe
+	texts   map[*TypeRef]string
+	guarded map[string]bool
+
+	pieces []string           // formatted pieces, by index
+	stamps map[int]stampParts // compiled stamps, by piece index
+	rt     string             // the runtime package's name in the file
+}
+
+// piece marks the start of the next construct rendered into e.f and
+// returns its index.
+func (e *emitter) piece() int {
+	e.f.Comment(pieceMark[3:])
+	e.n++
+	return e.n
+}
+
+func (e *emitter) emit() ([]byte, error) {
+	pkg := e.pkg
 	f := jen.NewFilePathName(pkg.PkgPath, pkg.Name)
+	e.f = f
 	f.ImportName(RuntimePath, "runtime")
 	f.ImportName(ImplPath, "elicitimpl")
 	f.ImportName("context", "context")
 	f.NoFormat = true // formatted below, once, with a readable error
 	f.HeaderComment(Header)
-	f.HeaderComment("// source: " + strings.Join(sourceFiles(pkg), ", "))
+	f.HeaderComment("// source: " + sourceLine(sourceFiles(pkg)))
 	f.HeaderComment("")
 	if pkg.BuildConstraint != "" {
 		f.HeaderComment("//go:build !" + LoadTag + " && (" + pkg.BuildConstraint + ")")
 	} else {
 		f.HeaderComment("//go:build !" + LoadTag)
 	}
-
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
 	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion2")
-	guarded := map[string]bool{}
+
+	e.renderStamps()
+	// Guards and translations are rendered whole where they cannot be
+	// stamped; everything else is filled in from the stamps.
+	whole := map[*Struct]int{}
+	enums := map[*Enum]int{}
 	for _, form := range pkg.Forms {
-		f.Comment(chunkMark)
-		emitForm(f, form, guarded)
-	}
-	emitLocales(f, pkg) // translations (emit_locale.go)
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return nil, generatorBug("rendering %s: %v", pkg.PkgPath, err)
-	}
-	return formatChunks(buf.Bytes())
-}
-
-// chunkMark separates the declarations of one form from the next in the
-// unformatted output, so that formatting can run per form, in parallel.
-const chunkMark = "elicitgen:chunk"
-
-// formatChunks gofmts src one chunk at a time, on every CPU. Joined with
-// one blank line, the chunks are the same bytes as formatting the whole
-// file, since gofmt aligns nothing across top-level declarations.
-func formatChunks(src []byte) ([][]byte, error) {
-	chunks := bytes.Split(src, []byte("\n// "+chunkMark+"\n"))
-	out := make([][]byte, len(chunks))
-	errs := make([]error, len(chunks))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(goruntime.GOMAXPROCS(0), len(chunks)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = format.Source(chunks[i])
-				if errs[i] != nil {
-					errs[i] = generatorBug("generated code does not format: %v\n%s", errs[i], numbered(chunks[i]))
-				}
+		for _, s := range append([]*Struct{form.Guard}, form.Embedded...) {
+			if s == nil || e.guarded[s.PkgPath+"."+s.Name] {
+				continue
 			}
-		}()
+			e.guarded[s.PkgPath+"."+s.Name] = true
+			e.probeType(&TypeRef{Kind: "name", PkgPath: s.PkgPath, Name: s.Name})
+			if !e.stampable(s) {
+				whole[s] = e.piece()
+				emitGuard(f, s)
+				continue
+			}
+			for _, sf := range s.Fields {
+				e.probeType(sf.Type)
+			}
+		}
+		for _, en := range form.Enums {
+			if len(en.Consts) == 0 || e.guarded["enum "+en.PkgPath+"."+en.Name] {
+				continue
+			}
+			e.guarded["enum "+en.PkgPath+"."+en.Name] = true
+			enums[en] = e.piece()
+			emitEnumGuard(f, en)
+		}
 	}
-	for i := range chunks {
-		next <- i
+	args := map[*Form]int{}
+	for _, form := range pkg.Forms {
+		if form.Args || form.Checked {
+			args[form] = e.piece()
+			emitArgs(f, form) // emit_args.go
+		}
 	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	locales := -1
+	if hasLocales(pkg) {
+		locales = e.piece()
+		emitLocales(f, pkg) // translations (emit_locale.go)
+	}
+	if err := e.format(); err != nil {
 		return nil, err
 	}
-	for i := range out {
-		out[i] = bytes.TrimSpace(out[i])
+	if err := e.checkProbes(); err != nil {
+		return nil, err
 	}
-	return out, nil
+
+	out := make([]byte, 0, 4096*len(pkg.Forms))
+	out = append(out, e.pieces[0]...)
+	for _, form := range pkg.Forms {
+		out = e.fill(out, e.api, apiArgs(form.Name))
+		if i, ok := args[form]; ok {
+			out = append(append(out, "\n\n"...), e.pieces[i]...)
+		}
+	}
+	for k := range e.guarded {
+		delete(e.guarded, k)
+	}
+	for _, form := range pkg.Forms {
+		for _, s := range append([]*Struct{form.Guard}, form.Embedded...) {
+			if s == nil || e.guarded[s.PkgPath+"."+s.Name] {
+				continue
+			}
+			e.guarded[s.PkgPath+"."+s.Name] = true
+			if i, ok := whole[s]; ok {
+				out = append(append(out, "\n\n"...), e.pieces[i]...)
+				continue
+			}
+			out = e.fillGuard(out, s)
+		}
+		for _, en := range form.Enums {
+			if i, ok := enums[en]; ok {
+				out = append(append(out, "\n\n"...), e.pieces[i]...)
+				delete(enums, en)
+			}
+		}
+	}
+	for _, form := range pkg.Forms {
+		out = e.fillData(out, form)
+	}
+	if locales >= 0 {
+		out = append(append(out, "\n\n"...), e.pieces[locales]...)
+	}
+	out = append(out, '\n')
+	return groupImports(out), nil
+}
+
+// renderStamps renders the stamps every file uses into e.f.
+func (e *emitter) renderStamps() {
+	f := e.f
+	t, id := jen.Id(holeType), jen.Id
+	form := func(method string, args ...jen.Code) jen.Code {
+		return jen.Return(id(holeFormVar).Dot(method).Call(args...))
+	}
+
+	// func TSchema() *runtime.Schema
+	// func (v T) Validate() error
+	// func AskT(ctx, asker, message, opts...) (runtime.Outcome[T], error)
+	// func AcceptT(v T) (*runtime.Response, error)
+	// func DeclineT() *runtime.Response; func CancelT() *runtime.Response
+	e.api = e.piece()
+	f.Commentf("%s returns a copy of the requestedSchema of %s.", holeSchemaFunc, holeType)
+	f.Func().Id(holeSchemaFunc).Params().Op("*").Add(rt("Schema")).Block(
+		jen.Return(id(holeFormVar).Dot("Schema").Call().Dot("Clone").Call()))
+	f.Commentf("Validate checks v against every rule of the %s schema; the error is a", holeType)
+	f.Comment("*runtime.ValidationError naming each field that is wrong.")
+	f.Func().Params(jen.Id("v").Add(t)).Id("Validate").Params().Error().Block(form("Validate", jen.Op("&").Id("v")))
+	f.Commentf("%s asks the user to fill in %s; only an answer that decodes and", holeAsk, holeType)
+	f.Comment("validates is an accept. An unreachable client matches runtime.ErrUnavailable.")
+	f.Func().Id(holeAsk).Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("asker").Add(rt("Asker")),
+		jen.Id("message").String(),
+		jen.Id("opts").Op("...").Add(rt("AskOption")),
+	).Params(jen.Id("o").Add(rt("Outcome")).Types(id(holeType)), jen.Err().Error()).Block(
+		jen.List(jen.Id("o").Dot("Action"), jen.Err()).Op("=").Id(holeFormVar).Dot("Ask").Call(
+			jen.Id("ctx"), jen.Id("asker"), jen.Op("&").Id("o").Dot("Value"), jen.Id("message"), jen.Id("opts").Op("...")),
+		jen.Return(jen.Id("o"), jen.Err()),
+	)
+	f.Commentf("%s is the client-side answer that submits v, if v validates.", holeAccept)
+	f.Func().Id(holeAccept).Params(jen.Id("v").Add(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Block(
+		form("Accept", jen.Op("&").Id("v")))
+	for _, a := range []struct{ name, action, verb string }{
+		{holeDecline, "ActionDecline", "declines"}, {holeCancel, "ActionCancel", "dismisses"},
+	} {
+		f.Commentf("%s is the client-side answer that %s a %s form.", a.name, a.verb, holeType)
+		f.Func().Id(a.name).Params().Op("*").Add(rt("Response")).Block(
+			jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt(a.action)))))
+	}
+
+	// The data of one form: bounds, schema and descriptor.
+	//
+	//	var elicitCountsT, elicitBoundsT = [...]int{1}, [...]float64{1, 10}
+	//	var elicitSchemaT = runtime.Schema{Name: "T", Properties: []runtime.Property{
+	//		{Name: "n", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsT[0], Maximum: &elicitBoundsT[1]},
+	//	}}
+	//	var elicitFormT = elicitimpl.NewForm((*T)(nil), &elicitSchemaT, "N")
+	ints := jen.Index(jen.Op("...")).Int().Values(id(holeList))
+	floats := jen.Index(jen.Op("...")).Float64().Values(id(holeList))
+	e.bounds[0] = e.piece()
+	f.Var().Id(holeCounts).Op("=").Add(ints)
+	e.bounds[1] = e.piece()
+	f.Var().Id(holeBounds).Op("=").Add(floats)
+	e.bounds[2] = e.piece()
+	f.Var().List(id(holeCounts), id(holeBounds)).Op("=").List(ints.Clone(), jen.Index(jen.Op("...")).Float64().Values(id(holeList2)))
+	e.schemaDoc = e.piece()
+	f.Commentf("%s is the schema of %s; %s adds the Go field of each property.", holeSchemaVar, holeType, holeFormVar)
+	schema := func(props ...jen.Code) {
+		f.Var().Id(holeSchemaVar).Op("=").Add(rt("Schema")).Values(
+			kv("Name", id(holeName)),
+			kv("Properties", jen.Index().Add(rt("Property")).Custom(
+				jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, props...)),
+		)
+	}
+	e.schemaVar = e.piece()
+	schema(id(holeLines))
+	e.schemaEmpty = e.piece()
+	schema()
+	newForm := impl("NewForm").Call(
+		jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil()), jen.Op("&").Id(holeSchemaVar), id(holeList))
+	e.formVar = e.piece()
+	f.Var().Id(holeFormVar).Op("=").Add(newForm)
+	// A translated form gets its locales as it is declared (emit_locale.go).
+	e.formVarLocales = e.piece()
+	f.Var().Id(holeFormVar).Op("=").Id(withLocales).Call(newForm.Clone(), id(holeName))
+
+	// The guard of a struct whose fields are filled in (see fillGuard).
+	e.guard = e.piece()
+	f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", holeName)
+	f.Type().Id(holeAlias).Op("=").Struct(id(holeLines))
+	f.Var().Id("_").Id(holeAlias).Op("=").Id(holeType).Values()
+
+	// The runtime package's name in this file, for property literals.
+	e.rtProbe = e.piece()
+	f.Var().Id("_").Op("=").Add(rt("Option")).Values()
+}
+
+// probeType renders r once into the file, so that jennifer writes it
+// (with its imports) and go/format formats it; the texts of the guard's
+// field types are cut from these probes.
+func (e *emitter) probeType(r *TypeRef) {
+	k := typeKey(r)
+	if _, ok := e.types[k]; ok {
+		return
+	}
+	e.types[k] = e.piece()
+	e.f.Var().Id("_").Add(typeCode(r))
+}
+
+// format formats the rendered file in one go/format pass and cuts it into
+// its pieces; it compiles the stamps.
+func (e *emitter) format() error {
+	var buf bytes.Buffer
+	if err := e.f.Render(&buf); err != nil {
+		return generatorBug("rendering %s: %v", e.pkg.PkgPath, err)
+	}
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		return generatorBug("generated code does not format: %v\n%s", err, numbered(buf.Bytes()))
+	}
+	parts := strings.Split(string(src), "\n"+pieceMark+"\n")
+	if len(parts) != e.n+1 {
+		return generatorBug("rendering %s: %d pieces, want %d", e.pkg.PkgPath, len(parts), e.n+1)
+	}
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	e.pieces = parts
+	e.stamps = map[int]stampParts{}
+	for _, i := range []int{e.api, e.schemaDoc, e.schemaEmpty, e.bounds[0], e.bounds[1], e.bounds[2]} {
+		e.stamps[i] = compileStamp(parts[i])
+	}
+	// The lines hole stands for whole lines: "\tZqPqZ,\n" in a literal,
+	// "\tZqPqZ\n" in a struct. The list hole of NewForm's call takes its
+	// leading ", " along, so that a form without properties gets none.
+	e.stamps[e.schemaVar] = compileStamp(strings.Replace(parts[e.schemaVar], "\t"+holeLines+",\n", holeLines, 1))
+	e.stamps[e.guard] = compileStamp(strings.Replace(parts[e.guard], "\t"+holeLines+"\n", holeLines, 1))
+	e.stamps[e.formVar] = compileStamp(strings.Replace(parts[e.formVar], ", "+holeList, holeList, 1))
+	e.stamps[e.formVarLocales] = compileStamp(strings.Replace(parts[e.formVarLocales], ", "+holeList, holeList, 1))
+	probe := parts[e.rtProbe]
+	e.rt = strings.TrimSuffix(strings.TrimPrefix(probe, "var _ = "), ".Option{}")
+	return nil
+}
+
+// checkProbes makes sure every type probe came out on one line; a type
+// that does not is a generator bug, since stampable let it through.
+func (e *emitter) checkProbes() error {
+	for k, i := range e.types {
+		p := e.pieces[i]
+		if !strings.HasPrefix(p, "var _ ") || strings.Contains(p, "\n") {
+			return generatorBug("type %s renders as %q", k, p)
+		}
+	}
+	return nil
+}
+
+// typeText returns the formatted text of r, from its probe.
+func (e *emitter) typeText(r *TypeRef) string {
+	if t, ok := e.texts[r]; ok {
+		return t
+	}
+	t := e.pieces[e.types[typeKey(r)]][len("var _ "):]
+	e.texts[r] = t
+	return t
+}
+
+// stampParts is a formatted stamp cut at its placeholders: literal text
+// and, between texts, the placeholder standing there.
+type stampParts struct {
+	texts []string // len(holes)+1
+	holes []string
+}
+
+// compileStamp cuts text at every placeholder.
+func compileStamp(text string) stampParts {
+	var s stampParts
+	for {
+		i := strings.Index(text, "Zq")
+		j := strings.Index(text, "zq")
+		if i < 0 || (j >= 0 && j < i) {
+			i = j
+		}
+		if i < 0 || i+len(holeType) > len(text) {
+			s.texts = append(s.texts, text)
+			return s
+		}
+		h := text[i : i+len(holeType)]
+		if !isHole(h) {
+			// Not a placeholder: keep the text and look further.
+			s.texts = append(s.texts, text[:i+2])
+			s.holes = append(s.holes, "")
+			text = text[i+2:]
+			continue
+		}
+		s.texts = append(s.texts, text[:i])
+		s.holes = append(s.holes, h)
+		text = text[i+len(h):]
+	}
+}
+
+func isHole(h string) bool {
+	switch h {
+	case holeType, holeSchemaFunc, holeAsk, holeAccept, holeDecline, holeCancel, holeSchemaVar,
+		holeFormVar, holeCounts, holeBounds, holeName, holeList, holeList2, holeLines, holeAlias:
+		return true
+	}
+	return false
+}
+
+// fill appends a blank line and the stamp of piece i, its placeholders
+// replaced by args.
+func (e *emitter) fill(out []byte, i int, args map[string]string) []byte {
+	s := e.stamps[i]
+	return s.appendTo(append(out, "\n\n"...), args)
+}
+
+// appendTo appends the stamp, its placeholders replaced by args.
+func (s *stampParts) appendTo(out []byte, args map[string]string) []byte {
+	for k, t := range s.texts {
+		out = append(out, t...)
+		if k < len(s.holes) {
+			if h := s.holes[k]; h != "" {
+				out = append(out, args[h]...)
+			}
+		}
+	}
+	return out
+}
+
+// apiArgs are the names the API stamp of form t is filled with.
+func apiArgs(t string) map[string]string {
+	n := NamesOf(t)
+	return map[string]string{
+		holeType: t, holeSchemaFunc: n.SchemaFunc, holeAsk: n.Ask, holeAccept: n.Accept,
+		holeDecline: n.Decline, holeCancel: n.Cancel, holeSchemaVar: n.SchemaVar, holeFormVar: n.FormVar,
+		holeCounts: n.Counts, holeBounds: n.Bounds,
+	}
+}
+
+// fillData appends the form's data: its bounds, schema and descriptor.
+func (e *emitter) fillData(out []byte, form *Form) []byte {
+	n := NamesOf(form.Name)
+	args := apiArgs(form.Name)
+	b := &formBounds{name: n.Bounds, counts: n.Counts}
+	var lines []byte
+	for i := range form.Fields {
+		lines = append(lines, '\t')
+		lines = e.appendProperty(lines, &form.Fields[i].Prop, b)
+		lines = append(lines, ",\n"...)
+	}
+	args[holeName] = strconv.Quote(form.Name)
+	args[holeLines] = string(lines)
+	if len(form.Fields) > 0 {
+		var paths []byte
+		for _, fld := range form.Fields {
+			paths = append(paths, ", "...)
+			paths = strconv.AppendQuote(paths, strings.Join(fld.Access, "."))
+		}
+		args[holeList] = string(paths)
+	}
+	// The doc comment, the bounds, the schema and the form: one group of
+	// declarations without blank lines.
+	out = e.fill(out, e.schemaDoc, args)
+	if len(b.ints) > 0 || len(b.floats) > 0 {
+		k := 2
+		switch {
+		case len(b.floats) == 0:
+			k = 0
+		case len(b.ints) == 0:
+			k = 1
+		}
+		ints, floats := strings.Join(b.ints, ", "), strings.Join(b.floats, ", ")
+		if k == 1 {
+			ints = floats
+		}
+		s := e.stamps[e.bounds[k]]
+		out = s.appendTo(append(out, '\n'), map[string]string{holeCounts: n.Counts, holeBounds: n.Bounds, holeList: ints, holeList2: floats})
+	}
+	schema := e.schemaVar
+	if len(form.Fields) == 0 {
+		schema = e.schemaEmpty
+	}
+	s := e.stamps[schema]
+	out = s.appendTo(append(out, '\n'), args)
+	s = e.stamps[e.formVar]
+	if translated(e.pkg, form) {
+		s = e.stamps[e.formVarLocales]
+		args[holeName] = localesVar(form.Name)
+	}
+	return s.appendTo(append(out, '\n'), args)
+}
+
+// formBounds collects the numbers a form's schema points to: lengths and
+// item counts (ints) and minimums and maximums (floats), as the text of
+// their literals.
+type formBounds struct {
+	name, counts string
+	ints, floats []string
+	intAt        map[int]int
+	fltKey       map[float64]int
+}
+
+func (b *formBounds) intRef(out []byte, v int) []byte {
+	if b.intAt == nil {
+		b.intAt = map[int]int{}
+	}
+	i, ok := b.intAt[v]
+	if !ok {
+		i = len(b.ints)
+		b.intAt[v] = i
+		b.ints = append(b.ints, strconv.Itoa(v))
+	}
+	out = append(append(append(out, '&'), b.counts...), '[')
+	return append(strconv.AppendInt(out, int64(i), 10), ']')
+}
+
+func (b *formBounds) floatRef(out []byte, v float64) []byte {
+	if b.fltKey == nil {
+		b.fltKey = map[float64]int{}
+	}
+	i, ok := b.fltKey[v]
+	if !ok {
+		i = len(b.floats)
+		b.fltKey[v] = i
+		b.floats = append(b.floats, strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	out = append(append(append(out, '&'), b.name...), '[')
+	return append(strconv.AppendInt(out, int64(i), 10), ']')
+}
+
+var kindConst = map[runtime.Kind]string{
+	runtime.KindString: "KindString", runtime.KindInteger: "KindInteger", runtime.KindNumber: "KindNumber",
+	runtime.KindBoolean: "KindBoolean", runtime.KindEnum: "KindEnum", runtime.KindMulti: "KindMulti",
+}
+
+var styleConst = map[runtime.EnumStyle]string{
+	runtime.EnumPlain: "EnumPlain", runtime.EnumTitled: "EnumTitled", runtime.EnumLegacy: "EnumLegacy",
+}
+
+// appendProperty appends one runtime.Property literal, on one line:
+// non-zero fields only, in a fixed order. The text is what jennifer and
+// gofmt write for the same literal (TestEmitGoIsFormatted holds it to
+// that): keys and values separated by ": ", items by ", ", string values
+// quoted by strconv.Quote as jen.Lit quotes them, which escapes every
+// control and bidirectional-formatting character.
+func (e *emitter) appendProperty(out []byte, p *runtime.Property, b *formBounds) []byte {
+	first := true
+	key := func(k string) {
+		if first {
+			out = append(out, '{')
+			first = false
+		} else {
+			out = append(out, ", "...)
+		}
+		out = append(append(out, k...), ": "...)
+	}
+	str := func(k, v string) {
+		if v != "" {
+			key(k)
+			out = strconv.AppendQuote(out, v)
+		}
+	}
+	qual := func(name string) { out = append(append(append(out, e.rt...), '.'), name...) }
+	str("Name", p.Name)
+	key("Kind")
+	qual(kindConst[p.Kind])
+	str("Title", p.Title)
+	str("Description", p.Description)
+	if p.Required {
+		key("Required")
+		out = append(out, "true"...)
+	}
+	intPtr := func(k string, v *int) {
+		if v != nil {
+			key(k)
+			out = b.intRef(out, *v)
+		}
+	}
+	floatPtr := func(k string, v *float64) {
+		if v != nil {
+			key(k)
+			out = b.floatRef(out, *v)
+		}
+	}
+	intPtr("MinLength", p.MinLength)
+	intPtr("MaxLength", p.MaxLength)
+	str("Format", p.Format)
+	floatPtr("Minimum", p.Minimum)
+	floatPtr("Maximum", p.Maximum)
+	if len(p.Options) > 0 {
+		key("Options")
+		out = append(out, "[]"...)
+		qual("Option")
+		out = append(out, '{')
+		for i, o := range p.Options {
+			if i > 0 {
+				out = append(out, ", "...)
+			}
+			out = strconv.AppendQuote(append(out, "{Value: "...), o.Value)
+			if o.Title != "" {
+				out = strconv.AppendQuote(append(out, ", Title: "...), o.Title)
+			}
+			out = append(out, '}')
+		}
+		out = append(out, '}')
+	}
+	if p.Style != runtime.EnumPlain {
+		key("Style")
+		qual(styleConst[p.Style])
+	}
+	if p.Dynamic {
+		key("Dynamic")
+		out = append(out, "true"...)
+	}
+	intPtr("MinItems", p.MinItems)
+	intPtr("MaxItems", p.MaxItems)
+	if p.Default != nil {
+		key("Default")
+		out = appendDefault(out, p.Default)
+	}
+	str("Pattern", p.Pattern)
+	return append(out, '}')
+}
+
+// appendDefault appends a default value's literal as jen.Lit writes it.
+func appendDefault(out []byte, v any) []byte {
+	switch v := v.(type) {
+	case []string:
+		out = append(out, "[]string{"...)
+		for i, s := range v {
+			if i > 0 {
+				out = append(out, ", "...)
+			}
+			out = strconv.AppendQuote(out, s)
+		}
+		return append(out, '}')
+	case int64:
+		return append(strconv.AppendInt(append(out, "int64("...), v, 10), ')')
+	case uint64:
+		return append(strconv.AppendUint(append(out, "uint64("...), v, 10), ')')
+	case string:
+		return strconv.AppendQuote(out, v)
+	case bool:
+		return strconv.AppendBool(out, v)
+	case float64:
+		s := fmt.Sprintf("%#v", v)
+		if !strings.Contains(s, ".") && !strings.Contains(s, "e") {
+			s += ".0" // as jennifer does, so that it stays a float
+		}
+		return append(out, s...)
+	case int:
+		return strconv.AppendInt(out, int64(v), 10)
+	}
+	panic(fmt.Sprintf("elicitgen: default of type %T", v)) // check.go admits no other
+}
+
+// stampable reports whether the guard of s can be filled in from the
+// guard stamp: it has fields, each on one line (a type that is not a
+// struct or interface with members, nor a func holding one) with a tag
+// that needs no tab.
+func (e *emitter) stampable(s *Struct) bool {
+	if len(s.Fields) == 0 {
+		return false
+	}
+	for _, sf := range s.Fields {
+		if !oneLineType(sf.Type) || strings.ContainsAny(tagLiteral(sf.Tag), "\t\n") {
+			return false
+		}
+	}
+	return true
+}
+
+func oneLineType(r *TypeRef) bool {
+	if r == nil {
+		return true
+	}
+	switch r.Kind {
+	case "struct":
+		return false
+	case "func":
+		for _, p := range append(append([]*TypeRef{}, r.Params...), r.Results...) {
+			if !oneLineType(p) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, a := range r.Args {
+		if !oneLineType(a) {
+			return false
+		}
+	}
+	return oneLineType(r.Elem) && oneLineType(r.Key)
+}
+
+// typeKey identifies a type expression.
+func typeKey(r *TypeRef) string {
+	return string(appendTypeKey(nil, r))
+}
+
+func appendTypeKey(b []byte, r *TypeRef) []byte {
+	if r == nil {
+		return append(b, "()"...)
+	}
+	b = append(append(b, '('), r.Kind...)
+	b = strconv.AppendQuote(append(b, ' '), r.PkgPath)
+	b = strconv.AppendQuote(append(b, ' '), r.Name)
+	b = strconv.AppendInt(append(b, ' '), r.Len, 10)
+	b = strconv.AppendInt(append(b, ' '), int64(r.Dir), 10)
+	b = strconv.AppendBool(append(b, ' '), r.Variadic)
+	for _, l := range [][]*TypeRef{r.Args, {r.Elem}, {r.Key}, r.Params, r.Results} {
+		b = append(b, '[')
+		for _, a := range l {
+			b = appendTypeKey(b, a)
+		}
+		b = append(b, ']')
+	}
+	for _, f := range r.Fields {
+		b = strconv.AppendQuote(b, f.Name)
+		b = strconv.AppendQuote(b, f.Tag)
+		b = appendTypeKey(b, f.Type)
+	}
+	return append(b, ')')
+}
+
+// fillGuard appends the compile-time guard of s from the guard stamp, its
+// fields aligned as go/printer aligns them: each field is a line of cells
+// (name, type, tag) separated by vertical tabs, run through a tabwriter
+// configured as go/printer configures its own (go/format: spaces for
+// padding, tabs for indentation, tab width 8).
+func (e *emitter) fillGuard(out []byte, s *Struct) []byte {
+	var cells bytes.Buffer
+	tw := tabwriter.NewWriter(&cells, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns|tabwriter.TabIndent)
+	var line []byte
+	for _, sf := range s.Fields {
+		line = append(line[:0], '\t')
+		if sf.Name != "" {
+			line = append(append(line, sf.Name...), '\v')
+		}
+		line = append(line, e.typeText(sf.Type)...)
+		if sf.Tag != "" {
+			line = append(append(line, '\v'), tagLiteral(sf.Tag)...)
+		}
+		_, _ = tw.Write(append(line, '\n'))
+	}
+	_ = tw.Flush()
+	named := e.typeText(&TypeRef{Kind: "name", PkgPath: s.PkgPath, Name: s.Name})
+	st := e.stamps[e.guard]
+	return st.appendTo(append(out, "\n\n"...), map[string]string{
+		holeName: s.Name, holeAlias: guardAlias(s), holeLines: cells.String(), holeType: named,
+	})
+}
+
+func guardAlias(s *Struct) string { return guardName(s.Name) }
+
+// emitGuard renders the compile-time guard of a struct whole:
+//
+//	type _T_changed_since_elicitgen_ran_run_go_generate = struct{...}
+//	var _ _T_changed_since_elicitgen_ran_run_go_generate = T{}
+//
+// The struct alias catches any change to a field's name, type, tag or
+// position.
+func emitGuard(f *jen.File, s *Struct) {
+	f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", s.Name)
+	f.Type().Id(guardAlias(s)).Op("=").Add(structType(s.Fields))
+	f.Var().Id("_").Id(guardAlias(s)).Op("=").Qual(s.PkgPath, s.Name).Values()
+}
+
+// emitEnumGuard renders the guard of an enum's constants:
+//
+//	var _ = map[bool]int{false: 0, A == "a" && B == "b": 1}
+//
+// It catches a changed value (the && turns false and its key collides
+// with false) and a removed or renamed constant (an undefined name). An
+// added constant, a changed order or a changed title is invisible to the
+// compiler: elicitgen check and the elicit analyzer report those.
+func emitEnumGuard(f *jen.File, e *Enum) {
+	var all *jen.Statement
+	for i, c := range e.Consts {
+		eq := jen.Qual(e.PkgPath, c).Op("==").Lit(e.Values[i])
+		if all == nil {
+			all = eq
+		} else {
+			all = all.Op("&&").Add(eq)
+		}
+	}
+	f.Commentf("If this does not compile (duplicate key false), the constants of %s changed: run go generate.", e.Name)
+	f.Var().Id("_").Op("=").Map(jen.Bool()).Int().Values(
+		jen.False().Op(":").Lit(0), all.Op(":").Lit(1))
 }
 
 // groupImports splits jennifer's single import block into the standard
-// library and the rest, as goimports does. The input is gofmt-formatted
-// (jennifer formats what it renders), and the split keeps it so.
+// library and the rest, as goimports does. The input is gofmt-formatted,
+// and the split keeps it so.
 func groupImports(src []byte) []byte {
 	start := bytes.Index(src, []byte("\nimport (\n"))
 	if start < 0 {
@@ -143,6 +830,37 @@ func sourceFiles(pkg *Package) []string {
 	return out
 }
 
+// sourceLine lists the source files for the header's "// source:" line.
+// A name that would not read as itself there (a control or bidirectional
+// formatting character, a quote, a comma) is written quoted, escaped as a
+// Go string: a file name can neither end the comment nor reorder what a
+// reader sees.
+func sourceLine(files []string) string {
+	out := make([]string, len(files))
+	for i, name := range files {
+		out[i] = name
+		if !plainText(name) || strings.ContainsAny(name, `,"`) {
+			out[i] = strconv.Quote(name)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// plainText reports whether s is valid UTF-8 of printable characters only
+// (strconv.IsPrint: no control, format or bidirectional characters; the
+// ASCII space is printable).
+func plainText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !strconv.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
 func numbered(src []byte) string {
 	var sb strings.Builder
 	for i, line := range strings.Split(string(src), "\n") {
@@ -156,267 +874,7 @@ func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
 // impl qualifies a name of the generated-code support package.
 func impl(name string) *jen.Statement { return jen.Qual(ImplPath, name) }
 
-// emitForm emits everything generated for one form T: a descriptor the
-// runtime's table-driven engine works from, one-line wrappers over it, and
-// the compile-time guards. Nothing per field is code, only data:
-//
-//	var elicitFormT = elicitimpl.NewForm((*T)(nil), &runtime.Schema{...}, "Field", ...)
-//	func TSchema() *runtime.Schema
-//	func (v T) Validate() error
-//	func AskT(ctx, asker, message, opts...) (runtime.Outcome[T], error)
-//	func AcceptT(v T) (*runtime.Response, error); DeclineT(); CancelT()
-//	compile-time guards
-func emitForm(f *jen.File, form *Form, guarded map[string]bool) {
-	t, n := form.Name, NamesOf(form.Name)
-	form1 := func(method string, args ...jen.Code) jen.Code {
-		return oneLine(jen.Return(jen.Id(n.FormVar).Dot(method).Call(args...)))
-	}
-	emitFormVar(f, form)
-	f.Commentf("%s returns a copy of the requestedSchema of %s.", n.SchemaFunc, t)
-	f.Func().Id(n.SchemaFunc).Params().Op("*").Add(rt("Schema")).Add(
-		oneLine(jen.Return(jen.Id(n.FormVar).Dot("Schema").Call().Dot("Clone").Call())))
-	f.Commentf("Validate checks v against every rule of the %s schema; the error is a", t)
-	f.Comment("*runtime.ValidationError naming each field that is wrong.")
-	f.Func().Params(jen.Id("v").Id(t)).Id("Validate").Params().Error().Add(form1("Validate", jen.Op("&").Id("v")))
-	f.Commentf("%s asks the user to fill in %s; only an answer that decodes and", n.Ask, t)
-	f.Comment("validates is an accept. An unreachable client matches runtime.ErrUnavailable.")
-	f.Func().Id(n.Ask).Params(
-		jen.Id("ctx").Qual("context", "Context"),
-		jen.Id("asker").Add(rt("Asker")),
-		jen.Id("message").String(),
-		jen.Id("opts").Op("...").Add(rt("AskOption")),
-	).Params(jen.Id("o").Add(rt("Outcome")).Types(jen.Id(t)), jen.Err().Error()).Block(
-		jen.List(jen.Id("o").Dot("Action"), jen.Err()).Op("=").Id(n.FormVar).Dot("Ask").Call(
-			jen.Id("ctx"), jen.Id("asker"), jen.Op("&").Id("o").Dot("Value"), jen.Id("message"), jen.Id("opts").Op("...")),
-		jen.Return(jen.Id("o"), jen.Err()),
-	)
-	f.Commentf("%s is the client-side answer that submits v, if v validates.", n.Accept)
-	f.Func().Id(n.Accept).Params(jen.Id("v").Id(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Add(
-		form1("Accept", jen.Op("&").Id("v")))
-	for _, a := range []struct{ name, action, verb string }{
-		{n.Decline, "ActionDecline", "declines"}, {n.Cancel, "ActionCancel", "dismisses"},
-	} {
-		f.Commentf("%s is the client-side answer that %s a %s form.", a.name, a.verb, t)
-		f.Func().Id(a.name).Params().Op("*").Add(rt("Response")).Add(
-			oneLine(jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt(a.action))))))
-	}
-	emitGuards(f, form, guarded)
-	emitArgs(f, form) // emit_args.go
-}
-
-// oneLine renders a function body on one line: { return ... }.
-func oneLine(stmt jen.Code) jen.Code {
-	return jen.Custom(jen.Options{Open: "{ ", Close: " }"}, stmt)
-}
-
 func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
-
-// emitFormVar emits the form's descriptor: its schema, one line per
-// property, as static data (formBounds point into a per-form array, so that
-// no code runs to build it), and the form, which adds the Go field path of
-// each property:
-//
-//	var elicitCountsT, elicitBoundsT = [...]int{1}, [...]float64{1, 10}
-//	var elicitSchemaT = runtime.Schema{Name: "T", Properties: []runtime.Property{
-//		{Name: "n", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsT[0], Maximum: &elicitBoundsT[1]},
-//	}}
-//	var elicitFormT = elicitimpl.NewForm((*T)(nil), &elicitSchemaT, "N")
-func emitFormVar(f *jen.File, form *Form) {
-	n := NamesOf(form.Name)
-	b := &formBounds{name: n.Bounds, counts: n.Counts}
-	props := make([]jen.Code, len(form.Fields))
-	paths := []jen.Code{jen.Parens(jen.Op("*").Id(form.Name)).Parens(jen.Nil()), jen.Op("&").Id(n.SchemaVar)}
-	for i, fld := range form.Fields {
-		props[i] = propertyLit(&fld.Prop, b)
-		paths = append(paths, jen.Lit(strings.Join(fld.Access, ".")))
-	}
-	f.Commentf("%s is the schema of %s; %s adds the Go field of each property.", n.SchemaVar, form.Name, n.FormVar)
-	if len(b.ints) > 0 || len(b.floats) > 0 {
-		var names, vals []jen.Code
-		if len(b.ints) > 0 {
-			names, vals = append(names, jen.Id(n.Counts)), append(vals, jen.Index(jen.Op("...")).Int().Values(b.ints...))
-		}
-		if len(b.floats) > 0 {
-			names, vals = append(names, jen.Id(n.Bounds)), append(vals, jen.Index(jen.Op("...")).Float64().Values(b.floats...))
-		}
-		f.Var().List(names...).Op("=").List(vals...)
-	}
-	f.Var().Id(n.SchemaVar).Op("=").Add(rt("Schema")).Values(
-		kv("Name", jen.Lit(form.Name)),
-		kv("Properties", jen.Index().Add(rt("Property")).Custom(
-			jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, props...)),
-	)
-	f.Var().Id(n.FormVar).Op("=").Add(impl("NewForm")).Call(paths...)
-}
-
-// formBounds collects the numbers a form's schema points to: lengths and item
-// counts (ints) and minimums and maximums (floats).
-type formBounds struct {
-	name, counts string
-	ints, floats []jen.Code
-	intAt        map[int]int
-	fltKey       map[float64]int
-}
-
-func (b *formBounds) intRef(v int) jen.Code {
-	if b.intAt == nil {
-		b.intAt = map[int]int{}
-	}
-	i, ok := b.intAt[v]
-	if !ok {
-		i = len(b.ints)
-		b.intAt[v] = i
-		b.ints = append(b.ints, jen.Lit(v))
-	}
-	return jen.Op("&").Id(b.counts).Index(jen.Lit(i))
-}
-
-func (b *formBounds) floatRef(v float64) jen.Code {
-	if b.fltKey == nil {
-		b.fltKey = map[float64]int{}
-	}
-	i, ok := b.fltKey[v]
-	if !ok {
-		i = len(b.floats)
-		b.fltKey[v] = i
-		b.floats = append(b.floats, jen.Op(strconv.FormatFloat(v, 'g', -1, 64)))
-	}
-	return jen.Op("&").Id(b.name).Index(jen.Lit(i))
-}
-
-var kindConst = map[runtime.Kind]string{
-	runtime.KindString: "KindString", runtime.KindInteger: "KindInteger", runtime.KindNumber: "KindNumber",
-	runtime.KindBoolean: "KindBoolean", runtime.KindEnum: "KindEnum", runtime.KindMulti: "KindMulti",
-}
-
-var styleConst = map[runtime.EnumStyle]string{
-	runtime.EnumPlain: "EnumPlain", runtime.EnumTitled: "EnumTitled", runtime.EnumLegacy: "EnumLegacy",
-}
-
-// propertyLit emits one runtime.Property literal on one line: non-zero
-// fields only, in a fixed order.
-func propertyLit(p *runtime.Property, b *formBounds) jen.Code {
-	items := []jen.Code{
-		kv("Name", jen.Lit(p.Name)),
-		kv("Kind", rt(kindConst[p.Kind])),
-	}
-	add := func(key string, v jen.Code) { items = append(items, kv(key, v)) }
-	if p.Title != "" {
-		add("Title", jen.Lit(p.Title))
-	}
-	if p.Description != "" {
-		add("Description", jen.Lit(p.Description))
-	}
-	if p.Required {
-		add("Required", jen.True())
-	}
-	intPtr := func(key string, v *int) {
-		if v != nil {
-			add(key, b.intRef(*v))
-		}
-	}
-	floatPtr := func(key string, v *float64) {
-		if v != nil {
-			add(key, b.floatRef(*v))
-		}
-	}
-	intPtr("MinLength", p.MinLength)
-	intPtr("MaxLength", p.MaxLength)
-	if p.Format != "" {
-		add("Format", jen.Lit(p.Format))
-	}
-	floatPtr("Minimum", p.Minimum)
-	floatPtr("Maximum", p.Maximum)
-	if len(p.Options) > 0 {
-		opts := make([]jen.Code, len(p.Options))
-		for i, o := range p.Options {
-			if o.Title != "" {
-				opts[i] = jen.Values(kv("Value", jen.Lit(o.Value)), kv("Title", jen.Lit(o.Title)))
-			} else {
-				opts[i] = jen.Values(kv("Value", jen.Lit(o.Value)))
-			}
-		}
-		add("Options", jen.Index().Add(rt("Option")).Values(opts...))
-	}
-	if p.Style != runtime.EnumPlain {
-		add("Style", rt(styleConst[p.Style]))
-	}
-	if p.Dynamic {
-		add("Dynamic", jen.True())
-	}
-	intPtr("MinItems", p.MinItems)
-	intPtr("MaxItems", p.MaxItems)
-	if p.Default != nil {
-		add("Default", defaultLit(p.Default))
-	}
-	if p.Pattern != "" {
-		add("Pattern", jen.Lit(p.Pattern))
-	}
-	return jen.Values(items...)
-}
-
-func defaultLit(v any) jen.Code {
-	switch v := v.(type) {
-	case []string:
-		vals := make([]jen.Code, len(v))
-		for i, s := range v {
-			vals[i] = jen.Lit(s)
-		}
-		return jen.Index().String().Values(vals...)
-	case int64:
-		return jen.Int64().Call(jen.Op(strconv.FormatInt(v, 10)))
-	case uint64:
-		return jen.Uint64().Call(jen.Op(strconv.FormatUint(v, 10)))
-	default:
-		return jen.Lit(v)
-	}
-}
-
-// emitGuards emits the compile-time checks that fail when the form's
-// struct, an embedded struct or an enum's constants changed after
-// generation:
-//
-//	type _T_changed_since_elicitgen_ran_run_go_generate = struct{...}
-//	var _ _T_changed_since_elicitgen_ran_run_go_generate = T{}
-//	var _ = map[bool]int{false: 0, A == "a" && B == "b": 1}
-//
-// The struct alias catches any change to a field's name, type, tag or
-// position. The constant map catches a changed value (the && turns false
-// and its key collides with false) and a removed or renamed constant (an
-// undefined name). An added constant, a changed order or a changed title
-// is invisible to the compiler: elicitgen check and the elicit analyzer
-// report those.
-func emitGuards(f *jen.File, form *Form, guarded map[string]bool) {
-	structs := append([]*Struct{form.Guard}, form.Embedded...)
-	for _, s := range structs {
-		if s == nil || guarded[s.PkgPath+"."+s.Name] {
-			continue
-		}
-		guarded[s.PkgPath+"."+s.Name] = true
-		alias := guardName(s.Name)
-		f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", s.Name)
-		f.Type().Id(alias).Op("=").Add(structType(s.Fields))
-		f.Var().Id("_").Id(alias).Op("=").Qual(s.PkgPath, s.Name).Values()
-	}
-	for _, e := range form.Enums {
-		if len(e.Consts) == 0 || guarded["enum "+e.PkgPath+"."+e.Name] {
-			continue
-		}
-		guarded["enum "+e.PkgPath+"."+e.Name] = true
-		var all *jen.Statement
-		for i, c := range e.Consts {
-			eq := jen.Qual(e.PkgPath, c).Op("==").Lit(e.Values[i])
-			if all == nil {
-				all = eq
-			} else {
-				all = all.Op("&&").Add(eq)
-			}
-		}
-		f.Commentf("If this does not compile (duplicate key false), the constants of %s changed: run go generate.", e.Name)
-		f.Var().Id("_").Op("=").Map(jen.Bool()).Int().Values(
-			jen.False().Op(":").Lit(0), all.Op(":").Lit(1))
-	}
-}
 
 func structType(fields []StructField) *jen.Statement {
 	return jen.StructFunc(func(g *jen.Group) {
@@ -434,9 +892,12 @@ func structType(fields []StructField) *jen.Statement {
 	})
 }
 
-// tagLiteral writes a struct tag exactly, as a raw string when it can.
+// tagLiteral writes a struct tag exactly: as a raw string when it holds
+// only printable characters and no backquote, else quoted, so that a
+// control or bidirectional-formatting character in a tag is escaped in the
+// generated file rather than written as is.
 func tagLiteral(tag string) string {
-	if !strings.Contains(tag, "`") && strconv.CanBackquote(tag) {
+	if !strings.Contains(tag, "`") && plainText(tag) {
 		return "`" + tag + "`"
 	}
 	return strconv.Quote(tag)

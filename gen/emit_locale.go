@@ -4,50 +4,91 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// emitLocales emits the translations of pkg's catalogs as data: one init
-// function that gives each translated form's Form value its locales,
-//
-//	func init() {
-//		elicitFormT.Locales = []elicitimpl.Locale{
-//			{Tag: "en"},
-//			{Tag: "ja", Props: []elicitimpl.PropText{{Name: "branch", Title: "ブランチ"}}},
-//		}
-//	}
-//
-// the source language first (so that a request preferring it gets the
-// source text), then the catalogs by tag. Only translated strings are
-// written; a package without catalogs gets nothing. The strings were
-// checked when the catalogs were loaded, so the runtime neither parses
-// nor checks anything.
-func emitLocales(f *jen.File, pkg *Package) {
-	var assigns []jen.Code
-	for _, form := range pkg.Forms {
-		locales := []jen.Code{jen.Values(kv("Tag", jen.Lit(pkg.Lang)))}
-		for _, l := range pkg.Locales {
-			fl := l.form(form.Name)
-			if fl == nil || len(fl.Props) == 0 {
-				continue
-			}
-			props := make([]jen.Code, len(fl.Props))
-			for i, p := range fl.Props {
-				props[i] = propTextLit(p)
-			}
-			locales = append(locales, multi(
-				kv("Tag", jen.Lit(l.Tag)),
-				kv("Props", jen.Index().Add(impl("PropText")).Add(multi(props...))),
-			))
-		}
-		if len(locales) == 1 {
+// localesVar names the translations of form t.
+func localesVar(t string) string { return "elicitLocales" + t }
+
+// withLocales names the function that gives a form its translations as
+// the form is declared.
+const withLocales = "elicitWithLocales"
+
+// formLocales returns the locales of form as literals, the source language
+// first (so that a request preferring it gets the source text), then the
+// catalogs by tag; nil when no catalog translates the form.
+func formLocales(pkg *Package, form *Form) []jen.Code {
+	locales := []jen.Code{jen.Values(kv("Tag", jen.Lit(pkg.Lang)))}
+	for _, l := range pkg.Locales {
+		fl := l.form(form.Name)
+		if fl == nil || len(fl.Props) == 0 {
 			continue
 		}
-		assigns = append(assigns, jen.Id(NamesOf(form.Name).FormVar).Dot("Locales").Op("=").Index().Add(impl("Locale")).Add(multi(locales...)))
+		props := make([]jen.Code, len(fl.Props))
+		for i, p := range fl.Props {
+			props[i] = propTextLit(p)
+		}
+		locales = append(locales, multi(
+			kv("Tag", jen.Lit(l.Tag)),
+			kv("Props", jen.Index().Add(impl("PropText")).Add(multi(props...))),
+		))
 	}
-	if len(assigns) == 0 {
-		return
+	if len(locales) == 1 {
+		return nil
 	}
-	f.Comment(chunkMark)
-	f.Comment("init attaches the translations of the elicit.<tag>.json catalogs.")
-	f.Func().Id("init").Params().Block(assigns...)
+	return locales
+}
+
+// emitLocales emits the translations of pkg's catalogs as data, one
+// variable per translated form, and the function that attaches them to
+// the form as the form is declared (so that no form is changed after its
+// declaration, in init or elsewhere):
+//
+//	var elicitLocalesT = []elicitimpl.Locale{
+//		{Tag: "en"},
+//		{Tag: "ja", Props: []elicitimpl.PropText{{Name: "branch", Title: "ブランチ"}}},
+//	}
+//	func elicitWithLocales(f *elicitimpl.Form, locales []elicitimpl.Locale) *elicitimpl.Form
+//
+// Only translated strings are written; a package without catalogs gets
+// nothing. The strings were checked when the catalogs were loaded, so the
+// runtime neither parses nor checks anything.
+func emitLocales(f *jen.File, pkg *Package) {
+	first := true
+	for _, form := range pkg.Forms {
+		locales := formLocales(pkg, form)
+		if locales == nil {
+			continue
+		}
+		if first {
+			f.Comment("The translations of the elicit.<tag>.json catalogs, one variable per translated form.")
+			first = false
+		}
+		f.Var().Id(localesVar(form.Name)).Op("=").Index().Add(impl("Locale")).Add(multi(locales...))
+	}
+	f.Commentf("%s gives form f its translations, as f is declared.", withLocales)
+	f.Func().Id(withLocales).Params(jen.Id("f").Op("*").Add(impl("Form")), jen.Id("locales").Index().Add(impl("Locale"))).Op("*").Add(impl("Form")).Block(
+		jen.Id("f").Dot("Locales").Op("=").Id("locales"),
+		jen.Return(jen.Id("f")),
+	)
+}
+
+// hasLocales reports whether emitLocales emits anything for pkg: a
+// catalog translates some property of some form.
+func hasLocales(pkg *Package) bool {
+	for _, form := range pkg.Forms {
+		if translated(pkg, form) {
+			return true
+		}
+	}
+	return false
+}
+
+// translated reports whether a catalog translates some property of form.
+func translated(pkg *Package, form *Form) bool {
+	for _, l := range pkg.Locales {
+		if fl := l.form(form.Name); fl != nil && len(fl.Props) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // propTextLit emits one elicitimpl.PropText literal: non-empty fields

@@ -1,8 +1,10 @@
 package gen_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"go/format"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,6 +30,9 @@ func runGolden(t *testing.T, file string) {
 		for _, f := range res.Files {
 			rel, _ := filepath.Rel(c.dir, f.Path)
 			got[filepath.ToSlash(rel)] = f.Content
+			if formatted, err := format.Source(f.Content); strings.HasSuffix(f.Path, ".go") && (err != nil || !bytes.Equal(formatted, f.Content)) {
+				t.Errorf("%s is not gofmt's output (%v)", rel, err)
+			}
 		}
 		// Warnings do not stop generation; the command prints them on
 		// stderr.

@@ -14,7 +14,7 @@ import (
 
 // TestLocale runs every testdata/locale/*.txtar case: the package's
 // catalogs (elicit.<tag>.json) must give want/stderr (positioned
-// errors), or the translations emitted into elicit_gen.go (want/init.go,
+// errors), or the translations emitted into elicit_gen.go (want/locales.go,
 // the part after the forms), the package's warnings (stale translations)
 // and those of MissingTranslations (want/warnings) and, per catalog, the translator's template
 // (want/template.<tag>.json).
@@ -34,8 +34,8 @@ func TestLocale(t *testing.T) {
 				}
 				if filepath.Base(f.Path) == gen.GoFile {
 					src := string(f.Content)
-					if i := strings.Index(src, "// init attaches"); i >= 0 {
-						got["init.go"] = []byte(src[i:])
+					if i := strings.Index(src, "// The translations of the elicit."); i >= 0 {
+						got["locales.go"] = []byte(src[i:])
 					}
 				}
 			}

@@ -15,19 +15,16 @@ import (
 // The generated code needs a runtime at least as new as this elicitgen.
 const _ = elicitimpl.SupportPackageIsVersion2
 
-// elicitSchemaTestElicitation is the schema of TestElicitation; elicitFormTestElicitation adds the Go field of each property.
-var elicitSchemaTestElicitation = runtime.Schema{Name: "TestElicitation", Properties: []runtime.Property{
-	{Name: "username", Kind: runtime.KindString, Description: "User's response", Required: true},
-	{Name: "email", Kind: runtime.KindString, Description: "User's email address", Required: true},
-}}
-var elicitFormTestElicitation = elicitimpl.NewForm((*TestElicitation)(nil), &elicitSchemaTestElicitation, "Username", "Email")
-
 // TestElicitationSchema returns a copy of the requestedSchema of TestElicitation.
-func TestElicitationSchema() *runtime.Schema { return elicitFormTestElicitation.Schema().Clone() }
+func TestElicitationSchema() *runtime.Schema {
+	return elicitFormTestElicitation.Schema().Clone()
+}
 
 // Validate checks v against every rule of the TestElicitation schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v TestElicitation) Validate() error { return elicitFormTestElicitation.Validate(&v) }
+func (v TestElicitation) Validate() error {
+	return elicitFormTestElicitation.Validate(&v)
+}
 
 // AskTestElicitation asks the user to fill in TestElicitation; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -51,30 +48,16 @@ func CancelTestElicitation() *runtime.Response {
 	return &runtime.Response{Action: runtime.ActionCancel}
 }
 
-// If this does not compile, TestElicitation changed after elicitgen ran: run go generate.
-type _TestElicitation_changed_since_elicitgen_ran_run_go_generate = struct {
-	Username string `json:"username" elicit:"desc=User's response"`
-	Email    string `json:"email" elicit:"desc=User's email address"`
-}
-
-var _ _TestElicitation_changed_since_elicitgen_ran_run_go_generate = TestElicitation{}
-
-// elicitSchemaSEP1034Defaults is the schema of SEP1034Defaults; elicitFormSEP1034Defaults adds the Go field of each property.
-var elicitSchemaSEP1034Defaults = runtime.Schema{Name: "SEP1034Defaults", Properties: []runtime.Property{
-	{Name: "name", Kind: runtime.KindString, Description: "The user's name.", Default: "John Doe"},
-	{Name: "age", Kind: runtime.KindInteger, Description: "The user's age.", Default: int64(30)},
-	{Name: "score", Kind: runtime.KindNumber, Description: "The user's score.", Default: 95.5},
-	{Name: "status", Kind: runtime.KindEnum, Description: "The account status.", Options: []runtime.Option{{Value: "active"}, {Value: "inactive"}, {Value: "pending"}}, Default: "active"},
-	{Name: "verified", Kind: runtime.KindBoolean, Description: "Whether the user is verified.", Default: true},
-}}
-var elicitFormSEP1034Defaults = elicitimpl.NewForm((*SEP1034Defaults)(nil), &elicitSchemaSEP1034Defaults, "Name", "Age", "Score", "Status", "Verified")
-
 // SEP1034DefaultsSchema returns a copy of the requestedSchema of SEP1034Defaults.
-func SEP1034DefaultsSchema() *runtime.Schema { return elicitFormSEP1034Defaults.Schema().Clone() }
+func SEP1034DefaultsSchema() *runtime.Schema {
+	return elicitFormSEP1034Defaults.Schema().Clone()
+}
 
 // Validate checks v against every rule of the SEP1034Defaults schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v SEP1034Defaults) Validate() error { return elicitFormSEP1034Defaults.Validate(&v) }
+func (v SEP1034Defaults) Validate() error {
+	return elicitFormSEP1034Defaults.Validate(&v)
+}
 
 // AskSEP1034Defaults asks the user to fill in SEP1034Defaults; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -98,34 +81,16 @@ func CancelSEP1034Defaults() *runtime.Response {
 	return &runtime.Response{Action: runtime.ActionCancel}
 }
 
-// If this does not compile, SEP1034Defaults changed after elicitgen ran: run go generate.
-type _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = struct {
-	Name     *string  `json:"name" elicit:"default='John Doe'"`
-	Age      *int     `json:"age" elicit:"default=30"`
-	Score    *float64 `json:"score" elicit:"default=95.5"`
-	Status   *string  `json:"status" elicit:"enum=active|inactive|pending,default=active"`
-	Verified *bool    `json:"verified" elicit:"default=true"`
-}
-
-var _ _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = SEP1034Defaults{}
-
-// elicitSchemaSEP1330Enums is the schema of SEP1330Enums; elicitFormSEP1330Enums adds the Go field of each property.
-var elicitCountsSEP1330Enums = [...]int{1, 3}
-var elicitSchemaSEP1330Enums = runtime.Schema{Name: "SEP1330Enums", Properties: []runtime.Property{
-	{Name: "untitledSingle", Kind: runtime.KindEnum, Description: "An untitled single-select.", Options: []runtime.Option{{Value: "option1"}, {Value: "option2"}, {Value: "option3"}}},
-	{Name: "titledSingle", Kind: runtime.KindEnum, Description: "A titled single-select.", Options: []runtime.Option{{Value: "value1", Title: "First Option"}, {Value: "value2", Title: "Second Option"}, {Value: "value3", Title: "Third Option"}}, Style: runtime.EnumTitled},
-	{Name: "legacyEnum", Kind: runtime.KindEnum, Description: "A legacy titled single-select.", Options: []runtime.Option{{Value: "opt1", Title: "Option One"}, {Value: "opt2", Title: "Option Two"}, {Value: "opt3", Title: "Option Three"}}, Style: runtime.EnumLegacy},
-	{Name: "untitledMulti", Kind: runtime.KindMulti, Description: "An untitled multi-select.", Options: []runtime.Option{{Value: "option1"}, {Value: "option2"}, {Value: "option3"}}, MinItems: &elicitCountsSEP1330Enums[0], MaxItems: &elicitCountsSEP1330Enums[1]},
-	{Name: "titledMulti", Kind: runtime.KindMulti, Description: "A titled multi-select.", Options: []runtime.Option{{Value: "value1", Title: "First Choice"}, {Value: "value2", Title: "Second Choice"}, {Value: "value3", Title: "Third Choice"}}, Style: runtime.EnumTitled, MinItems: &elicitCountsSEP1330Enums[0], MaxItems: &elicitCountsSEP1330Enums[1]},
-}}
-var elicitFormSEP1330Enums = elicitimpl.NewForm((*SEP1330Enums)(nil), &elicitSchemaSEP1330Enums, "UntitledSingle", "TitledSingle", "LegacyEnum", "UntitledMulti", "TitledMulti")
-
 // SEP1330EnumsSchema returns a copy of the requestedSchema of SEP1330Enums.
-func SEP1330EnumsSchema() *runtime.Schema { return elicitFormSEP1330Enums.Schema().Clone() }
+func SEP1330EnumsSchema() *runtime.Schema {
+	return elicitFormSEP1330Enums.Schema().Clone()
+}
 
 // Validate checks v against every rule of the SEP1330Enums schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v SEP1330Enums) Validate() error { return elicitFormSEP1330Enums.Validate(&v) }
+func (v SEP1330Enums) Validate() error {
+	return elicitFormSEP1330Enums.Validate(&v)
+}
 
 // AskSEP1330Enums asks the user to fill in SEP1330Enums; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -140,43 +105,25 @@ func AcceptSEP1330Enums(v SEP1330Enums) (*runtime.Response, error) {
 }
 
 // DeclineSEP1330Enums is the client-side answer that declines a SEP1330Enums form.
-func DeclineSEP1330Enums() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelSEP1330Enums is the client-side answer that dismisses a SEP1330Enums form.
-func CancelSEP1330Enums() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, SEP1330Enums changed after elicitgen ran: run go generate.
-type _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = struct {
-	UntitledSingle *string        `json:"untitledSingle" elicit:"enum=option1|option2|option3"`
-	TitledSingle   *TitledOption  `json:"titledSingle"`
-	LegacyEnum     *LegacyOption  `json:"legacyEnum" elicit:"legacyTitles"`
-	UntitledMulti  []string       `json:"untitledMulti,omitempty" elicit:"enum=option1|option2|option3,minItems=1,maxItems=3"`
-	TitledMulti    []TitledChoice `json:"titledMulti,omitempty" elicit:"minItems=1,maxItems=3"`
+func DeclineSEP1330Enums() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
 }
 
-var _ _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = SEP1330Enums{}
-
-// If this does not compile (duplicate key false), the constants of TitledOption changed: run go generate.
-var _ = map[bool]int{false: 0, TitledOption1 == "value1" && TitledOption2 == "value2" && TitledOption3 == "value3": 1}
-
-// If this does not compile (duplicate key false), the constants of LegacyOption changed: run go generate.
-var _ = map[bool]int{false: 0, LegacyOption1 == "opt1" && LegacyOption2 == "opt2" && LegacyOption3 == "opt3": 1}
-
-// If this does not compile (duplicate key false), the constants of TitledChoice changed: run go generate.
-var _ = map[bool]int{false: 0, TitledChoice1 == "value1" && TitledChoice2 == "value2" && TitledChoice3 == "value3": 1}
-
-// elicitSchemaUserName is the schema of UserName; elicitFormUserName adds the Go field of each property.
-var elicitSchemaUserName = runtime.Schema{Name: "UserName", Properties: []runtime.Property{
-	{Name: "name", Kind: runtime.KindString, Description: "The caller's name.", Required: true},
-}}
-var elicitFormUserName = elicitimpl.NewForm((*UserName)(nil), &elicitSchemaUserName, "Name")
+// CancelSEP1330Enums is the client-side answer that dismisses a SEP1330Enums form.
+func CancelSEP1330Enums() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // UserNameSchema returns a copy of the requestedSchema of UserName.
-func UserNameSchema() *runtime.Schema { return elicitFormUserName.Schema().Clone() }
+func UserNameSchema() *runtime.Schema {
+	return elicitFormUserName.Schema().Clone()
+}
 
 // Validate checks v against every rule of the UserName schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v UserName) Validate() error { return elicitFormUserName.Validate(&v) }
+func (v UserName) Validate() error {
+	return elicitFormUserName.Validate(&v)
+}
 
 // AskUserName asks the user to fill in UserName; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -186,33 +133,30 @@ func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts 
 }
 
 // AcceptUserName is the client-side answer that submits v, if v validates.
-func AcceptUserName(v UserName) (*runtime.Response, error) { return elicitFormUserName.Accept(&v) }
-
-// DeclineUserName is the client-side answer that declines a UserName form.
-func DeclineUserName() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelUserName is the client-side answer that dismisses a UserName form.
-func CancelUserName() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, UserName changed after elicitgen ran: run go generate.
-type _UserName_changed_since_elicitgen_ran_run_go_generate = struct {
-	Name string `json:"name"`
+func AcceptUserName(v UserName) (*runtime.Response, error) {
+	return elicitFormUserName.Accept(&v)
 }
 
-var _ _UserName_changed_since_elicitgen_ran_run_go_generate = UserName{}
+// DeclineUserName is the client-side answer that declines a UserName form.
+func DeclineUserName() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
 
-// elicitSchemaConfirm is the schema of Confirm; elicitFormConfirm adds the Go field of each property.
-var elicitSchemaConfirm = runtime.Schema{Name: "Confirm", Properties: []runtime.Property{
-	{Name: "ok", Kind: runtime.KindBoolean, Description: "Go ahead?", Required: true, Default: false},
-}}
-var elicitFormConfirm = elicitimpl.NewForm((*Confirm)(nil), &elicitSchemaConfirm, "OK")
+// CancelUserName is the client-side answer that dismisses a UserName form.
+func CancelUserName() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // ConfirmSchema returns a copy of the requestedSchema of Confirm.
-func ConfirmSchema() *runtime.Schema { return elicitFormConfirm.Schema().Clone() }
+func ConfirmSchema() *runtime.Schema {
+	return elicitFormConfirm.Schema().Clone()
+}
 
 // Validate checks v against every rule of the Confirm schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Confirm) Validate() error { return elicitFormConfirm.Validate(&v) }
+func (v Confirm) Validate() error {
+	return elicitFormConfirm.Validate(&v)
+}
 
 // AskConfirm asks the user to fill in Confirm; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -222,33 +166,30 @@ func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts .
 }
 
 // AcceptConfirm is the client-side answer that submits v, if v validates.
-func AcceptConfirm(v Confirm) (*runtime.Response, error) { return elicitFormConfirm.Accept(&v) }
-
-// DeclineConfirm is the client-side answer that declines a Confirm form.
-func DeclineConfirm() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelConfirm is the client-side answer that dismisses a Confirm form.
-func CancelConfirm() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, Confirm changed after elicitgen ran: run go generate.
-type _Confirm_changed_since_elicitgen_ran_run_go_generate = struct {
-	OK bool `json:"ok"`
+func AcceptConfirm(v Confirm) (*runtime.Response, error) {
+	return elicitFormConfirm.Accept(&v)
 }
 
-var _ _Confirm_changed_since_elicitgen_ran_run_go_generate = Confirm{}
+// DeclineConfirm is the client-side answer that declines a Confirm form.
+func DeclineConfirm() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
 
-// elicitSchemaStep1 is the schema of Step1; elicitFormStep1 adds the Go field of each property.
-var elicitSchemaStep1 = runtime.Schema{Name: "Step1", Properties: []runtime.Property{
-	{Name: "name", Kind: runtime.KindString, Description: "The caller's name.", Required: true},
-}}
-var elicitFormStep1 = elicitimpl.NewForm((*Step1)(nil), &elicitSchemaStep1, "Name")
+// CancelConfirm is the client-side answer that dismisses a Confirm form.
+func CancelConfirm() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // Step1Schema returns a copy of the requestedSchema of Step1.
-func Step1Schema() *runtime.Schema { return elicitFormStep1.Schema().Clone() }
+func Step1Schema() *runtime.Schema {
+	return elicitFormStep1.Schema().Clone()
+}
 
 // Validate checks v against every rule of the Step1 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Step1) Validate() error { return elicitFormStep1.Validate(&v) }
+func (v Step1) Validate() error {
+	return elicitFormStep1.Validate(&v)
+}
 
 // AskStep1 asks the user to fill in Step1; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -258,33 +199,30 @@ func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...
 }
 
 // AcceptStep1 is the client-side answer that submits v, if v validates.
-func AcceptStep1(v Step1) (*runtime.Response, error) { return elicitFormStep1.Accept(&v) }
-
-// DeclineStep1 is the client-side answer that declines a Step1 form.
-func DeclineStep1() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelStep1 is the client-side answer that dismisses a Step1 form.
-func CancelStep1() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, Step1 changed after elicitgen ran: run go generate.
-type _Step1_changed_since_elicitgen_ran_run_go_generate = struct {
-	Name string `json:"name"`
+func AcceptStep1(v Step1) (*runtime.Response, error) {
+	return elicitFormStep1.Accept(&v)
 }
 
-var _ _Step1_changed_since_elicitgen_ran_run_go_generate = Step1{}
+// DeclineStep1 is the client-side answer that declines a Step1 form.
+func DeclineStep1() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
 
-// elicitSchemaStep2 is the schema of Step2; elicitFormStep2 adds the Go field of each property.
-var elicitSchemaStep2 = runtime.Schema{Name: "Step2", Properties: []runtime.Property{
-	{Name: "color", Kind: runtime.KindString, Description: "The caller's favourite colour.", Required: true},
-}}
-var elicitFormStep2 = elicitimpl.NewForm((*Step2)(nil), &elicitSchemaStep2, "Color")
+// CancelStep1 is the client-side answer that dismisses a Step1 form.
+func CancelStep1() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // Step2Schema returns a copy of the requestedSchema of Step2.
-func Step2Schema() *runtime.Schema { return elicitFormStep2.Schema().Clone() }
+func Step2Schema() *runtime.Schema {
+	return elicitFormStep2.Schema().Clone()
+}
 
 // Validate checks v against every rule of the Step2 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Step2) Validate() error { return elicitFormStep2.Validate(&v) }
+func (v Step2) Validate() error {
+	return elicitFormStep2.Validate(&v)
+}
 
 // AskStep2 asks the user to fill in Step2; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -294,33 +232,30 @@ func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...
 }
 
 // AcceptStep2 is the client-side answer that submits v, if v validates.
-func AcceptStep2(v Step2) (*runtime.Response, error) { return elicitFormStep2.Accept(&v) }
-
-// DeclineStep2 is the client-side answer that declines a Step2 form.
-func DeclineStep2() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelStep2 is the client-side answer that dismisses a Step2 form.
-func CancelStep2() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, Step2 changed after elicitgen ran: run go generate.
-type _Step2_changed_since_elicitgen_ran_run_go_generate = struct {
-	Color string `json:"color"`
+func AcceptStep2(v Step2) (*runtime.Response, error) {
+	return elicitFormStep2.Accept(&v)
 }
 
-var _ _Step2_changed_since_elicitgen_ran_run_go_generate = Step2{}
+// DeclineStep2 is the client-side answer that declines a Step2 form.
+func DeclineStep2() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
 
-// elicitSchemaPromptContext is the schema of PromptContext; elicitFormPromptContext adds the Go field of each property.
-var elicitSchemaPromptContext = runtime.Schema{Name: "PromptContext", Properties: []runtime.Property{
-	{Name: "context", Kind: runtime.KindString, Description: "The context the prompt uses.", Required: true},
-}}
-var elicitFormPromptContext = elicitimpl.NewForm((*PromptContext)(nil), &elicitSchemaPromptContext, "Context")
+// CancelStep2 is the client-side answer that dismisses a Step2 form.
+func CancelStep2() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // PromptContextSchema returns a copy of the requestedSchema of PromptContext.
-func PromptContextSchema() *runtime.Schema { return elicitFormPromptContext.Schema().Clone() }
+func PromptContextSchema() *runtime.Schema {
+	return elicitFormPromptContext.Schema().Clone()
+}
 
 // Validate checks v against every rule of the PromptContext schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v PromptContext) Validate() error { return elicitFormPromptContext.Validate(&v) }
+func (v PromptContext) Validate() error {
+	return elicitFormPromptContext.Validate(&v)
+}
 
 // AskPromptContext asks the user to fill in PromptContext; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -340,30 +275,20 @@ func DeclinePromptContext() *runtime.Response {
 }
 
 // CancelPromptContext is the client-side answer that dismisses a PromptContext form.
-func CancelPromptContext() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, PromptContext changed after elicitgen ran: run go generate.
-type _PromptContext_changed_since_elicitgen_ran_run_go_generate = struct {
-	Context string `json:"context"`
+func CancelPromptContext() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
 }
 
-var _ _PromptContext_changed_since_elicitgen_ran_run_go_generate = PromptContext{}
-
-// elicitSchemaDeploy is the schema of Deploy; elicitFormDeploy adds the Go field of each property.
-var elicitCountsDeploy = [...]int{1, 100}
-var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
-	{Name: "branch", Kind: runtime.KindString, Title: "Branch", Description: "The git branch to deploy.", MinLength: &elicitCountsDeploy[0], MaxLength: &elicitCountsDeploy[1], Default: "main"},
-	{Name: "environment", Kind: runtime.KindEnum, Title: "Environment", Description: "Where the branch goes.", Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
-	{Name: "confirmed", Kind: runtime.KindBoolean, Title: "I confirm this deploy", Description: "I understand that the deploy reaches live traffic.", Required: true, Default: false},
-}}
-var elicitFormDeploy = elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Environment", "Confirmed")
-
 // DeploySchema returns a copy of the requestedSchema of Deploy.
-func DeploySchema() *runtime.Schema { return elicitFormDeploy.Schema().Clone() }
+func DeploySchema() *runtime.Schema {
+	return elicitFormDeploy.Schema().Clone()
+}
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Deploy) Validate() error { return elicitFormDeploy.Validate(&v) }
+func (v Deploy) Validate() error {
+	return elicitFormDeploy.Validate(&v)
+}
 
 // AskDeploy asks the user to fill in Deploy; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -373,39 +298,30 @@ func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ..
 }
 
 // AcceptDeploy is the client-side answer that submits v, if v validates.
-func AcceptDeploy(v Deploy) (*runtime.Response, error) { return elicitFormDeploy.Accept(&v) }
-
-// DeclineDeploy is the client-side answer that declines a Deploy form.
-func DeclineDeploy() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelDeploy is the client-side answer that dismisses a Deploy form.
-func CancelDeploy() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, Deploy changed after elicitgen ran: run go generate.
-type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
-	Branch      string      `json:"branch" elicit:"title=Branch,default=main,minLength=1,maxLength=100"`
-	Environment Environment `json:"environment" elicit:"title=Environment"`
-	Confirmed   bool        `json:"confirmed" elicit:"title=I confirm this deploy"`
+func AcceptDeploy(v Deploy) (*runtime.Response, error) {
+	return elicitFormDeploy.Accept(&v)
 }
 
-var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
+// DeclineDeploy is the client-side answer that declines a Deploy form.
+func DeclineDeploy() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
 
-// If this does not compile (duplicate key false), the constants of Environment changed: run go generate.
-var _ = map[bool]int{false: 0, EnvironmentStaging == "staging" && EnvironmentProduction == "production": 1}
-
-// elicitSchemaRebook is the schema of Rebook; elicitFormRebook adds the Go field of each property.
-var elicitSchemaRebook = runtime.Schema{Name: "Rebook", Properties: []runtime.Property{
-	{Name: "try_another_date", Kind: runtime.KindBoolean, Title: "Try another date?", Description: "Look for a table on another date.", Required: true, Default: false},
-	{Name: "preferred_date", Kind: runtime.KindString, Title: "Preferred date", Description: "The date to try instead.", Format: "date"},
-}}
-var elicitFormRebook = elicitimpl.NewForm((*Rebook)(nil), &elicitSchemaRebook, "TryAnotherDate", "PreferredDate")
+// CancelDeploy is the client-side answer that dismisses a Deploy form.
+func CancelDeploy() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // RebookSchema returns a copy of the requestedSchema of Rebook.
-func RebookSchema() *runtime.Schema { return elicitFormRebook.Schema().Clone() }
+func RebookSchema() *runtime.Schema {
+	return elicitFormRebook.Schema().Clone()
+}
 
 // Validate checks v against every rule of the Rebook schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Rebook) Validate() error { return elicitFormRebook.Validate(&v) }
+func (v Rebook) Validate() error {
+	return elicitFormRebook.Validate(&v)
+}
 
 // AskRebook asks the user to fill in Rebook; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -415,36 +331,30 @@ func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ..
 }
 
 // AcceptRebook is the client-side answer that submits v, if v validates.
-func AcceptRebook(v Rebook) (*runtime.Response, error) { return elicitFormRebook.Accept(&v) }
-
-// DeclineRebook is the client-side answer that declines a Rebook form.
-func DeclineRebook() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelRebook is the client-side answer that dismisses a Rebook form.
-func CancelRebook() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, Rebook changed after elicitgen ran: run go generate.
-type _Rebook_changed_since_elicitgen_ran_run_go_generate = struct {
-	TryAnotherDate bool   `json:"try_another_date" elicit:"title=Try another date?"`
-	PreferredDate  string `json:"preferred_date,omitempty" elicit:"title=Preferred date,format=date"`
+func AcceptRebook(v Rebook) (*runtime.Response, error) {
+	return elicitFormRebook.Accept(&v)
 }
 
-var _ _Rebook_changed_since_elicitgen_ran_run_go_generate = Rebook{}
+// DeclineRebook is the client-side answer that declines a Rebook form.
+func DeclineRebook() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
 
-// elicitSchemaBookArgs is the schema of BookArgs; elicitFormBookArgs adds the Go field of each property.
-var elicitBoundsBookArgs = [...]float64{1, 12}
-var elicitSchemaBookArgs = runtime.Schema{Name: "BookArgs", Properties: []runtime.Property{
-	{Name: "date", Kind: runtime.KindString, Title: "Date", Description: "The date to book.", Required: true, Format: "date"},
-	{Name: "party_size", Kind: runtime.KindInteger, Title: "Party size", Description: "How many people, 1 to 12.", Required: true, Minimum: &elicitBoundsBookArgs[0], Maximum: &elicitBoundsBookArgs[1]},
-}}
-var elicitFormBookArgs = elicitimpl.NewForm((*BookArgs)(nil), &elicitSchemaBookArgs, "Date", "PartySize")
+// CancelRebook is the client-side answer that dismisses a Rebook form.
+func CancelRebook() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // BookArgsSchema returns a copy of the requestedSchema of BookArgs.
-func BookArgsSchema() *runtime.Schema { return elicitFormBookArgs.Schema().Clone() }
+func BookArgsSchema() *runtime.Schema {
+	return elicitFormBookArgs.Schema().Clone()
+}
 
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v BookArgs) Validate() error { return elicitFormBookArgs.Validate(&v) }
+func (v BookArgs) Validate() error {
+	return elicitFormBookArgs.Validate(&v)
+}
 
 // AskBookArgs asks the user to fill in BookArgs; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -454,21 +364,19 @@ func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts 
 }
 
 // AcceptBookArgs is the client-side answer that submits v, if v validates.
-func AcceptBookArgs(v BookArgs) (*runtime.Response, error) { return elicitFormBookArgs.Accept(&v) }
-
-// DeclineBookArgs is the client-side answer that declines a BookArgs form.
-func DeclineBookArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelBookArgs is the client-side answer that dismisses a BookArgs form.
-func CancelBookArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, BookArgs changed after elicitgen ran: run go generate.
-type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
-	Date      string `json:"date,omitempty" jsonschema:"the date, YYYY-MM-DD; asked of the user when left out" elicit:"ask,title=Date,format=date"`
-	PartySize int    `json:"party_size,omitempty" jsonschema:"how many people, 1 to 12; asked of the user when left out" elicit:"ask,title=Party size,min=1,max=12"`
+func AcceptBookArgs(v BookArgs) (*runtime.Response, error) {
+	return elicitFormBookArgs.Accept(&v)
 }
 
-var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
+// DeclineBookArgs is the client-side answer that declines a BookArgs form.
+func DeclineBookArgs() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
+
+// CancelBookArgs is the client-side answer that dismisses a BookArgs form.
+func CancelBookArgs() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // AskMissingBookArgs asks the person for the fields of v tagged ask that the model
 // left out or gave invalid values for, in one form, and merges the answer
@@ -478,18 +386,16 @@ func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, m
 	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
 }
 
-// elicitSchemaKRArgs is the schema of KRArgs; elicitFormKRArgs adds the Go field of each property.
-var elicitSchemaKRArgs = runtime.Schema{Name: "KRArgs", Properties: []runtime.Property{
-	{Name: "kr", Kind: runtime.KindEnum, Title: "Key result", Description: "The key result to show.", Required: true, Dynamic: true},
-}}
-var elicitFormKRArgs = elicitimpl.NewForm((*KRArgs)(nil), &elicitSchemaKRArgs, "KR")
-
 // KRArgsSchema returns a copy of the requestedSchema of KRArgs.
-func KRArgsSchema() *runtime.Schema { return elicitFormKRArgs.Schema().Clone() }
+func KRArgsSchema() *runtime.Schema {
+	return elicitFormKRArgs.Schema().Clone()
+}
 
 // Validate checks v against every rule of the KRArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v KRArgs) Validate() error { return elicitFormKRArgs.Validate(&v) }
+func (v KRArgs) Validate() error {
+	return elicitFormKRArgs.Validate(&v)
+}
 
 // AskKRArgs asks the user to fill in KRArgs; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -499,21 +405,19 @@ func AskKRArgs(ctx context.Context, asker runtime.Asker, message string, opts ..
 }
 
 // AcceptKRArgs is the client-side answer that submits v, if v validates.
-func AcceptKRArgs(v KRArgs) (*runtime.Response, error) { return elicitFormKRArgs.Accept(&v) }
-
-// DeclineKRArgs is the client-side answer that declines a KRArgs form.
-func DeclineKRArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelKRArgs is the client-side answer that dismisses a KRArgs form.
-func CancelKRArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
-// If this does not compile, KRArgs changed after elicitgen ran: run go generate.
-type _KRArgs_changed_since_elicitgen_ran_run_go_generate = struct {
-	Org string `json:"org" jsonschema:"the organisation, e.g. acme"`
-	KR  string `json:"kr,omitempty" jsonschema:"the key result id; asked of the user when left out" elicit:"ask,title=Key result,options"`
+func AcceptKRArgs(v KRArgs) (*runtime.Response, error) {
+	return elicitFormKRArgs.Accept(&v)
 }
 
-var _ _KRArgs_changed_since_elicitgen_ran_run_go_generate = KRArgs{}
+// DeclineKRArgs is the client-side answer that declines a KRArgs form.
+func DeclineKRArgs() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
+
+// CancelKRArgs is the client-side answer that dismisses a KRArgs form.
+func CancelKRArgs() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // AskMissingKRArgs asks the person for the fields of v tagged ask that the model
 // left out or gave invalid values for, in one form, and merges the answer
@@ -523,19 +427,16 @@ func AskMissingKRArgs(ctx context.Context, asker runtime.Asker, v *KRArgs, messa
 	return elicitFormKRArgs.AskMissing(ctx, asker, v, message, opts...)
 }
 
-// elicitSchemaCampaignApproval is the schema of CampaignApproval; elicitFormCampaignApproval adds the Go field of each property.
-var elicitSchemaCampaignApproval = runtime.Schema{Name: "CampaignApproval", Properties: []runtime.Property{
-	{Name: "approved", Kind: runtime.KindBoolean, Title: "Approve sending", Description: "Approving sends the campaign to its recipients.", Required: true, Default: false},
-	{Name: "send_window", Kind: runtime.KindEnum, Title: "Send window", Description: "When to send it.", Options: []runtime.Option{{Value: "now", Title: "Now"}, {Value: "tonight", Title: "Tonight at 20:00"}, {Value: "tomorrow", Title: "Tomorrow at 09:00"}}, Style: runtime.EnumTitled, Default: "now"},
-}}
-var elicitFormCampaignApproval = elicitimpl.NewForm((*CampaignApproval)(nil), &elicitSchemaCampaignApproval, "Approved", "Window")
-
 // CampaignApprovalSchema returns a copy of the requestedSchema of CampaignApproval.
-func CampaignApprovalSchema() *runtime.Schema { return elicitFormCampaignApproval.Schema().Clone() }
+func CampaignApprovalSchema() *runtime.Schema {
+	return elicitFormCampaignApproval.Schema().Clone()
+}
 
 // Validate checks v against every rule of the CampaignApproval schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v CampaignApproval) Validate() error { return elicitFormCampaignApproval.Validate(&v) }
+func (v CampaignApproval) Validate() error {
+	return elicitFormCampaignApproval.Validate(&v)
+}
 
 // AskCampaignApproval asks the user to fill in CampaignApproval; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -559,6 +460,116 @@ func CancelCampaignApproval() *runtime.Response {
 	return &runtime.Response{Action: runtime.ActionCancel}
 }
 
+// If this does not compile, TestElicitation changed after elicitgen ran: run go generate.
+type _TestElicitation_changed_since_elicitgen_ran_run_go_generate = struct {
+	Username string `json:"username" elicit:"desc=User's response"`
+	Email    string `json:"email" elicit:"desc=User's email address"`
+}
+
+var _ _TestElicitation_changed_since_elicitgen_ran_run_go_generate = TestElicitation{}
+
+// If this does not compile, SEP1034Defaults changed after elicitgen ran: run go generate.
+type _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = struct {
+	Name     *string  `json:"name" elicit:"default='John Doe'"`
+	Age      *int     `json:"age" elicit:"default=30"`
+	Score    *float64 `json:"score" elicit:"default=95.5"`
+	Status   *string  `json:"status" elicit:"enum=active|inactive|pending,default=active"`
+	Verified *bool    `json:"verified" elicit:"default=true"`
+}
+
+var _ _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = SEP1034Defaults{}
+
+// If this does not compile, SEP1330Enums changed after elicitgen ran: run go generate.
+type _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = struct {
+	UntitledSingle *string        `json:"untitledSingle" elicit:"enum=option1|option2|option3"`
+	TitledSingle   *TitledOption  `json:"titledSingle"`
+	LegacyEnum     *LegacyOption  `json:"legacyEnum" elicit:"legacyTitles"`
+	UntitledMulti  []string       `json:"untitledMulti,omitempty" elicit:"enum=option1|option2|option3,minItems=1,maxItems=3"`
+	TitledMulti    []TitledChoice `json:"titledMulti,omitempty" elicit:"minItems=1,maxItems=3"`
+}
+
+var _ _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = SEP1330Enums{}
+
+// If this does not compile (duplicate key false), the constants of TitledOption changed: run go generate.
+var _ = map[bool]int{false: 0, TitledOption1 == "value1" && TitledOption2 == "value2" && TitledOption3 == "value3": 1}
+
+// If this does not compile (duplicate key false), the constants of LegacyOption changed: run go generate.
+var _ = map[bool]int{false: 0, LegacyOption1 == "opt1" && LegacyOption2 == "opt2" && LegacyOption3 == "opt3": 1}
+
+// If this does not compile (duplicate key false), the constants of TitledChoice changed: run go generate.
+var _ = map[bool]int{false: 0, TitledChoice1 == "value1" && TitledChoice2 == "value2" && TitledChoice3 == "value3": 1}
+
+// If this does not compile, UserName changed after elicitgen ran: run go generate.
+type _UserName_changed_since_elicitgen_ran_run_go_generate = struct {
+	Name string `json:"name"`
+}
+
+var _ _UserName_changed_since_elicitgen_ran_run_go_generate = UserName{}
+
+// If this does not compile, Confirm changed after elicitgen ran: run go generate.
+type _Confirm_changed_since_elicitgen_ran_run_go_generate = struct {
+	OK bool `json:"ok"`
+}
+
+var _ _Confirm_changed_since_elicitgen_ran_run_go_generate = Confirm{}
+
+// If this does not compile, Step1 changed after elicitgen ran: run go generate.
+type _Step1_changed_since_elicitgen_ran_run_go_generate = struct {
+	Name string `json:"name"`
+}
+
+var _ _Step1_changed_since_elicitgen_ran_run_go_generate = Step1{}
+
+// If this does not compile, Step2 changed after elicitgen ran: run go generate.
+type _Step2_changed_since_elicitgen_ran_run_go_generate = struct {
+	Color string `json:"color"`
+}
+
+var _ _Step2_changed_since_elicitgen_ran_run_go_generate = Step2{}
+
+// If this does not compile, PromptContext changed after elicitgen ran: run go generate.
+type _PromptContext_changed_since_elicitgen_ran_run_go_generate = struct {
+	Context string `json:"context"`
+}
+
+var _ _PromptContext_changed_since_elicitgen_ran_run_go_generate = PromptContext{}
+
+// If this does not compile, Deploy changed after elicitgen ran: run go generate.
+type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
+	Branch      string      `json:"branch" elicit:"title=Branch,default=main,minLength=1,maxLength=100"`
+	Environment Environment `json:"environment" elicit:"title=Environment"`
+	Confirmed   bool        `json:"confirmed" elicit:"title=I confirm this deploy"`
+}
+
+var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
+
+// If this does not compile (duplicate key false), the constants of Environment changed: run go generate.
+var _ = map[bool]int{false: 0, EnvironmentStaging == "staging" && EnvironmentProduction == "production": 1}
+
+// If this does not compile, Rebook changed after elicitgen ran: run go generate.
+type _Rebook_changed_since_elicitgen_ran_run_go_generate = struct {
+	TryAnotherDate bool   `json:"try_another_date" elicit:"title=Try another date?"`
+	PreferredDate  string `json:"preferred_date,omitempty" elicit:"title=Preferred date,format=date"`
+}
+
+var _ _Rebook_changed_since_elicitgen_ran_run_go_generate = Rebook{}
+
+// If this does not compile, BookArgs changed after elicitgen ran: run go generate.
+type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
+	Date      string `json:"date,omitempty" jsonschema:"the date, YYYY-MM-DD; asked of the user when left out" elicit:"ask,title=Date,format=date"`
+	PartySize int    `json:"party_size,omitempty" jsonschema:"how many people, 1 to 12; asked of the user when left out" elicit:"ask,title=Party size,min=1,max=12"`
+}
+
+var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
+
+// If this does not compile, KRArgs changed after elicitgen ran: run go generate.
+type _KRArgs_changed_since_elicitgen_ran_run_go_generate = struct {
+	Org string `json:"org" jsonschema:"the organisation, e.g. acme"`
+	KR  string `json:"kr,omitempty" jsonschema:"the key result id; asked of the user when left out" elicit:"ask,title=Key result,options"`
+}
+
+var _ _KRArgs_changed_since_elicitgen_ran_run_go_generate = KRArgs{}
+
 // If this does not compile, CampaignApproval changed after elicitgen ran: run go generate.
 type _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = struct {
 	Approved bool       `json:"approved" elicit:"title=Approve sending"`
@@ -570,20 +581,119 @@ var _ _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = CampaignAp
 // If this does not compile (duplicate key false), the constants of SendWindow changed: run go generate.
 var _ = map[bool]int{false: 0, SendNow == "now" && SendTonight == "tonight" && SendTomorrow == "tomorrow": 1}
 
-// init attaches the translations of the elicit.<tag>.json catalogs.
-func init() {
-	elicitFormDeploy.Locales = []elicitimpl.Locale{
-		{Tag: "en"},
-		{
-			Tag: "ja",
-			Props: []elicitimpl.PropText{
-				{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ。"},
-				{Name: "environment", Title: "環境", Description: "デプロイ先。", Options: []runtime.Option{
-					{Value: "staging", Title: "ステージング"},
-					{Value: "production", Title: "本番"},
-				}},
-				{Name: "confirmed", Title: "このデプロイを承認します", Description: "本番トラフィックに影響することを了承します。"},
-			},
+// elicitSchemaTestElicitation is the schema of TestElicitation; elicitFormTestElicitation adds the Go field of each property.
+var elicitSchemaTestElicitation = runtime.Schema{Name: "TestElicitation", Properties: []runtime.Property{
+	{Name: "username", Kind: runtime.KindString, Description: "User's response", Required: true},
+	{Name: "email", Kind: runtime.KindString, Description: "User's email address", Required: true},
+}}
+var elicitFormTestElicitation = elicitimpl.NewForm((*TestElicitation)(nil), &elicitSchemaTestElicitation, "Username", "Email")
+
+// elicitSchemaSEP1034Defaults is the schema of SEP1034Defaults; elicitFormSEP1034Defaults adds the Go field of each property.
+var elicitSchemaSEP1034Defaults = runtime.Schema{Name: "SEP1034Defaults", Properties: []runtime.Property{
+	{Name: "name", Kind: runtime.KindString, Description: "The user's name.", Default: "John Doe"},
+	{Name: "age", Kind: runtime.KindInteger, Description: "The user's age.", Default: int64(30)},
+	{Name: "score", Kind: runtime.KindNumber, Description: "The user's score.", Default: 95.5},
+	{Name: "status", Kind: runtime.KindEnum, Description: "The account status.", Options: []runtime.Option{{Value: "active"}, {Value: "inactive"}, {Value: "pending"}}, Default: "active"},
+	{Name: "verified", Kind: runtime.KindBoolean, Description: "Whether the user is verified.", Default: true},
+}}
+var elicitFormSEP1034Defaults = elicitimpl.NewForm((*SEP1034Defaults)(nil), &elicitSchemaSEP1034Defaults, "Name", "Age", "Score", "Status", "Verified")
+
+// elicitSchemaSEP1330Enums is the schema of SEP1330Enums; elicitFormSEP1330Enums adds the Go field of each property.
+var elicitCountsSEP1330Enums = [...]int{1, 3}
+var elicitSchemaSEP1330Enums = runtime.Schema{Name: "SEP1330Enums", Properties: []runtime.Property{
+	{Name: "untitledSingle", Kind: runtime.KindEnum, Description: "An untitled single-select.", Options: []runtime.Option{{Value: "option1"}, {Value: "option2"}, {Value: "option3"}}},
+	{Name: "titledSingle", Kind: runtime.KindEnum, Description: "A titled single-select.", Options: []runtime.Option{{Value: "value1", Title: "First Option"}, {Value: "value2", Title: "Second Option"}, {Value: "value3", Title: "Third Option"}}, Style: runtime.EnumTitled},
+	{Name: "legacyEnum", Kind: runtime.KindEnum, Description: "A legacy titled single-select.", Options: []runtime.Option{{Value: "opt1", Title: "Option One"}, {Value: "opt2", Title: "Option Two"}, {Value: "opt3", Title: "Option Three"}}, Style: runtime.EnumLegacy},
+	{Name: "untitledMulti", Kind: runtime.KindMulti, Description: "An untitled multi-select.", Options: []runtime.Option{{Value: "option1"}, {Value: "option2"}, {Value: "option3"}}, MinItems: &elicitCountsSEP1330Enums[0], MaxItems: &elicitCountsSEP1330Enums[1]},
+	{Name: "titledMulti", Kind: runtime.KindMulti, Description: "A titled multi-select.", Options: []runtime.Option{{Value: "value1", Title: "First Choice"}, {Value: "value2", Title: "Second Choice"}, {Value: "value3", Title: "Third Choice"}}, Style: runtime.EnumTitled, MinItems: &elicitCountsSEP1330Enums[0], MaxItems: &elicitCountsSEP1330Enums[1]},
+}}
+var elicitFormSEP1330Enums = elicitimpl.NewForm((*SEP1330Enums)(nil), &elicitSchemaSEP1330Enums, "UntitledSingle", "TitledSingle", "LegacyEnum", "UntitledMulti", "TitledMulti")
+
+// elicitSchemaUserName is the schema of UserName; elicitFormUserName adds the Go field of each property.
+var elicitSchemaUserName = runtime.Schema{Name: "UserName", Properties: []runtime.Property{
+	{Name: "name", Kind: runtime.KindString, Description: "The caller's name.", Required: true},
+}}
+var elicitFormUserName = elicitimpl.NewForm((*UserName)(nil), &elicitSchemaUserName, "Name")
+
+// elicitSchemaConfirm is the schema of Confirm; elicitFormConfirm adds the Go field of each property.
+var elicitSchemaConfirm = runtime.Schema{Name: "Confirm", Properties: []runtime.Property{
+	{Name: "ok", Kind: runtime.KindBoolean, Description: "Go ahead?", Required: true, Default: false},
+}}
+var elicitFormConfirm = elicitimpl.NewForm((*Confirm)(nil), &elicitSchemaConfirm, "OK")
+
+// elicitSchemaStep1 is the schema of Step1; elicitFormStep1 adds the Go field of each property.
+var elicitSchemaStep1 = runtime.Schema{Name: "Step1", Properties: []runtime.Property{
+	{Name: "name", Kind: runtime.KindString, Description: "The caller's name.", Required: true},
+}}
+var elicitFormStep1 = elicitimpl.NewForm((*Step1)(nil), &elicitSchemaStep1, "Name")
+
+// elicitSchemaStep2 is the schema of Step2; elicitFormStep2 adds the Go field of each property.
+var elicitSchemaStep2 = runtime.Schema{Name: "Step2", Properties: []runtime.Property{
+	{Name: "color", Kind: runtime.KindString, Description: "The caller's favourite colour.", Required: true},
+}}
+var elicitFormStep2 = elicitimpl.NewForm((*Step2)(nil), &elicitSchemaStep2, "Color")
+
+// elicitSchemaPromptContext is the schema of PromptContext; elicitFormPromptContext adds the Go field of each property.
+var elicitSchemaPromptContext = runtime.Schema{Name: "PromptContext", Properties: []runtime.Property{
+	{Name: "context", Kind: runtime.KindString, Description: "The context the prompt uses.", Required: true},
+}}
+var elicitFormPromptContext = elicitimpl.NewForm((*PromptContext)(nil), &elicitSchemaPromptContext, "Context")
+
+// elicitSchemaDeploy is the schema of Deploy; elicitFormDeploy adds the Go field of each property.
+var elicitCountsDeploy = [...]int{1, 100}
+var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
+	{Name: "branch", Kind: runtime.KindString, Title: "Branch", Description: "The git branch to deploy.", MinLength: &elicitCountsDeploy[0], MaxLength: &elicitCountsDeploy[1], Default: "main"},
+	{Name: "environment", Kind: runtime.KindEnum, Title: "Environment", Description: "Where the branch goes.", Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
+	{Name: "confirmed", Kind: runtime.KindBoolean, Title: "I confirm this deploy", Description: "I understand that the deploy reaches live traffic.", Required: true, Default: false},
+}}
+var elicitFormDeploy = elicitWithLocales(elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Environment", "Confirmed"), elicitLocalesDeploy)
+
+// elicitSchemaRebook is the schema of Rebook; elicitFormRebook adds the Go field of each property.
+var elicitSchemaRebook = runtime.Schema{Name: "Rebook", Properties: []runtime.Property{
+	{Name: "try_another_date", Kind: runtime.KindBoolean, Title: "Try another date?", Description: "Look for a table on another date.", Required: true, Default: false},
+	{Name: "preferred_date", Kind: runtime.KindString, Title: "Preferred date", Description: "The date to try instead.", Format: "date"},
+}}
+var elicitFormRebook = elicitimpl.NewForm((*Rebook)(nil), &elicitSchemaRebook, "TryAnotherDate", "PreferredDate")
+
+// elicitSchemaBookArgs is the schema of BookArgs; elicitFormBookArgs adds the Go field of each property.
+var elicitBoundsBookArgs = [...]float64{1, 12}
+var elicitSchemaBookArgs = runtime.Schema{Name: "BookArgs", Properties: []runtime.Property{
+	{Name: "date", Kind: runtime.KindString, Title: "Date", Description: "The date to book.", Required: true, Format: "date"},
+	{Name: "party_size", Kind: runtime.KindInteger, Title: "Party size", Description: "How many people, 1 to 12.", Required: true, Minimum: &elicitBoundsBookArgs[0], Maximum: &elicitBoundsBookArgs[1]},
+}}
+var elicitFormBookArgs = elicitimpl.NewForm((*BookArgs)(nil), &elicitSchemaBookArgs, "Date", "PartySize")
+
+// elicitSchemaKRArgs is the schema of KRArgs; elicitFormKRArgs adds the Go field of each property.
+var elicitSchemaKRArgs = runtime.Schema{Name: "KRArgs", Properties: []runtime.Property{
+	{Name: "kr", Kind: runtime.KindEnum, Title: "Key result", Description: "The key result to show.", Required: true, Dynamic: true},
+}}
+var elicitFormKRArgs = elicitimpl.NewForm((*KRArgs)(nil), &elicitSchemaKRArgs, "KR")
+
+// elicitSchemaCampaignApproval is the schema of CampaignApproval; elicitFormCampaignApproval adds the Go field of each property.
+var elicitSchemaCampaignApproval = runtime.Schema{Name: "CampaignApproval", Properties: []runtime.Property{
+	{Name: "approved", Kind: runtime.KindBoolean, Title: "Approve sending", Description: "Approving sends the campaign to its recipients.", Required: true, Default: false},
+	{Name: "send_window", Kind: runtime.KindEnum, Title: "Send window", Description: "When to send it.", Options: []runtime.Option{{Value: "now", Title: "Now"}, {Value: "tonight", Title: "Tonight at 20:00"}, {Value: "tomorrow", Title: "Tomorrow at 09:00"}}, Style: runtime.EnumTitled, Default: "now"},
+}}
+var elicitFormCampaignApproval = elicitimpl.NewForm((*CampaignApproval)(nil), &elicitSchemaCampaignApproval, "Approved", "Window")
+
+// The translations of the elicit.<tag>.json catalogs, one variable per translated form.
+var elicitLocalesDeploy = []elicitimpl.Locale{
+	{Tag: "en"},
+	{
+		Tag: "ja",
+		Props: []elicitimpl.PropText{
+			{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ。"},
+			{Name: "environment", Title: "環境", Description: "デプロイ先。", Options: []runtime.Option{
+				{Value: "staging", Title: "ステージング"},
+				{Value: "production", Title: "本番"},
+			}},
+			{Name: "confirmed", Title: "このデプロイを承認します", Description: "本番トラフィックに影響することを了承します。"},
 		},
-	}
+	},
+}
+
+// elicitWithLocales gives form f its translations, as f is declared.
+func elicitWithLocales(f *elicitimpl.Form, locales []elicitimpl.Locale) *elicitimpl.Form {
+	f.Locales = locales
+	return f
 }

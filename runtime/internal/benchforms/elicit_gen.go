@@ -15,26 +15,16 @@ import (
 // The generated code needs a runtime at least as new as this elicitgen.
 const _ = elicitimpl.SupportPackageIsVersion2
 
-// elicitSchemaScalars is the schema of Scalars; elicitFormScalars adds the Go field of each property.
-var elicitCountsScalars, elicitBoundsScalars = [...]int{1, 64, 100}, [...]float64{1, 20, 0, 100}
-var elicitSchemaScalars = runtime.Schema{Name: "Scalars", Properties: []runtime.Property{
-	{Name: "service", Kind: runtime.KindString, Required: true, MinLength: &elicitCountsScalars[0], MaxLength: &elicitCountsScalars[1]},
-	{Name: "branch", Kind: runtime.KindString, MaxLength: &elicitCountsScalars[2], Default: "main"},
-	{Name: "environment", Kind: runtime.KindEnum, Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
-	{Name: "replicas", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[0], Maximum: &elicitBoundsScalars[1]},
-	{Name: "canary", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[3]},
-	{Name: "ratio", Kind: runtime.KindNumber, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[0]},
-	{Name: "confirmed", Kind: runtime.KindBoolean, Required: true, Default: false},
-	{Name: "notify", Kind: runtime.KindBoolean, Default: true},
-}}
-var elicitFormScalars = elicitimpl.NewForm((*Scalars)(nil), &elicitSchemaScalars, "Service", "Branch", "Env", "Replicas", "Canary", "Ratio", "Confirmed", "Notify")
-
 // ScalarsSchema returns a copy of the requestedSchema of Scalars.
-func ScalarsSchema() *runtime.Schema { return elicitFormScalars.Schema().Clone() }
+func ScalarsSchema() *runtime.Schema {
+	return elicitFormScalars.Schema().Clone()
+}
 
 // Validate checks v against every rule of the Scalars schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Scalars) Validate() error { return elicitFormScalars.Validate(&v) }
+func (v Scalars) Validate() error {
+	return elicitFormScalars.Validate(&v)
+}
 
 // AskScalars asks the user to fill in Scalars; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -44,13 +34,19 @@ func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts .
 }
 
 // AcceptScalars is the client-side answer that submits v, if v validates.
-func AcceptScalars(v Scalars) (*runtime.Response, error) { return elicitFormScalars.Accept(&v) }
+func AcceptScalars(v Scalars) (*runtime.Response, error) {
+	return elicitFormScalars.Accept(&v)
+}
 
 // DeclineScalars is the client-side answer that declines a Scalars form.
-func DeclineScalars() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
+func DeclineScalars() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
 
 // CancelScalars is the client-side answer that dismisses a Scalars form.
-func CancelScalars() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
+func CancelScalars() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
 
 // If this does not compile, Scalars changed after elicitgen ran: run go generate.
 type _Scalars_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -68,3 +64,17 @@ var _ _Scalars_changed_since_elicitgen_ran_run_go_generate = Scalars{}
 
 // If this does not compile (duplicate key false), the constants of Env changed: run go generate.
 var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProduction == "production": 1}
+
+// elicitSchemaScalars is the schema of Scalars; elicitFormScalars adds the Go field of each property.
+var elicitCountsScalars, elicitBoundsScalars = [...]int{1, 64, 100}, [...]float64{1, 20, 0, 100}
+var elicitSchemaScalars = runtime.Schema{Name: "Scalars", Properties: []runtime.Property{
+	{Name: "service", Kind: runtime.KindString, Required: true, MinLength: &elicitCountsScalars[0], MaxLength: &elicitCountsScalars[1]},
+	{Name: "branch", Kind: runtime.KindString, MaxLength: &elicitCountsScalars[2], Default: "main"},
+	{Name: "environment", Kind: runtime.KindEnum, Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
+	{Name: "replicas", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[0], Maximum: &elicitBoundsScalars[1]},
+	{Name: "canary", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[3]},
+	{Name: "ratio", Kind: runtime.KindNumber, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[0]},
+	{Name: "confirmed", Kind: runtime.KindBoolean, Required: true, Default: false},
+	{Name: "notify", Kind: runtime.KindBoolean, Default: true},
+}}
+var elicitFormScalars = elicitimpl.NewForm((*Scalars)(nil), &elicitSchemaScalars, "Service", "Branch", "Env", "Replicas", "Canary", "Ratio", "Confirmed", "Notify")

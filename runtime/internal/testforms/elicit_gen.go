@@ -15,22 +15,16 @@ import (
 // The generated code needs a runtime at least as new as this elicitgen.
 const _ = elicitimpl.SupportPackageIsVersion2
 
-// elicitSchemaDeploy is the schema of Deploy; elicitFormDeploy adds the Go field of each property.
-var elicitCountsDeploy, elicitBoundsDeploy = [...]int{1}, [...]float64{1, 10}
-var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
-	{Name: "branch", Kind: runtime.KindString, Description: "The git branch to deploy.", MinLength: &elicitCountsDeploy[0], Default: "main"},
-	{Name: "env", Kind: runtime.KindEnum, Title: "Environment", Description: "The target environment.", Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "prod", Title: "Production"}}, Style: runtime.EnumTitled, Default: "staging"},
-	{Name: "replicas", Kind: runtime.KindInteger, Description: "How many instances to run.", Required: true, Minimum: &elicitBoundsDeploy[0], Maximum: &elicitBoundsDeploy[1]},
-	{Name: "confirm", Kind: runtime.KindBoolean, Description: "I understand that the deploy takes live traffic.", Default: false},
-}}
-var elicitFormDeploy = elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Env", "Replicas", "Confirm")
-
 // DeploySchema returns a copy of the requestedSchema of Deploy.
-func DeploySchema() *runtime.Schema { return elicitFormDeploy.Schema().Clone() }
+func DeploySchema() *runtime.Schema {
+	return elicitFormDeploy.Schema().Clone()
+}
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Deploy) Validate() error { return elicitFormDeploy.Validate(&v) }
+func (v Deploy) Validate() error {
+	return elicitFormDeploy.Validate(&v)
+}
 
 // AskDeploy asks the user to fill in Deploy; only an answer that decodes and
 // validates is an accept. An unreachable client matches runtime.ErrUnavailable.
@@ -40,13 +34,159 @@ func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ..
 }
 
 // AcceptDeploy is the client-side answer that submits v, if v validates.
-func AcceptDeploy(v Deploy) (*runtime.Response, error) { return elicitFormDeploy.Accept(&v) }
+func AcceptDeploy(v Deploy) (*runtime.Response, error) {
+	return elicitFormDeploy.Accept(&v)
+}
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
-func DeclineDeploy() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
+func DeclineDeploy() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
 
 // CancelDeploy is the client-side answer that dismisses a Deploy form.
-func CancelDeploy() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
+func CancelDeploy() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
+
+// ApproveSchema returns a copy of the requestedSchema of Approve.
+func ApproveSchema() *runtime.Schema {
+	return elicitFormApprove.Schema().Clone()
+}
+
+// Validate checks v against every rule of the Approve schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Approve) Validate() error {
+	return elicitFormApprove.Validate(&v)
+}
+
+// AskApprove asks the user to fill in Approve; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Approve], err error) {
+	o.Action, err = elicitFormApprove.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
+
+// AcceptApprove is the client-side answer that submits v, if v validates.
+func AcceptApprove(v Approve) (*runtime.Response, error) {
+	return elicitFormApprove.Accept(&v)
+}
+
+// DeclineApprove is the client-side answer that declines a Approve form.
+func DeclineApprove() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
+
+// CancelApprove is the client-side answer that dismisses a Approve form.
+func CancelApprove() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
+
+// NotifySchema returns a copy of the requestedSchema of Notify.
+func NotifySchema() *runtime.Schema {
+	return elicitFormNotify.Schema().Clone()
+}
+
+// Validate checks v against every rule of the Notify schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Notify) Validate() error {
+	return elicitFormNotify.Validate(&v)
+}
+
+// AskNotify asks the user to fill in Notify; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Notify], err error) {
+	o.Action, err = elicitFormNotify.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
+
+// AcceptNotify is the client-side answer that submits v, if v validates.
+func AcceptNotify(v Notify) (*runtime.Response, error) {
+	return elicitFormNotify.Accept(&v)
+}
+
+// DeclineNotify is the client-side answer that declines a Notify form.
+func DeclineNotify() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
+
+// CancelNotify is the client-side answer that dismisses a Notify form.
+func CancelNotify() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
+
+// SubscribeSchema returns a copy of the requestedSchema of Subscribe.
+func SubscribeSchema() *runtime.Schema {
+	return elicitFormSubscribe.Schema().Clone()
+}
+
+// Validate checks v against every rule of the Subscribe schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v Subscribe) Validate() error {
+	return elicitFormSubscribe.Validate(&v)
+}
+
+// AskSubscribe asks the user to fill in Subscribe; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskSubscribe(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Subscribe], err error) {
+	o.Action, err = elicitFormSubscribe.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
+
+// AcceptSubscribe is the client-side answer that submits v, if v validates.
+func AcceptSubscribe(v Subscribe) (*runtime.Response, error) {
+	return elicitFormSubscribe.Accept(&v)
+}
+
+// DeclineSubscribe is the client-side answer that declines a Subscribe form.
+func DeclineSubscribe() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
+
+// CancelSubscribe is the client-side answer that dismisses a Subscribe form.
+func CancelSubscribe() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
+
+// BookArgsSchema returns a copy of the requestedSchema of BookArgs.
+func BookArgsSchema() *runtime.Schema {
+	return elicitFormBookArgs.Schema().Clone()
+}
+
+// Validate checks v against every rule of the BookArgs schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v BookArgs) Validate() error {
+	return elicitFormBookArgs.Validate(&v)
+}
+
+// AskBookArgs asks the user to fill in BookArgs; only an answer that decodes and
+// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
+func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[BookArgs], err error) {
+	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
+
+// AcceptBookArgs is the client-side answer that submits v, if v validates.
+func AcceptBookArgs(v BookArgs) (*runtime.Response, error) {
+	return elicitFormBookArgs.Accept(&v)
+}
+
+// DeclineBookArgs is the client-side answer that declines a BookArgs form.
+func DeclineBookArgs() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionDecline}
+}
+
+// CancelBookArgs is the client-side answer that dismisses a BookArgs form.
+func CancelBookArgs() *runtime.Response {
+	return &runtime.Response{Action: runtime.ActionCancel}
+}
+
+// AskMissingBookArgs asks the person for the fields of v tagged ask that the model
+// left out or gave invalid values for, in one form, and merges the answer
+// into v. It returns runtime.ActionAccept, without asking when nothing was
+// missing, once v is complete; see runtime.Form.AskMissing.
+func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
+	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
+}
 
 // If this does not compile, Deploy changed after elicitgen ran: run go generate.
 type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -61,37 +201,6 @@ var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 // If this does not compile (duplicate key false), the constants of Env changed: run go generate.
 var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProd == "prod": 1}
 
-// elicitSchemaApprove is the schema of Approve; elicitFormApprove adds the Go field of each property.
-var elicitCountsApprove = [...]int{200}
-var elicitSchemaApprove = runtime.Schema{Name: "Approve", Properties: []runtime.Property{
-	{Name: "approve", Kind: runtime.KindBoolean, Description: "Go ahead with the deploy.", Required: true, Default: false},
-	{Name: "note", Kind: runtime.KindString, Description: "Left in the audit log.", MaxLength: &elicitCountsApprove[0]},
-}}
-var elicitFormApprove = elicitimpl.NewForm((*Approve)(nil), &elicitSchemaApprove, "Approve", "Note")
-
-// ApproveSchema returns a copy of the requestedSchema of Approve.
-func ApproveSchema() *runtime.Schema { return elicitFormApprove.Schema().Clone() }
-
-// Validate checks v against every rule of the Approve schema; the error is a
-// *runtime.ValidationError naming each field that is wrong.
-func (v Approve) Validate() error { return elicitFormApprove.Validate(&v) }
-
-// AskApprove asks the user to fill in Approve; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Approve], err error) {
-	o.Action, err = elicitFormApprove.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
-
-// AcceptApprove is the client-side answer that submits v, if v validates.
-func AcceptApprove(v Approve) (*runtime.Response, error) { return elicitFormApprove.Accept(&v) }
-
-// DeclineApprove is the client-side answer that declines a Approve form.
-func DeclineApprove() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelApprove is the client-side answer that dismisses a Approve form.
-func CancelApprove() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
 // If this does not compile, Approve changed after elicitgen ran: run go generate.
 type _Approve_changed_since_elicitgen_ran_run_go_generate = struct {
 	Approve bool    `json:"approve"`
@@ -99,36 +208,6 @@ type _Approve_changed_since_elicitgen_ran_run_go_generate = struct {
 }
 
 var _ _Approve_changed_since_elicitgen_ran_run_go_generate = Approve{}
-
-// elicitSchemaNotify is the schema of Notify; elicitFormNotify adds the Go field of each property.
-var elicitCountsNotify = [...]int{1}
-var elicitSchemaNotify = runtime.Schema{Name: "Notify", Properties: []runtime.Property{
-	{Name: "channels", Kind: runtime.KindMulti, Description: "Channels to notify.", Required: true, Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, MinItems: &elicitCountsNotify[0]},
-}}
-var elicitFormNotify = elicitimpl.NewForm((*Notify)(nil), &elicitSchemaNotify, "Channels")
-
-// NotifySchema returns a copy of the requestedSchema of Notify.
-func NotifySchema() *runtime.Schema { return elicitFormNotify.Schema().Clone() }
-
-// Validate checks v against every rule of the Notify schema; the error is a
-// *runtime.ValidationError naming each field that is wrong.
-func (v Notify) Validate() error { return elicitFormNotify.Validate(&v) }
-
-// AskNotify asks the user to fill in Notify; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Notify], err error) {
-	o.Action, err = elicitFormNotify.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
-
-// AcceptNotify is the client-side answer that submits v, if v validates.
-func AcceptNotify(v Notify) (*runtime.Response, error) { return elicitFormNotify.Accept(&v) }
-
-// DeclineNotify is the client-side answer that declines a Notify form.
-func DeclineNotify() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelNotify is the client-side answer that dismisses a Notify form.
-func CancelNotify() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, Notify changed after elicitgen ran: run go generate.
 type _Notify_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -140,36 +219,6 @@ var _ _Notify_changed_since_elicitgen_ran_run_go_generate = Notify{}
 // If this does not compile (duplicate key false), the constants of Channel changed: run go generate.
 var _ = map[bool]int{false: 0, ChannelEmail == "email" && ChannelSlack == "slack": 1}
 
-// elicitSchemaSubscribe is the schema of Subscribe; elicitFormSubscribe adds the Go field of each property.
-var elicitSchemaSubscribe = runtime.Schema{Name: "Subscribe", Properties: []runtime.Property{
-	{Name: "email", Kind: runtime.KindString, Description: "Email address for the digest.", Required: true, Format: "email"},
-	{Name: "channels", Kind: runtime.KindMulti, Description: "Channels to notify besides the digest.", Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, Default: []string{"email"}},
-}}
-var elicitFormSubscribe = elicitimpl.NewForm((*Subscribe)(nil), &elicitSchemaSubscribe, "Email", "Channels")
-
-// SubscribeSchema returns a copy of the requestedSchema of Subscribe.
-func SubscribeSchema() *runtime.Schema { return elicitFormSubscribe.Schema().Clone() }
-
-// Validate checks v against every rule of the Subscribe schema; the error is a
-// *runtime.ValidationError naming each field that is wrong.
-func (v Subscribe) Validate() error { return elicitFormSubscribe.Validate(&v) }
-
-// AskSubscribe asks the user to fill in Subscribe; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskSubscribe(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Subscribe], err error) {
-	o.Action, err = elicitFormSubscribe.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
-
-// AcceptSubscribe is the client-side answer that submits v, if v validates.
-func AcceptSubscribe(v Subscribe) (*runtime.Response, error) { return elicitFormSubscribe.Accept(&v) }
-
-// DeclineSubscribe is the client-side answer that declines a Subscribe form.
-func DeclineSubscribe() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelSubscribe is the client-side answer that dismisses a Subscribe form.
-func CancelSubscribe() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
-
 // If this does not compile, Subscribe changed after elicitgen ran: run go generate.
 type _Subscribe_changed_since_elicitgen_ran_run_go_generate = struct {
 	Email    string    `json:"email" elicit:"format=email"`
@@ -177,37 +226,6 @@ type _Subscribe_changed_since_elicitgen_ran_run_go_generate = struct {
 }
 
 var _ _Subscribe_changed_since_elicitgen_ran_run_go_generate = Subscribe{}
-
-// elicitSchemaBookArgs is the schema of BookArgs; elicitFormBookArgs adds the Go field of each property.
-var elicitBoundsBookArgs = [...]float64{1, 12}
-var elicitSchemaBookArgs = runtime.Schema{Name: "BookArgs", Properties: []runtime.Property{
-	{Name: "date", Kind: runtime.KindString, Title: "Date", Description: "The date to book.", Required: true, Format: "date"},
-	{Name: "party_size", Kind: runtime.KindInteger, Title: "Party size", Required: true, Minimum: &elicitBoundsBookArgs[0], Maximum: &elicitBoundsBookArgs[1]},
-}}
-var elicitFormBookArgs = elicitimpl.NewForm((*BookArgs)(nil), &elicitSchemaBookArgs, "Date", "PartySize")
-
-// BookArgsSchema returns a copy of the requestedSchema of BookArgs.
-func BookArgsSchema() *runtime.Schema { return elicitFormBookArgs.Schema().Clone() }
-
-// Validate checks v against every rule of the BookArgs schema; the error is a
-// *runtime.ValidationError naming each field that is wrong.
-func (v BookArgs) Validate() error { return elicitFormBookArgs.Validate(&v) }
-
-// AskBookArgs asks the user to fill in BookArgs; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[BookArgs], err error) {
-	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
-
-// AcceptBookArgs is the client-side answer that submits v, if v validates.
-func AcceptBookArgs(v BookArgs) (*runtime.Response, error) { return elicitFormBookArgs.Accept(&v) }
-
-// DeclineBookArgs is the client-side answer that declines a BookArgs form.
-func DeclineBookArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionDecline} }
-
-// CancelBookArgs is the client-side answer that dismisses a BookArgs form.
-func CancelBookArgs() *runtime.Response { return &runtime.Response{Action: runtime.ActionCancel} }
 
 // If this does not compile, BookArgs changed after elicitgen ran: run go generate.
 type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -218,29 +236,65 @@ type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
 
-// AskMissingBookArgs asks the person for the fields of v tagged ask that the model
-// left out or gave invalid values for, in one form, and merges the answer
-// into v. It returns runtime.ActionAccept, without asking when nothing was
-// missing, once v is complete; see runtime.Form.AskMissing.
-func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
+// elicitSchemaDeploy is the schema of Deploy; elicitFormDeploy adds the Go field of each property.
+var elicitCountsDeploy, elicitBoundsDeploy = [...]int{1}, [...]float64{1, 10}
+var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
+	{Name: "branch", Kind: runtime.KindString, Description: "The git branch to deploy.", MinLength: &elicitCountsDeploy[0], Default: "main"},
+	{Name: "env", Kind: runtime.KindEnum, Title: "Environment", Description: "The target environment.", Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "prod", Title: "Production"}}, Style: runtime.EnumTitled, Default: "staging"},
+	{Name: "replicas", Kind: runtime.KindInteger, Description: "How many instances to run.", Required: true, Minimum: &elicitBoundsDeploy[0], Maximum: &elicitBoundsDeploy[1]},
+	{Name: "confirm", Kind: runtime.KindBoolean, Description: "I understand that the deploy takes live traffic.", Default: false},
+}}
+var elicitFormDeploy = elicitWithLocales(elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Env", "Replicas", "Confirm"), elicitLocalesDeploy)
+
+// elicitSchemaApprove is the schema of Approve; elicitFormApprove adds the Go field of each property.
+var elicitCountsApprove = [...]int{200}
+var elicitSchemaApprove = runtime.Schema{Name: "Approve", Properties: []runtime.Property{
+	{Name: "approve", Kind: runtime.KindBoolean, Description: "Go ahead with the deploy.", Required: true, Default: false},
+	{Name: "note", Kind: runtime.KindString, Description: "Left in the audit log.", MaxLength: &elicitCountsApprove[0]},
+}}
+var elicitFormApprove = elicitimpl.NewForm((*Approve)(nil), &elicitSchemaApprove, "Approve", "Note")
+
+// elicitSchemaNotify is the schema of Notify; elicitFormNotify adds the Go field of each property.
+var elicitCountsNotify = [...]int{1}
+var elicitSchemaNotify = runtime.Schema{Name: "Notify", Properties: []runtime.Property{
+	{Name: "channels", Kind: runtime.KindMulti, Description: "Channels to notify.", Required: true, Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, MinItems: &elicitCountsNotify[0]},
+}}
+var elicitFormNotify = elicitimpl.NewForm((*Notify)(nil), &elicitSchemaNotify, "Channels")
+
+// elicitSchemaSubscribe is the schema of Subscribe; elicitFormSubscribe adds the Go field of each property.
+var elicitSchemaSubscribe = runtime.Schema{Name: "Subscribe", Properties: []runtime.Property{
+	{Name: "email", Kind: runtime.KindString, Description: "Email address for the digest.", Required: true, Format: "email"},
+	{Name: "channels", Kind: runtime.KindMulti, Description: "Channels to notify besides the digest.", Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, Default: []string{"email"}},
+}}
+var elicitFormSubscribe = elicitimpl.NewForm((*Subscribe)(nil), &elicitSchemaSubscribe, "Email", "Channels")
+
+// elicitSchemaBookArgs is the schema of BookArgs; elicitFormBookArgs adds the Go field of each property.
+var elicitBoundsBookArgs = [...]float64{1, 12}
+var elicitSchemaBookArgs = runtime.Schema{Name: "BookArgs", Properties: []runtime.Property{
+	{Name: "date", Kind: runtime.KindString, Title: "Date", Description: "The date to book.", Required: true, Format: "date"},
+	{Name: "party_size", Kind: runtime.KindInteger, Title: "Party size", Required: true, Minimum: &elicitBoundsBookArgs[0], Maximum: &elicitBoundsBookArgs[1]},
+}}
+var elicitFormBookArgs = elicitimpl.NewForm((*BookArgs)(nil), &elicitSchemaBookArgs, "Date", "PartySize")
+
+// The translations of the elicit.<tag>.json catalogs, one variable per translated form.
+var elicitLocalesDeploy = []elicitimpl.Locale{
+	{Tag: "en"},
+	{
+		Tag: "ja",
+		Props: []elicitimpl.PropText{
+			{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ"},
+			{Name: "env", Title: "環境", Description: "デプロイ先の環境", Options: []runtime.Option{
+				{Value: "staging", Title: "ステージング"},
+				{Value: "prod", Title: "本番"},
+			}},
+			{Name: "replicas", Description: "実行するインスタンス数"},
+			{Name: "confirm", Description: "本番トラフィックに影響することを了承します"},
+		},
+	},
 }
 
-// init attaches the translations of the elicit.<tag>.json catalogs.
-func init() {
-	elicitFormDeploy.Locales = []elicitimpl.Locale{
-		{Tag: "en"},
-		{
-			Tag: "ja",
-			Props: []elicitimpl.PropText{
-				{Name: "branch", Title: "ブランチ", Description: "デプロイする git ブランチ"},
-				{Name: "env", Title: "環境", Description: "デプロイ先の環境", Options: []runtime.Option{
-					{Value: "staging", Title: "ステージング"},
-					{Value: "prod", Title: "本番"},
-				}},
-				{Name: "replicas", Description: "実行するインスタンス数"},
-				{Name: "confirm", Description: "本番トラフィックに影響することを了承します"},
-			},
-		},
-	}
+// elicitWithLocales gives form f its translations, as f is declared.
+func elicitWithLocales(f *elicitimpl.Form, locales []elicitimpl.Locale) *elicitimpl.Form {
+	f.Locales = locales
+	return f
 }
