@@ -2,6 +2,8 @@ package seal
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
+	"encoding/hex"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -25,6 +27,17 @@ type State struct {
 	// Flows holds the flow id of each URL-mode request, by key, so that
 	// the out-of-band page can be correlated across rounds.
 	Flows map[string]string
+	// Asked lists the inputRequests keys of the questions the round that
+	// sealed the state asked (see runtime.WithAskedFirst).
+	Asked []string
+
+	// ID is the state's random id (hex), fresh for every Seal: the id a
+	// replay store claims once (see adapter.ReplayStore). Set by Open;
+	// Seal ignores it.
+	ID string
+	// Expires is the last instant the state opens (by the opener's
+	// clock). Set by Open; Seal ignores it.
+	Expires time.Time
 
 	// sealed are the answers of an opened state not yet decoded, in the
 	// order sealed; a decoded one has its key cleared.
@@ -100,7 +113,7 @@ func (s *Sealer) ttl() time.Duration {
 // key id and the binding (tool, argument digest, principal), each length
 // prefixed so that no two bindings share an encoding.
 func appendAAD(dst []byte, kid string, b *Binding) []byte {
-	dst = append(dst, stateDomain...)
+	dst = append(dst, aadDomain...)
 	dst = appendStr(dst, kid)
 	dst = appendStr(dst, b.Tool)
 	dst = append(dst, b.ArgsDigest[:]...)
@@ -122,7 +135,7 @@ func (k *stateKey) bindTag(aad []byte) [bindTagSize]byte {
 
 // Seal returns st as an opaque requestState bound to b, valid for the
 // Sealer's TTL, encrypted and authenticated with the ring's current key.
-// The format is "v2." key-id "." base64url(key fingerprint | binding tag
+// The format is "v3." key-id "." base64url(key fingerprint | binding tag
 // | nonce | AES-256-GCM ciphertext and tag), the binding being the
 // additional data.
 func (s *Sealer) Seal(b Binding, st *State) (string, error) {
@@ -139,6 +152,9 @@ func (s *Sealer) Seal(b Binding, st *State) (string, error) {
 	buf := make([]byte, head, head+32+sizeHint(st)+key.aead.NonceSize()+key.aead.Overhead())
 	buf = binary.AppendVarint(buf, now.Unix())
 	buf = binary.AppendVarint(buf, now.Add(s.ttl()).Unix())
+	var id [stateIDSize]byte
+	rand.Read(id[:]) // never fails (crypto/rand)
+	buf = append(buf, id[:]...)
 	buf, err := appendState(buf, st)
 	if err != nil {
 		return "", fmt.Errorf("elicit: sealing request state: %w", err)
@@ -199,7 +215,7 @@ func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	}
 	rest, ok := strings.CutPrefix(state, statePrefix)
 	if !ok {
-		if legacyState(state) {
+		if strings.HasPrefix(state, outdatedPrefix) || legacyState(state) {
 			return nil, runtime.ErrStateOutdated
 		}
 		return nil, fmt.Errorf("%w: not a sealed state", runtime.ErrStateTampered)
@@ -231,6 +247,7 @@ func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	}
 	d := stateDecoder{s: string(plain)}
 	issued, expires := d.varint(), d.varint()
+	id := d.bytes(stateIDSize)
 	st := d.index()
 	if d.err {
 		return nil, fmt.Errorf("%w: unsupported payload", runtime.ErrStateTampered)
@@ -242,6 +259,8 @@ func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	if n := now.Unix(); n > expires {
 		return nil, fmt.Errorf("%w: %s ago", runtime.ErrStateExpired, time.Duration(n-expires)*time.Second)
 	}
+	st.ID = hex.EncodeToString([]byte(id))
+	st.Expires = time.Unix(expires, 0).Add(time.Second - time.Nanosecond)
 	return st, nil
 }
 
