@@ -3,9 +3,9 @@ package seal
 import (
 	"crypto/hmac"
 	"crypto/rand"
-	"encoding/hex"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
