@@ -60,6 +60,9 @@ type Request struct {
 	// the source language when none served the preference. Adapters
 	// report it as _meta[MetaKeyContentLanguage] (SEP-2792).
 	Language string
+	// AskedFirst: an answer counts only if this server asked the
+	// question earlier in the call (WithAskedFirst).
+	AskedFirst bool
 }
 
 // Response is a client's answer, as an Asker returns it.

@@ -72,6 +72,31 @@ func (st *State) Answer(key string) (*runtime.Response, bool) {
 	return nil, false
 }
 
+// HasAnswers reports whether st holds any answer.
+func (st *State) HasAnswers() bool {
+	for _, r := range st.Answers {
+		if r != nil {
+			return true
+		}
+	}
+	for _, a := range st.sealed {
+		if a.key != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// WasAsked reports whether key is one of st.Asked.
+func (st *State) WasAsked(key string) bool {
+	for _, k := range st.Asked {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
 // AllAnswers decodes and returns every answer, by key.
 func (st *State) AllAnswers() map[string]*runtime.Response {
 	for _, a := range st.sealed {
