@@ -23,8 +23,9 @@ var ErrAnswerKeys = errors.New("elicit: malformed elicitation result")
 // JSON of an elicitation result (an inputResponses entry or the result of
 // elicitation/create), is an object whose keys equal to "action" or
 // "content" under encoding/json's case folding are exactly "action" and
-// "content", each at most once, and whose content object holds no key
-// twice. Other keys (_meta, extensions) are left to the SDK.
+// "content", each at most once. Other keys (_meta, extensions) are left
+// to the SDK; inside content, a repeated field is read as both SDKs decode
+// JSON (the last occurrence wins) and validated.
 func CheckAnswerKeys(raw []byte) error {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
@@ -61,36 +62,6 @@ func CheckAnswerKeys(raw []byte) error {
 			return fmt.Errorf("%w: key %q appears twice", ErrAnswerKeys, k)
 		}
 		seen[k] = true
-		if k == "content" && bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) {
-			if err := checkExactDuplicates(v); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// checkExactDuplicates refuses an object holding one key twice.
-func checkExactDuplicates(obj []byte) error {
-	d := json.NewDecoder(bytes.NewReader(obj))
-	if _, err := d.Token(); err != nil {
-		return nil
-	}
-	seen := map[string]bool{}
-	for d.More() {
-		tok, err := d.Token()
-		if err != nil {
-			return nil
-		}
-		k, _ := tok.(string)
-		if seen[k] {
-			return fmt.Errorf("%w: content key %s appears twice", ErrAnswerKeys, strconv.Quote(k))
-		}
-		seen[k] = true
-		var skip json.RawMessage
-		if err := d.Decode(&skip); err != nil {
-			return nil
-		}
 	}
 	return nil
 }
