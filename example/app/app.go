@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
@@ -79,6 +80,14 @@ type Options struct {
 	// provider and a flow id are added to it. Empty means
 	// DefaultConnectBase.
 	ConnectBase string
+	// Replay spends each requestState that carried answers into a tool,
+	// so that an approval is used once. Nil means an in-memory store for
+	// this process; instances behind one load balancer share one store
+	// (runtime/redisstore).
+	Replay adapter.ReplayStore
+	// Logf, when set, records what the tools did (one line per deployment,
+	// booking and scheduled campaign).
+	Logf func(format string, args ...any)
 }
 
 // App is the server's state: its configuration and store.
@@ -86,6 +95,11 @@ type App struct {
 	cfg         *gosdk.Config
 	store       *Store
 	connectBase string
+	// approve wraps the tools whose question is an approval of a side
+	// effect (deploy_to_production, send_campaign): their answers count
+	// only when this server asked (Config.AskedFirst).
+	approve *gosdk.Config
+	logf    func(format string, args ...any)
 }
 
 // New returns the App for opts.
@@ -102,7 +116,16 @@ func New(opts Options) *App {
 	if base == "" {
 		base = DefaultConnectBase
 	}
-	return &App{cfg: &gosdk.Config{Keys: keys}, store: store, connectBase: base}
+	replay := opts.Replay
+	if replay == nil {
+		replay = adapter.NewMemoryReplayStore(0)
+	}
+	logf := opts.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay}, store: store, connectBase: base,
+		approve: &gosdk.Config{Keys: keys, Replay: replay, AskedFirst: true}, logf: logf}
 }
 
 // Store returns the app's store.
@@ -133,12 +156,15 @@ func (a *App) Server(conformance bool) *mcp.Server {
 // input_required results. /mcp/stateless is the same router, kept for
 // clients configured with it. Both reject requests whose Host header is
 // not a loopback name when they arrive on a loopback address (go-sdk's
-// DNS-rebinding protection).
+// DNS-rebinding protection). Answers are read with exact keys
+// (adapter.ExactAnswersHTTP).
 func HTTPHandler(s *mcp.Server) http.Handler {
 	get := func(*http.Request) *mcp.Server { return s }
-	h := NewEraRouter(
+	// go-sdk decodes 2026-07-28 answers case-insensitively: read their
+	// keys exactly first.
+	h := adapter.ExactAnswersHTTP(NewEraRouter(
 		mcp.NewStreamableHTTPHandler(get, nil),
-		mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
+		mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true})), maxPeekBytes)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/stateless", h)
