@@ -21,7 +21,7 @@ import (
 // redisURL returns ELICITGEN_REDIS_URL (a real redis-server, which
 // .ci/run starts), skipping the test without it unless
 // ELICITGEN_REQUIRE_REDIS=1.
-func redisURL(t *testing.T) string {
+func redisURL(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv("ELICITGEN_REDIS_URL")
 	if u == "" {
