@@ -21,8 +21,15 @@
 // be safe to run again up to their last ask: do side effects after
 // asking.
 //
-// A stateless deployment (any instance may get the retry) needs nothing
-// but the same key ring on every instance.
+// A state that carried answers into the handler is spent (Config.Replay):
+// sent again, it is refused before the handler runs, so an approval is
+// used once. Arguments with keys equal under encoding/json's case folding
+// are refused, and answers are read with exact keys (see ExactAnswers in
+// package adapter).
+//
+// A stateless deployment (any instance may get the retry) needs the same
+// key ring and one shared replay store (runtime/redisstore) on every
+// instance.
 package gosdk
 
 import (
