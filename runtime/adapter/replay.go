@@ -42,7 +42,7 @@ var ErrReplayStore = errors.New("elicit: replay store")
 var ErrReplayStoreFull = fmt.Errorf("%w: full", ErrReplayStore)
 
 // DefaultReplayLimit is the number of unexpired state ids a
-// NewMemoryReplayStore(0) holds: about 10 MB, far above the approvals one
+// NewMemoryReplayStore(0) holds: about 14 MB, far above the approvals one
 // process completes within a state's TTL.
 const DefaultReplayLimit = 100_000
 
