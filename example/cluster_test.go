@@ -72,13 +72,13 @@ func newKeySpec(t *testing.T, id string) string {
 
 var servingLine = regexp.MustCompile(`serving (http://127\.0\.0\.1:[0-9]+)/mcp`)
 
-// startInstance runs bin as the instance name with the key ring keys and
-// waits until it serves.
-func startInstance(t *testing.T, bin, name, keys string) *instance {
+// startInstance runs bin as the instance name with the key ring keys
+// (and the environment variables env) and waits until it serves.
+func startInstance(t *testing.T, bin, name, keys string, env ...string) *instance {
 	t.Helper()
 	in := &instance{name: name, log: &syncBuffer{}}
 	in.cmd = exec.Command(bin, "--http", "127.0.0.1:0", "--conformance", "--instance", name)
-	in.cmd.Env = append(os.Environ(), "ELICIT_STATE_KEYS="+keys)
+	in.cmd.Env = append(append(os.Environ(), "ELICIT_STATE_KEYS="+keys), env...)
 	in.cmd.Stdout, in.cmd.Stderr = in.log, in.log
 	if err := in.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -34,6 +34,8 @@ type askConfig struct {
 	args bool
 	// audit names the fields an Observer may see (WithAuditFields).
 	audit []string
+	// askedFirst is WithAskedFirst.
+	askedFirst bool
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -353,7 +355,7 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	if a == nil {
 		return "", &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
 	}
-	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: NewElicitationID()}
+	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: NewElicitationID(), AskedFirst: cfg.askedFirst}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
 		return "", askErr("url", err)

@@ -472,7 +472,7 @@ func (e *engine) ask(ctx context.Context, a Asker, message string, opts []AskOpt
 		return "", err
 	}
 	s, lang := localize(s, s != e.schema, locales, &cfg, a)
-	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, Language: lang}
+	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, Language: lang, AskedFirst: cfg.askedFirst}
 	out, err := askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (struct{}, error) {
 		return struct{}{}, e.decodeInto(s, content, dst)
 	})

@@ -108,6 +108,8 @@ func RefusalReason(err error) string {
 		return ""
 	case errors.As(err, &r) && r.RefusalReason() != "":
 		return r.RefusalReason()
+	case errors.Is(err, ErrStateUsed):
+		return RefusedSpent
 	case errors.Is(err, ErrStateExpired):
 		return RefusedExpired
 	case errors.Is(err, ErrStateForeign):

@@ -63,6 +63,9 @@ type Request struct {
 	// AuditFields names the fields whose accepted values an Observer may
 	// see (WithAuditFields); nil means none.
 	AuditFields []string
+	// AskedFirst: an answer counts only if this server asked the
+	// question earlier in the call (WithAskedFirst).
+	AskedFirst bool
 }
 
 // Response is a client's answer, as an Asker returns it.

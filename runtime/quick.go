@@ -100,7 +100,7 @@ func quickAsk[T any](ctx context.Context, a Asker, name string, p Property, mess
 	if e.err != nil {
 		return none, e.err
 	}
-	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, Language: lang}
+	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, Language: lang, AskedFirst: cfg.askedFirst}
 	return askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (T, error) {
 		var w quickValue[T]
 		err := e.decodeInto(s, content, unsafe.Pointer(&w))
@@ -187,7 +187,7 @@ func askChoicesLegacy(ctx context.Context, a Asker, message string, options []Op
 	if e.err != nil {
 		return none, e.err
 	}
-	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s}
+	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, AskedFirst: cfg.askedFirst}
 	return askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) ([]string, error) {
 		v := reflect.New(t)
 		if err := e.decodeInto(s, content, v.UnsafePointer()); err != nil {

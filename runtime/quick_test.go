@@ -167,7 +167,7 @@ func TestRetriesModern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &adapter.Settings{Keys: ring}
+	s := &adapter.Settings{Keys: ring, Replay: adapter.NewMemoryReplayStore(0)}
 	bad := &runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"choice": "mars"}}
 	state := ""
 	round := func(answer *runtime.Response) (adapter.Reply, error) {
@@ -177,6 +177,9 @@ func TestRetriesModern(t *testing.T) {
 			resp = map[string]*runtime.Response{"Choice": answer}
 		}
 		x, err := s.Start(call, state, resp, nil, nil)
+		if err == nil {
+			err = s.Claim(context.Background(), x)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

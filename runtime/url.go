@@ -49,7 +49,7 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 	if err := CheckURL(rawURL); err != nil {
 		return URLOutcome{}, err
 	}
-	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: id}
+	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: id, AskedFirst: cfg.askedFirst}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
 		return URLOutcome{}, askErr("url", err)

@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
@@ -83,6 +84,14 @@ type Options struct {
 	// (gosdk.Config.Observer); nil means none. The example server sets
 	// runtime.NewLogObserver on a JSON handler: the audit log.
 	Observer runtime.Observer
+	// Replay spends each requestState that carried answers into a tool,
+	// so that an approval is used once. Nil means an in-memory store for
+	// this process; instances behind one load balancer share one store
+	// (runtime/redisstore).
+	Replay adapter.ReplayStore
+	// Logf, when set, records what the tools did (one line per deployment,
+	// booking and scheduled campaign).
+	Logf func(format string, args ...any)
 }
 
 // App is the server's state: its configuration and store.
@@ -90,6 +99,11 @@ type App struct {
 	cfg         *gosdk.Config
 	store       *Store
 	connectBase string
+	// approve wraps the tools whose question is an approval of a side
+	// effect (deploy_to_production, send_campaign): their answers count
+	// only when this server asked (Config.AskedFirst).
+	approve *gosdk.Config
+	logf    func(format string, args ...any)
 }
 
 // New returns the App for opts.
@@ -106,7 +120,16 @@ func New(opts Options) *App {
 	if base == "" {
 		base = DefaultConnectBase
 	}
-	return &App{cfg: &gosdk.Config{Keys: keys, Observer: opts.Observer}, store: store, connectBase: base}
+	replay := opts.Replay
+	if replay == nil {
+		replay = adapter.NewMemoryReplayStore(0)
+	}
+	logf := opts.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer}, store: store, connectBase: base,
+		approve: &gosdk.Config{Keys: keys, Replay: replay, AskedFirst: true, Observer: opts.Observer}, logf: logf}
 }
 
 // Store returns the app's store.

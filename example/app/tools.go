@@ -94,13 +94,13 @@ type ConnectResult struct {
 var providerRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 func (a *App) addTools(s *mcp.Server) {
-	addTool(a, s, ToolDeploy, "Deploy a service",
+	addApproval(a, s, ToolDeploy, "Deploy a service",
 		"Deploys a service after the user picks the branch (pre-filled with the service's current branch) and environment and confirms.", a.deploy)
 	addTool(a, s, ToolBook, "Book a table",
 		fmt.Sprintf("Books a table. Asks the user for the date or party size when not given. When the date is fully booked, asks the user whether to try another date, up to %d times.", MaxRebooks), a.book)
 	addTool(a, s, ToolKR, "Key result dashboard",
 		"Returns the records of one of the organisation's key results; asks the user which one when kr is not given.", a.kr)
-	addTool(a, s, ToolCampaign, "Send a campaign",
+	addApproval(a, s, ToolCampaign, "Send a campaign",
 		"Sends an e-mail campaign once the user approves it and picks a send window.", a.campaign)
 	addTool(a, s, ToolConnect, "Connect an account",
 		"Asks the user to connect an account on the provider's page (URL-mode elicitation: credentials never pass through the client).", a.connect)
@@ -111,6 +111,15 @@ func (a *App) addTools(s *mcp.Server) {
 func addTool[In, Out any](a *App, s *mcp.Server, name, title, description string, h gosdk.HandlerFor[In, Out]) {
 	t := &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: gosdk.InputSchema[In](), OutputSchema: outputSchema[Out]()}
 	mcp.AddTool(s, t, gosdk.HandleFor(a.cfg, h))
+}
+
+// addApproval is addTool for a tool whose question approves a side
+// effect: an answer counts only if this server asked it earlier in the
+// call (a first call carrying an answer is asked instead), and, as for
+// every tool, a state that carried answers is used once.
+func addApproval[In, Out any](a *App, s *mcp.Server, name, title, description string, h gosdk.HandlerFor[In, Out]) {
+	t := &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: gosdk.InputSchema[In](), OutputSchema: outputSchema[Out]()}
+	mcp.AddTool(s, t, gosdk.HandleFor(a.approve, h))
 }
 
 // deploy asks which branch and environment, pre-filling the service's
@@ -137,6 +146,7 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 		return &mcp.CallToolResult{Content: text("Not deployed: the user did not confirm.")}, res, nil
 	}
 	d := a.store.Deploy(in.Service, v.Branch, string(v.Environment))
+	a.logf("deployed %s@%s to %s: %s", in.Service, v.Branch, v.Environment, d.ID)
 	res.Deployed, res.Deployment = true, d.ID
 	return &mcp.CallToolResult{Content: text(fmt.Sprintf("Deployed %s@%s to %s (%s).", in.Service, v.Branch, v.Environment, d.ID))}, res, nil
 }
@@ -258,6 +268,7 @@ func (a *App) campaign(ctx context.Context, _ *mcp.CallToolRequest, in CampaignA
 		return &mcp.CallToolResult{Content: text("Not sent: the user did not approve.")}, res, nil
 	}
 	c := a.store.Schedule(in.Campaign, len(in.Recipients), string(v.Window))
+	a.logf("scheduled campaign %q to %d recipients: %s", in.Campaign, len(in.Recipients), c.ID)
 	res.Scheduled, res.ID = true, c.ID
 	return &mcp.CallToolResult{Content: text(fmt.Sprintf("Campaign %q to %d %s scheduled: %s (%s).", in.Campaign, len(in.Recipients), noun, v.Window, c.ID))}, res, nil
 }

@@ -29,8 +29,15 @@
 // first key seals, every key opens), sets the key ring that seals the
 // requestState of 2026-07-28 calls (default: a random key per process);
 // every instance behind one load balancer needs the same ring.
+// ELICIT_REPLAY_STORE chooses where spent request states are recorded
+// (each state that carried answers into a tool is used once): empty or
+// "memory" for this process's memory (the default), or
+// redis://HOST:PORT/DB for a Redis that every instance behind one load
+// balancer shares (runtime/redisstore); the server does not start when
+// that Redis does not answer.
 // --instance names this process in its log lines (default: host-pid);
-// every MCP request is logged with it.
+// every MCP request is logged with it, and every deployment and
+// scheduled campaign.
 //
 // The audit log: every question a tool asks and every answer is written
 // to stderr as one JSON line per event (runtime.NewLogObserver on a
@@ -47,9 +54,9 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
-
-	"github.com/elicitgen/elicitgen/runtime/seal"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -57,6 +64,8 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/redisstore"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 // KeysEnv names the environment variable that holds the key ring.
@@ -65,6 +74,32 @@ const KeysEnv = "ELICIT_STATE_KEYS"
 // legacyKeysEnv is the name KeysEnv had before; still read when KeysEnv
 // is unset.
 const legacyKeysEnv = "ELICITGEN_STATE_KEYS"
+
+// ReplayStoreEnv names the environment variable that chooses the replay
+// store: "" or "memory", or redis://HOST:PORT/DB.
+const ReplayStoreEnv = "ELICIT_REPLAY_STORE"
+
+// replayStore returns the store spec names (nil for memory) and its
+// closer. A Redis store must answer a ping.
+func replayStore(spec string) (adapter.ReplayStore, func(), error) {
+	switch {
+	case spec == "" || spec == "memory":
+		return nil, func() {}, nil
+	case strings.HasPrefix(spec, "redis://") || strings.HasPrefix(spec, "rediss://"):
+		st, err := redisstore.Open(spec)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := st.Ping(ctx); err != nil {
+			st.Close()
+			return nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
+		}
+		return st, func() { st.Close() }, nil
+	}
+	return nil, nil, fmt.Errorf("%s=%q: want memory or redis://HOST:PORT/DB", ReplayStoreEnv, spec)
+}
 
 func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this loopback `address` (host:port) instead of stdio")
@@ -97,12 +132,19 @@ func run(httpAddr string, conformance bool, lim *runtime.HTTPOptions, audit runt
 		}
 		opts.Keys = keys
 	}
+	replay, closeReplay, err := replayStore(os.Getenv(ReplayStoreEnv))
+	if err != nil {
+		return err
+	}
+	defer closeReplay()
+	opts.Replay = replay
+	opts.Logf = log.Printf
 	s := app.NewServer(opts)
 	s.AddReceivingMiddleware(logRequests)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if httpAddr == "" {
-		return s.Run(ctx, gosdk.StdioTransport(0)) // survives a malformed line
+		return s.Run(ctx, gosdk.StdioTransport(0)) // survives a malformed line, reads answers with exact keys
 	}
 	return serveHTTP(ctx, s, httpAddr, lim)
 }

@@ -100,6 +100,9 @@ type Exchange struct {
 	pending []*runtime.InputRequiredError
 
 	obs *observing // nil without Settings.Observer; see observe.go
+	// needClaim: the state must be spent (Claim) before answers are read;
+	// claimed: it was. askedFirst applies WithAskedFirst to every ask.
+	needClaim, claimed, askedFirst bool
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request
@@ -125,6 +128,7 @@ func NewExchange(s *seal.Sealer, c *Call) (*Exchange, error) {
 			return nil, err
 		}
 		x.state = *st
+		x.needClaim = st.HasAnswers() || len(c.Responses) > 0
 	}
 	return x, nil
 }
@@ -260,6 +264,9 @@ func (x *Exchange) askPush(ctx context.Context, req *runtime.Request) (*runtime.
 
 // askModern runs with x.mu held.
 func (x *Exchange) askModern(key string, req *runtime.Request) (*runtime.Response, error) {
+	if x.needClaim && !x.claimed {
+		return nil, errUnclaimed
+	}
 	if r, ok := x.state.Answer(key); ok {
 		return r, nil
 	}
@@ -270,7 +277,7 @@ func (x *Exchange) askModern(key string, req *runtime.Request) (*runtime.Respons
 		}
 		return nil, fmt.Errorf("%w: %w", runtime.ErrMalformedInput, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: "inputResponses[" + strconv.Quote(key) + "]: " + reason}}})
 	}
-	if r, ok := x.call.Responses[key]; ok && r != nil {
+	if r, ok := x.call.Responses[key]; ok && r != nil && (!x.askedFirst && !req.AskedFirst || x.state.WasAsked(key)) {
 		x.state.Answers[key] = r
 		if req.Mode == runtime.ModeURL && x.state.Flows[key] == "" && req.ElicitationID != "" {
 			x.state.Flows[key] = req.ElicitationID
@@ -310,13 +317,18 @@ func (x *Exchange) Pending() []*runtime.InputRequiredError {
 	return append([]*runtime.InputRequiredError(nil), x.pending...)
 }
 
-// SealState returns a fresh requestState carrying every answer so far
-// and the flow ids of URL-mode requests, bound to this call.
+// SealState returns a fresh requestState carrying every answer so far,
+// the flow ids of URL-mode requests and the keys of the questions pending
+// in this round (those it asks), bound to this call.
 func (x *Exchange) SealState() (string, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.obs != nil {
 		x.noteSeal()
+	}
+	x.state.Asked = x.state.Asked[:0]
+	for _, p := range x.pending {
+		x.state.Asked = append(x.state.Asked, p.Key)
 	}
 	return x.sealer.Seal(x.binding(), &x.state)
 }
@@ -487,6 +499,9 @@ func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Rep
 func InvalidStateMessage(err error) string {
 	if errors.Is(err, ErrTooManyInputResponses) {
 		return "invalid inputResponses: " + err.Error()
+	}
+	if errors.Is(err, ErrAmbiguousArguments) {
+		return "invalid arguments: " + err.Error()
 	}
 	return "invalid requestState: " + err.Error()
 }

@@ -41,6 +41,9 @@ func modernExchange(t *testing.T, s *seal.Sealer, r round) *adapter.Exchange {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := x.Claim(context.Background(), adapter.NewMemoryReplayStore(0)); err != nil {
+		t.Fatal(err)
+	}
 	return x
 }
 

@@ -429,3 +429,23 @@ func errorClass(err error) string {
 	}
 	return "error"
 }
+
+// observeRefused reports a state that opened but was refused afterwards
+// (spent, or a replay store that failed), and the end of the call.
+func (x *Exchange) observeRefused(err error) {
+	o := x.obs
+	if o == nil {
+		return
+	}
+	e := o.event(runtime.EventStateRefused, "", nil)
+	reply := "invalid_params"
+	if e.Reason = runtime.RefusalReason(err); e.Reason == "" {
+		e.Kind, e.Reason, reply = runtime.EventFailed, err.Error(), "internal_error"
+	}
+	e.Reply = reply
+	o.obs.Observe(o.ctx, e)
+	end := o.event(runtime.EventCallEnd, "", nil)
+	end.Reply = reply
+	end.RoundTime = time.Since(o.start)
+	o.obs.Observe(o.ctx, end)
+}

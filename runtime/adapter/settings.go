@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -27,6 +28,24 @@ type Settings struct {
 	// Observer receives the events of every ask; nil means none (and no
 	// cost). See observe.go.
 	Observer runtime.Observer
+	// Replay spends each requestState that carries answers into a
+	// handler (Exchange.Claim). Adapters always set it (their Config's
+	// store, or an in-memory one); nil makes such requests fail closed.
+	Replay ReplayStore
+	// AskedFirst applies runtime.WithAskedFirst to every ask of the
+	// call.
+	AskedFirst bool
+}
+
+// Claim spends the state of x in the settings' replay store when it
+// carries answers (Exchange.Claim). Adapters call it right after Start,
+// with the request's context.
+func (s *Settings) Claim(ctx context.Context, x *Exchange) error {
+	err := x.Claim(ctx, s.Replay)
+	if err != nil {
+		x.observeRefused(err)
+	}
+	return err
 }
 
 // Sealer returns the sealer of the settings' key ring, TTL and clock.
@@ -39,14 +58,23 @@ func (s *Settings) Sealer() *seal.Sealer {
 // malformed, as the adapter read them from inputResponses) and drops
 // push; on an older call it drops those and asks through push. A state
 // that fails to open is an error matching ErrInvalidState (JSON-RPC
-// -32602, InvalidStateMessage).
+// -32602, InvalidStateMessage). Arguments with keys equal under
+// encoding/json's case folding are refused first, on every era, with an
+// error matching ErrAmbiguousArguments (-32602), before any state is
+// opened or issued.
 func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Response, malformed map[string]string, push runtime.Asker) (*Exchange, error) {
+	if err := CheckArgKeys(c.Args); err != nil {
+		return nil, err
+	}
 	if runtime.EraOf(c.Version).MultiRoundTrip() {
 		c.State, c.Responses, c.Malformed, c.Push = state, responses, malformed, nil
 	} else {
 		c.State, c.Responses, c.Malformed, c.Push = "", nil, nil, push
 	}
 	x, err := NewExchange(s.Sealer(), c)
+	if x != nil {
+		x.askedFirst = s.AskedFirst
+	}
 	s.observeStart(c, x, err)
 	return x, err
 }

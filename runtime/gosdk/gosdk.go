@@ -21,8 +21,15 @@
 // be safe to run again up to their last ask: do side effects after
 // asking.
 //
-// A stateless deployment (any instance may get the retry) needs nothing
-// but the same key ring on every instance.
+// A state that carried answers into the handler is spent (Config.Replay):
+// sent again, it is refused before the handler runs, so an approval is
+// used once. Arguments with keys equal under encoding/json's case folding
+// are refused, and answers are read with exact keys (see ExactAnswers in
+// package adapter).
+//
+// A stateless deployment (any instance may get the retry) needs the same
+// key ring and one shared replay store (runtime/redisstore) on every
+// instance.
 package gosdk
 
 import (
@@ -31,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -88,12 +96,44 @@ type Config struct {
 	// them as an audit log; runtime/otelelicit records them with
 	// OpenTelemetry.
 	Observer runtime.Observer
+	// Replay spends every 2026-07-28 requestState that carries answers
+	// into a handler, so that a state is used once: a second request with
+	// it gets JSON-RPC -32602 (call the tool again and be asked again),
+	// and concurrent ones run the handler at most once. Nil means an
+	// in-memory store (adapter.NewMemoryReplayStore) shared by the tools
+	// of this Config: right for one process; give every instance of a
+	// deployment one shared store (runtime/redisstore). A failing store
+	// refuses the request (-32603).
+	Replay adapter.ReplayStore
+	// AskedFirst applies runtime.WithAskedFirst to every ask of the
+	// tools wrapped with this Config: an answer counts only if this
+	// server asked the question earlier in the call.
+	AskedFirst bool
+
+	defaultReplay atomic.Pointer[adapter.MemoryReplayStore]
+}
+
+// replayStore returns Replay, or the Config's in-memory store.
+func (c *Config) replayStore() adapter.ReplayStore {
+	if c.Replay != nil {
+		return c.Replay
+	}
+	if m := c.defaultReplay.Load(); m != nil {
+		return m
+	}
+	m := adapter.NewMemoryReplayStore(0)
+	m.SetClock(c.Now)
+	if !c.defaultReplay.CompareAndSwap(nil, m) {
+		return c.defaultReplay.Load()
+	}
+	return m
 }
 
 // settings returns the adapter settings shared with the other SDK
 // adapters.
 func (c *Config) settings() *adapter.Settings {
-	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now, Observer: c.Observer}
+	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now,
+		Observer: c.Observer, Replay: c.replayStore(), AskedFirst: c.AskedFirst}
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
@@ -180,7 +220,7 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 		return nil, errors.New("gosdk: nil Config")
 	}
 	p := req.Params
-	x, err := newExchange(cfg, req, &adapter.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req), Language: cfg.language(ctx, req),
+	x, err := newExchange(ctx, cfg, req, &adapter.Call{Tool: p.Name, Args: p.Arguments, Principal: cfg.principal(ctx, req), Language: cfg.language(ctx, req),
 		Origin: cfg.origin(ctx, "tools/call", p.Name)}, p.RequestState, p.InputResponses)
 	if err != nil {
 		return nil, err
@@ -192,7 +232,7 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 // sealed state) from req, a tools/call or prompts/get request with the
 // echoed requestState and inputResponses, and starts its exchange. A
 // state that fails to open is a *codedError with -32602.
-func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *adapter.Call, state string, responses mcp.InputResponseMap) (*adapter.Exchange, error) {
+func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.ServerRequest[P], call *adapter.Call, state string, responses mcp.InputResponseMap) (*adapter.Exchange, error) {
 	call.Version = req.ProtocolVersion()
 	call.Caps = clientCaps(req, call.Version)
 	cfg.observeCall(req, call)
@@ -213,9 +253,14 @@ func newExchange[P mcp.Params](cfg *Config, req *mcp.ServerRequest[P], call *ada
 		call.Caps = adapter.ClientCaps{Form: true, URL: true}
 		push = &pusher{version: call.Version, sessionless: true}
 	}
-	x, err := cfg.settings().Start(call, state, answers, malformed, push)
+	s := cfg.settings()
+	x, err := s.Start(call, state, answers, malformed, push)
+	if err == nil {
+		err = s.Claim(ctx, x)
+	}
 	if err != nil {
-		return nil, &codedError{err: err, code: adapter.CodeInvalidParams, msg: adapter.InvalidStateMessage(err)}
+		code, msg := adapter.StartError(err)
+		return nil, &codedError{err: err, code: code, msg: msg}
 	}
 	return x, nil
 }
@@ -338,13 +383,20 @@ func inputResponses(m mcp.InputResponseMap) (map[string]*runtime.Response, map[s
 	}
 	out := make(map[string]*runtime.Response, len(m))
 	var bad map[string]string
+	fail := func(k, reason string) {
+		if bad == nil {
+			bad = map[string]string{}
+		}
+		bad[k] = reason
+	}
 	for k, v := range m {
 		r, ok := v.(*mcp.ElicitResult)
 		if !ok || r == nil {
-			if bad == nil {
-				bad = map[string]string{}
-			}
-			bad[k] = fmt.Sprintf("not an elicitation result (%T)", v)
+			fail(k, fmt.Sprintf("not an elicitation result (%T)", v))
+			continue
+		}
+		if reason, bad := adapter.MalformedAction(r.Action); bad {
+			fail(k, reason)
 			continue
 		}
 		out[k] = &runtime.Response{Action: runtime.Action(r.Action), Content: r.Content}
@@ -424,6 +476,9 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	}
 	if res == nil {
 		return nil, fmt.Errorf("%w: empty elicitation result", runtime.ErrInvalidAction)
+	}
+	if reason, bad := adapter.MalformedAction(res.Action); bad {
+		return nil, malformedResult(req, reason)
 	}
 	return &runtime.Response{Action: runtime.Action(res.Action), Content: res.Content}, nil
 }

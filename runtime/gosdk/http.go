@@ -69,7 +69,9 @@ func NewHTTPHandler(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
 		MaxRequestBodyBytes:          limit,
 		PropagateRequestCancellation: true,
 	})
-	return adapter.LimitHandler(h, o)
+	// go-sdk decodes 2026-07-28 answers case-insensitively: their keys
+	// are read exactly first.
+	return adapter.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o)
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding

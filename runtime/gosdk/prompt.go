@@ -50,7 +50,7 @@ func HandlePrompt(cfg *Config, h PromptHandler) mcp.PromptHandler {
 		}
 		call := &adapter.Call{Tool: promptBinding(p.Name), Args: args, Principal: cfg.promptPrincipal(ctx, req), Language: cfg.language(ctx, req),
 			Origin: cfg.origin(ctx, "prompts/get", p.Name)}
-		x, err := newExchange(cfg, req, call, p.RequestState, p.InputResponses)
+		x, err := newExchange(ctx, cfg, req, call, p.RequestState, p.InputResponses)
 		if err != nil {
 			return nil, err // -32602; go-sdk sends a prompt's error with the code it wraps
 		}

@@ -40,7 +40,8 @@ func NewHTTPHandler(s *server.MCPServer, opts *runtime.HTTPOptions, more ...serv
 		sopts = append(sopts, server.WithSessionIdleTTL(o.SessionTimeout))
 	}
 	sopts = append(sopts, more...)
-	return adapter.LimitHandler(server.NewStreamableHTTPServer(s, sopts...), o)
+	// Answers are read with exact keys (adapter.ExactAnswersHTTP).
+	return adapter.LimitHandler(adapter.ExactAnswersHTTP(server.NewStreamableHTTPServer(s, sopts...), o.MaxBodyBytes), o)
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding

@@ -27,8 +27,15 @@
 // runtime.UnavailableAuto and UnavailableMissingCapability become the tool
 // error that tells the model what to ask.
 //
-// A stateless deployment (any instance may get the retry) needs nothing
-// but the same key ring on every instance.
+// A state that carried answers into the handler is spent (Config.Replay):
+// sent again, it is refused before the handler runs, so an approval is
+// used once. Arguments with keys equal under encoding/json's case folding
+// are refused, and answers are read with exact keys (see ExactAnswers in
+// package adapter).
+//
+// A stateless deployment (any instance may get the retry) needs the same
+// key ring and one shared replay store (runtime/redisstore) on every
+// instance.
 package mcpgo
 
 import (
@@ -36,6 +43,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -86,6 +95,37 @@ type Config struct {
 	// call end); nil means none. runtime.NewLogObserver writes them as an
 	// audit log; runtime/otelelicit records them with OpenTelemetry.
 	Observer runtime.Observer
+	// Replay spends every 2026-07-28 requestState that carries answers
+	// into a handler, so that a state is used once: a second request with
+	// it is refused (call the tool again and be asked again), and
+	// concurrent ones run the handler at most once. Nil means an
+	// in-memory store (adapter.NewMemoryReplayStore) shared by the tools
+	// of this Config: right for one process; give every instance of a
+	// deployment one shared store (runtime/redisstore). A failing store
+	// refuses the request.
+	Replay adapter.ReplayStore
+	// AskedFirst applies runtime.WithAskedFirst to every ask of the
+	// tools wrapped with this Config: an answer counts only if this
+	// server asked the question earlier in the call.
+	AskedFirst bool
+
+	defaultReplay atomic.Pointer[adapter.MemoryReplayStore]
+}
+
+// replayStore returns Replay, or the Config's in-memory store.
+func (c *Config) replayStore() adapter.ReplayStore {
+	if c.Replay != nil {
+		return c.Replay
+	}
+	if m := c.defaultReplay.Load(); m != nil {
+		return m
+	}
+	m := adapter.NewMemoryReplayStore(0)
+	m.SetClock(c.Now)
+	if !c.defaultReplay.CompareAndSwap(nil, m) {
+		return c.defaultReplay.Load()
+	}
+	return m
 }
 
 // settings returns the adapter settings shared with the other SDK
@@ -97,7 +137,8 @@ func (c *Config) settings() *adapter.Settings {
 	if policy == runtime.UnavailableAuto || policy == runtime.UnavailableMissingCapability {
 		policy = runtime.UnavailableToolError
 	}
-	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now, Observer: c.Observer}
+	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now,
+		Observer: c.Observer, Replay: c.replayStore(), AskedFirst: c.AskedFirst}
 }
 
 // Handler is a tool handler that can ask the user through ask.
@@ -157,9 +198,14 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		}
 		answers, malformed = inputResponses(req.Params.InputResponses)
 	}
-	x, err := cfg.settings().Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version})
+	s := cfg.settings()
+	x, err := s.Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version})
+	if err == nil {
+		err = s.Claim(ctx, x)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("invalid requestState: %w", err)
+		_, msg := adapter.StartError(err)
+		return nil, startError{err: err, msg: msg}
 	}
 	return &Asker{Exchange: x, cfg: cfg}, nil
 }
@@ -276,7 +322,16 @@ func inputResponses(m mcp.InputResponses) (map[string]*runtime.Response, map[str
 		}
 		bad[k] = reason
 	}
-	for k := range m {
+	for k, v := range m {
+		// mcp-go keeps the raw JSON of an undecoded entry, which it
+		// marshals back verbatim: read its keys exactly, before
+		// encoding/json's case-insensitive struct decoding does.
+		if raw, err := json.Marshal(v); err == nil {
+			if err := adapter.CheckAnswerKeys(raw); err != nil {
+				fail(k, strings.TrimPrefix(err.Error(), adapter.ErrAnswerKeys.Error()+": "))
+				continue
+			}
+		}
 		r := server.ElicitationResponse(m, k)
 		if r == nil {
 			fail(k, "not an elicitation result")
@@ -285,6 +340,10 @@ func inputResponses(m mcp.InputResponses) (map[string]*runtime.Response, map[str
 		content, err := contentMap(r.Content)
 		if err != nil {
 			fail(k, err.Error())
+			continue
+		}
+		if reason, bad := adapter.MalformedAction(string(r.Action)); bad {
+			fail(k, reason)
 			continue
 		}
 		out[k] = &runtime.Response{Action: runtime.Action(r.Action), Content: content}
@@ -362,13 +421,29 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	if res == nil {
 		return nil, fmt.Errorf("%w: empty elicitation result", runtime.ErrInvalidAction)
 	}
+	name := ""
+	if req.Schema != nil {
+		name = req.Schema.Name
+	}
+	if reason, bad := adapter.MalformedAction(string(res.Action)); bad {
+		return nil, fmt.Errorf("%w: %w", runtime.ErrMalformedInput, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: "elicitation result: " + reason}}})
+	}
 	content, err := contentMap(res.Content)
 	if err != nil {
-		name := ""
-		if req.Schema != nil {
-			name = req.Schema.Name
-		}
 		return nil, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: err.Error()}}}
 	}
 	return &runtime.Response{Action: runtime.Action(res.Action), Content: content}, nil
 }
+
+// startError is a request refused before its handler ran: its message
+// is the wire text (adapter.StartError), and it matches the runtime error.
+type startError struct {
+	err error
+	msg string
+}
+
+// Error implements error.
+func (e startError) Error() string { return e.msg }
+
+// Unwrap returns the runtime error.
+func (e startError) Unwrap() error { return e.err }

@@ -230,7 +230,7 @@ func TestSpansAndMetrics(t *testing.T) {
 	if err != nil || !res.IsError {
 		t.Fatalf("invalid answer: %+v, %v; want a tool error", res, err)
 	}
-	if _, err := f.cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", RequestState: "v2.k1.AAAA"}); err == nil {
+	if _, err := f.cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", RequestState: "v3.k1.AAAA"}); err == nil {
 		t.Fatal("a forged requestState was accepted")
 	}
 	m = f.metrics(t)

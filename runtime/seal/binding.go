@@ -81,7 +81,9 @@ func (c *canonChecker) value(depth int) bool {
 			if !c.str() {
 				return false
 			}
-			key := c.b[start:c.i]
+			// Compare the keys without their quotes: json.Marshal sorts
+			// the decoded strings, and a quote sorts after a space.
+			key := c.b[start+1 : c.i-1]
 			if n > 0 && bytes.Compare(prev, key) >= 0 {
 				return false
 			}

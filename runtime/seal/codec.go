@@ -12,7 +12,8 @@ import (
 
 // State payload encoding (inside the AEAD): varint issue time, varint
 // expiry, then a 4-byte little-endian count and (key, body) per answer,
-// then uvarint count and (key, flow id) per flow. Strings are uvarint
+// then uvarint count and (key, flow id) per flow, then uvarint count and
+// the asked keys. The state id (16 random bytes) follows the expiry. Strings are uvarint
 // length and bytes; a body is a 4-byte little-endian length, the action
 // and the content: uvarint count+1 (0: nil) and (name, value) pairs. A
 // value is a tag byte and its data. Values of types JSON decoding does not
@@ -66,7 +67,7 @@ func appendStr(dst []byte, s string) []byte {
 
 func appendState(dst []byte, st *State) ([]byte, error) {
 	if st == nil {
-		return append(dst, 0, 0, 0, 0, 0), nil
+		return append(dst, 0, 0, 0, 0, 0, 0), nil
 	}
 	countAt, n := len(dst), 0
 	dst = append(dst, 0, 0, 0, 0) // answer count, set below
@@ -127,6 +128,10 @@ func appendState(dst []byte, st *State) ([]byte, error) {
 		dst = appendStr(dst, callFlowKey)
 		dst = binary.AppendUvarint(dst, uint64(len(b)))
 		dst = append(dst, b...)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(st.Asked)))
+	for _, k := range st.Asked {
+		dst = appendStr(dst, k)
 	}
 	return dst, nil
 }
@@ -236,6 +241,17 @@ func (d *stateDecoder) str() string {
 	return v
 }
 
+// bytes reads n bytes.
+func (d *stateDecoder) bytes(n int) string {
+	if len(d.s) < n {
+		d.fail()
+		return ""
+	}
+	v := d.s[:n]
+	d.s = d.s[n:]
+	return v
+}
+
 func (d *stateDecoder) byte() byte {
 	if len(d.s) == 0 {
 		d.fail()
@@ -302,6 +318,12 @@ func (d *stateDecoder) index() *State {
 			continue
 		}
 		st.Flows[k] = v
+	}
+	if n = d.count(1); n > 0 {
+		st.Asked = make([]string, n)
+		for i := range st.Asked {
+			st.Asked[i] = d.str()
+		}
 	}
 	if len(d.s) != 0 {
 		d.fail()

@@ -32,10 +32,18 @@ const MaxStateSize = 64 << 10
 const MaxClockSkew = time.Minute
 
 const (
-	// statePrefix starts every sealed state: "v2." key-id "." base64url(
+	// statePrefix starts every sealed state: "v3." key-id "." base64url(
 	// key fingerprint | binding tag | nonce | ciphertext | GCM tag).
-	statePrefix = "v2."
+	statePrefix = "v3."
+	// outdatedPrefix started the states of the previous payload format
+	// (no state id, no asked keys): refused with ErrStateOutdated.
+	outdatedPrefix = "v2."
+	// stateDomain derives the keys (unchanged since v2); aadDomain starts
+	// the additional data of the current format.
 	stateDomain = "elicitgen/request-state/v2"
+	aadDomain   = "elicitgen/request-state/v3"
+	// stateIDSize is the length of a state's random id.
+	stateIDSize = 16
 	maxKeyID    = 32
 	// bindTagSize is the length of the key fingerprint and of the keyed
 	// binding tag, both in clear before the nonce: they let Open tell a

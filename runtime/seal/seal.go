@@ -2,8 +2,10 @@ package seal
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -28,6 +30,17 @@ type State struct {
 	// Call correlates the rounds of one call for observers; nil when no
 	// observer was set on the instances that served them.
 	Call *CallInfo
+	// Asked lists the inputRequests keys of the questions the round that
+	// sealed the state asked (see runtime.WithAskedFirst).
+	Asked []string
+
+	// ID is the state's random id (hex), fresh for every Seal: the id a
+	// replay store claims once (see adapter.ReplayStore). Set by Open;
+	// Seal ignores it.
+	ID string
+	// Expires is the last instant the state opens (by the opener's
+	// clock). Set by Open; Seal ignores it.
+	Expires time.Time
 
 	// sealed are the answers of an opened state not yet decoded, in the
 	// order sealed; a decoded one has its key cleared.
@@ -60,6 +73,31 @@ func (st *State) Answer(key string) (*runtime.Response, bool) {
 		}
 	}
 	return nil, false
+}
+
+// HasAnswers reports whether st holds any answer.
+func (st *State) HasAnswers() bool {
+	for _, r := range st.Answers {
+		if r != nil {
+			return true
+		}
+	}
+	for _, a := range st.sealed {
+		if a.key != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// WasAsked reports whether key is one of st.Asked.
+func (st *State) WasAsked(key string) bool {
+	for _, k := range st.Asked {
+		if k == key {
+			return true
+		}
+	}
+	return false
 }
 
 // AllAnswers decodes and returns every answer, by key.
@@ -103,7 +141,7 @@ func (s *Sealer) ttl() time.Duration {
 // key id and the binding (tool, argument digest, principal), each length
 // prefixed so that no two bindings share an encoding.
 func appendAAD(dst []byte, kid string, b *Binding) []byte {
-	dst = append(dst, stateDomain...)
+	dst = append(dst, aadDomain...)
 	dst = appendStr(dst, kid)
 	dst = appendStr(dst, b.Tool)
 	dst = append(dst, b.ArgsDigest[:]...)
@@ -125,7 +163,7 @@ func (k *stateKey) bindTag(aad []byte) [bindTagSize]byte {
 
 // Seal returns st as an opaque requestState bound to b, valid for the
 // Sealer's TTL, encrypted and authenticated with the ring's current key.
-// The format is "v2." key-id "." base64url(key fingerprint | binding tag
+// The format is "v3." key-id "." base64url(key fingerprint | binding tag
 // | nonce | AES-256-GCM ciphertext and tag), the binding being the
 // additional data.
 func (s *Sealer) Seal(b Binding, st *State) (string, error) {
@@ -142,6 +180,9 @@ func (s *Sealer) Seal(b Binding, st *State) (string, error) {
 	buf := make([]byte, head, head+32+sizeHint(st)+key.aead.NonceSize()+key.aead.Overhead())
 	buf = binary.AppendVarint(buf, now.Unix())
 	buf = binary.AppendVarint(buf, now.Add(s.ttl()).Unix())
+	var id [stateIDSize]byte
+	rand.Read(id[:]) // never fails (crypto/rand)
+	buf = append(buf, id[:]...)
 	buf, err := appendState(buf, st)
 	if err != nil {
 		return "", fmt.Errorf("elicit: sealing request state: %w", err)
@@ -205,7 +246,7 @@ func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	}
 	rest, ok := strings.CutPrefix(state, statePrefix)
 	if !ok {
-		if legacyState(state) {
+		if strings.HasPrefix(state, outdatedPrefix) || legacyState(state) {
 			return nil, runtime.ErrStateOutdated
 		}
 		return nil, fmt.Errorf("%w: not a sealed state", runtime.ErrStateTampered)
@@ -237,6 +278,7 @@ func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	}
 	d := stateDecoder{s: string(plain)}
 	issued, expires := d.varint(), d.varint()
+	id := d.bytes(stateIDSize)
 	st := d.index()
 	if d.err {
 		return nil, fmt.Errorf("%w: unsupported payload", runtime.ErrStateTampered)
@@ -248,6 +290,8 @@ func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	if n := now.Unix(); n > expires {
 		return nil, fmt.Errorf("%w: %s ago", runtime.ErrStateExpired, time.Duration(n-expires)*time.Second)
 	}
+	st.ID = hex.EncodeToString([]byte(id))
+	st.Expires = time.Unix(expires, 0).Add(time.Second - time.Nanosecond)
 	return st, nil
 }
 

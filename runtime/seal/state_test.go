@@ -49,8 +49,8 @@ func TestSealOpenRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if parts := strings.Split(st, "."); len(parts) != 3 || parts[0] != "v2" || parts[1] != "k1" {
-		t.Fatalf("state %q is not v2.kid.sealed", st)
+	if parts := strings.Split(st, "."); len(parts) != 3 || parts[0] != "v3" || parts[1] != "k1" {
+		t.Fatalf("state %q is not v3.kid.sealed", st)
 	}
 	// Same call, arguments re-encoded in another key order and spacing.
 	b2 := seal.BindCall("deploy", []byte(` { "n": 1, "project": "alpha" } `), "alice")
@@ -265,4 +265,42 @@ func FuzzOpenState(f *testing.F) {
 			t.Fatalf("Open(%q) = %s, which was never sealed", state, got)
 		}
 	})
+}
+
+func TestSealStateIDAndExpiry(t *testing.T) {
+	clk := &fakeClock{time.Unix(1_800_000_000, 0)}
+	s := &seal.Sealer{Keys: stateRing(t, stateKey("k1", 1)), TTL: time.Minute, Now: clk.Now}
+	b := seal.BindCall("deploy", []byte(`{"project":"alpha"}`), "alice")
+	in := stateAnswers()
+	in.Asked = []string{"Approve", "Notify#2"}
+	seen := map[string]bool{}
+	for range 3 {
+		st, err := s.Seal(b, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Open(b, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.ID) != 32 || seen[got.ID] {
+			t.Fatalf("state id %q: want 32 hex digits, fresh for every Seal (seen %v)", got.ID, seen)
+		}
+		seen[got.ID] = true
+		if want := clk.Now().Add(time.Minute + time.Second - time.Nanosecond); !got.Expires.Equal(want) {
+			t.Errorf("Expires = %v, want %v", got.Expires, want)
+		}
+		if strings.Join(got.Asked, ",") != "Approve,Notify#2" {
+			t.Errorf("Asked = %q", got.Asked)
+		}
+	}
+}
+
+func TestOpenOutdatedV2State(t *testing.T) {
+	s := &seal.Sealer{Keys: stateRing(t, stateKey("k1", 1))}
+	// A state of the previous payload format (no id, no asked keys).
+	_, err := s.Open(seal.BindCall("deploy", nil, ""), "v2.k1.AQxl7-HRjspdh1cIBNyPwUz8qegKJ56JUsAFfGp-u-ntIkU_DD40FbfgD_xpP6JATFVggfyo4dh1x8yKd0oZSM9Iychwt9K1QR8")
+	if !errors.Is(err, runtime.ErrStateOutdated) || !errors.Is(err, runtime.ErrInvalidState) {
+		t.Fatalf("err = %v, want ErrStateOutdated", err)
+	}
 }

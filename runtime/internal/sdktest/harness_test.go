@@ -263,6 +263,12 @@ type tap struct {
 	// mutate, when set, edits the params of every tools/call retry (one
 	// that carries requestState) on its way to the server.
 	mutate func(params map[string]any)
+	// first, when set, edits the params of every tools/call without
+	// requestState on its way to the server.
+	first func(params map[string]any)
+	// result, when set, replaces the result of every response the client
+	// sends (to elicitation/create) with this raw JSON.
+	result json.RawMessage
 }
 
 func (t *tap) record(toServer bool, b []byte) {
@@ -279,8 +285,27 @@ func (t *tap) record(toServer bool, b []byte) {
 // rewrite applies mutate to a tools/call retry.
 func (t *tap) rewrite(b []byte) []byte {
 	t.mu.Lock()
-	mutate := t.mutate
+	mutate, result, first := t.mutate, t.result, t.first
 	t.mu.Unlock()
+	if first != nil && bytes.Contains(b, []byte(`"tools/call"`)) && !bytes.Contains(b, []byte(`"requestState"`)) {
+		var m map[string]any
+		if json.Unmarshal(b, &m) == nil && m["method"] == "tools/call" {
+			p, _ := m["params"].(map[string]any)
+			first(p)
+			if out, err := json.Marshal(m); err == nil {
+				return out
+			}
+		}
+	}
+	if result != nil && bytes.Contains(b, []byte(`"result"`)) {
+		var m map[string]any
+		if json.Unmarshal(b, &m) == nil && m["method"] == nil && m["result"] != nil {
+			m["result"] = result
+			if out, err := json.Marshal(m); err == nil {
+				return out
+			}
+		}
+	}
 	if mutate == nil || !bytes.Contains(b, []byte(`"requestState"`)) {
 		return b
 	}
@@ -597,7 +622,7 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 		}
 	case s.sdk == goSDK && clientSDK == goSDK:
 		ct, st := mcp.NewInMemoryTransports()
-		ss, err := s.gs.Connect(ctx, st, nil)
+		ss, err := s.gs.Connect(ctx, gosdk.ExactAnswers(st), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -608,7 +633,7 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 		cleanups = append(cleanups, p.Close)
 		switch s.sdk {
 		case goSDK:
-			ss, err := s.gs.Connect(ctx, &mcp.IOTransport{Reader: p.serverIn, Writer: p.serverOut}, nil)
+			ss, err := s.gs.Connect(ctx, gosdk.ExactAnswers(&mcp.IOTransport{Reader: p.serverIn, Writer: p.serverOut}), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -620,7 +645,7 @@ func connect(t *testing.T, s *server, clientSDK string, o clientOpts) *conn {
 				defer wg.Done()
 				ss := mgserver.NewStdioServer(s.ms)
 				mgserver.WithErrorLogger(log.New(io.Discard, "", 0))(ss)
-				_ = ss.Listen(ctx, p.serverIn, p.serverOut)
+				_ = ss.Listen(ctx, adapter.ExactAnswersReader(p.serverIn), p.serverOut)
 			}()
 			cleanups = append(cleanups, func() { cancel(); p.Close(); wg.Wait() })
 		}

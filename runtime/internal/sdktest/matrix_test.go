@@ -579,14 +579,14 @@ func refusal(t *testing.T, res callResult, err error) string {
 // trying to change an earlier answer would have to: the AEAD must refuse
 // it.
 func forgeAnswer(t *testing.T, state string) string {
-	head, body, ok := strings.Cut(strings.TrimPrefix(state, "v2."), ".")
+	head, body, ok := strings.Cut(strings.TrimPrefix(state, "v3."), ".")
 	raw, err := base64.RawURLEncoding.DecodeString(body)
-	if !ok || err != nil || !strings.HasPrefix(state, "v2.") || len(raw) < 40 {
-		t.Errorf("requestState %q is not v2.kid.sealed", state)
+	if !ok || err != nil || !strings.HasPrefix(state, "v3.") || len(raw) < 40 {
+		t.Errorf("requestState %q is not v3.kid.sealed", state)
 		return state
 	}
 	raw[len(raw)-20] ^= 1
-	return "v2." + head + "." + base64.RawURLEncoding.EncodeToString(raw)
+	return "v3." + head + "." + base64.RawURLEncoding.EncodeToString(raw)
 }
 
 func checkStateRejected(t *testing.T, sdk string, s *server, res callResult, err error, what string) {

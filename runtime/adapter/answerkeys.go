@@ -1,0 +1,221 @@
+package adapter
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// ErrAnswerKeys is matched (errors.Is) by the error of an elicitation
+// result whose keys are not exactly the wire's: "action" and "content",
+// once each. A case variant ("Action", "CONTENT", "ſ"-spelled) is what
+// encoding/json struct decoding would read as the real key, so that
+// {"action":"decline","Action":"accept"} would become an accept.
+var ErrAnswerKeys = errors.New("elicit: malformed elicitation result")
+
+// CheckAnswerKeys returns an error matching ErrAnswerKeys unless raw, the
+// JSON of an elicitation result (an inputResponses entry or the result of
+// elicitation/create), is an object whose keys equal to "action" or
+// "content" under encoding/json's case folding are exactly "action" and
+// "content", each at most once. Other keys (_meta, extensions) are left
+// to the SDK; inside content, a repeated field is read as both SDKs decode
+// JSON (the last occurrence wins) and validated.
+func CheckAnswerKeys(raw []byte) error {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
+		return fmt.Errorf("%w: not a JSON object", ErrAnswerKeys)
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := d.Token(); err != nil {
+		return fmt.Errorf("%w: not a JSON object", ErrAnswerKeys)
+	}
+	action, content := string(foldKey(nil, "action")), string(foldKey(nil, "content"))
+	seen := map[string]bool{}
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrAnswerKeys, err)
+		}
+		k, _ := tok.(string)
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return fmt.Errorf("%w: %v", ErrAnswerKeys, err)
+		}
+		f := string(foldKey(nil, k))
+		if f != action && f != content {
+			continue
+		}
+		want := "action"
+		if f == content {
+			want = "content"
+		}
+		switch {
+		case k != want:
+			return fmt.Errorf("%w: key %s is not %q (keys are exact)", ErrAnswerKeys, strconv.Quote(k), want)
+		case seen[k]:
+			return fmt.Errorf("%w: key %q appears twice", ErrAnswerKeys, k)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+// malformedPrefix starts the action of an elicitation result that
+// ExactAnswers rewrote: a NUL, which no real action holds.
+const malformedPrefix = "\x00elicitgen-malformed: "
+
+// MalformedAction returns the reason an answer's action carries when
+// ExactAnswers (or a wrapper built on it) replaced a malformed result, so
+// that an adapter reports it as malformed (JSON-RPC -32602) and never
+// reads it as an answer.
+func MalformedAction(action string) (string, bool) {
+	return strings.CutPrefix(action, malformedPrefix)
+}
+
+// ExactAnswers returns the JSON-RPC message msg with every elicitation
+// result that fails CheckAnswerKeys replaced by {"action": marker}, the
+// marker carrying the reason (see MalformedAction): in a request's
+// params.inputResponses (2026-07-28) and as a response's result (to
+// elicitation/create, 2025 eras). A result is one whose object has a key
+// equal to "action" under case folding. It returns msg itself when
+// nothing needed replacing.
+//
+// It exists for SDKs that decode answers with encoding/json struct
+// decoding before an adapter sees them (go-sdk's inputResponses,
+// both SDKs' elicitation/create results): wrap the server's transport
+// or HTTP handler (ExactAnswersHTTP, ExactAnswersReader, gosdk.ExactAnswers).
+func ExactAnswers(msg []byte) []byte {
+	if !bytes.Contains(bytes.ToLower(msg), []byte("action")) && !bytes.Contains(msg, []byte(`\u`)) && !bytes.Contains(msg, []byte("\xc5\xbf")) {
+		return msg // no key can fold to "action" ('ſ' is "\xc5\xbf"; escapes may hide letters)
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil {
+		return msg
+	}
+	changed := false
+	if r, ok := m["result"]; ok && looksLikeAnswer(r) {
+		if err := CheckAnswerKeys(r); err != nil {
+			m["result"], changed = marker(err), true
+		}
+	}
+	if p, ok := m["params"]; ok {
+		var params map[string]json.RawMessage
+		if json.Unmarshal(p, &params) == nil {
+			var in map[string]json.RawMessage
+			if json.Unmarshal(params["inputResponses"], &in) == nil && in != nil {
+				pc := false
+				for k, v := range in {
+					if !looksLikeAnswer(v) {
+						continue
+					}
+					if err := CheckAnswerKeys(v); err != nil {
+						in[k], pc = marker(err), true
+					}
+				}
+				if pc {
+					params["inputResponses"], _ = json.Marshal(in)
+					m["params"], _ = json.Marshal(params)
+					changed = true
+				}
+			}
+		}
+	}
+	if !changed {
+		return msg
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return msg
+	}
+	return out
+}
+
+// looksLikeAnswer reports whether raw is an object with a key equal to
+// "action" under case folding: an elicitation result (sampling and roots
+// results have none).
+func looksLikeAnswer(raw json.RawMessage) bool {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return false
+	}
+	action := string(foldKey(nil, "action"))
+	for k := range obj {
+		if string(foldKey(nil, k)) == action {
+			return true
+		}
+	}
+	// {"Action":..} collapses with "action" in a map only when spelled
+	// the same; a result with only case variants is caught above.
+	return false
+}
+
+func marker(err error) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"action": malformedPrefix + strings.TrimPrefix(err.Error(), ErrAnswerKeys.Error()+": ")})
+	return b
+}
+
+// ExactAnswersHTTP wraps an MCP HTTP handler (go-sdk's
+// StreamableHTTPHandler, mcp-go's StreamableHTTPServer) so that every
+// POSTed JSON-RPC message passes through ExactAnswers before the SDK
+// decodes it. Bodies over maxBody bytes (zero: 4 MiB) are refused with
+// 413.
+func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
+	if maxBody <= 0 {
+		maxBody = 4 << 20
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		r.Body.Close()
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		if err != nil {
+			http.Error(w, "reading body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		if int64(len(b)) > maxBody {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		b = ExactAnswers(b)
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		r.ContentLength = int64(len(b))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// ExactAnswersReader wraps the input of a newline-delimited JSON-RPC
+// stream (stdio) so that every message passes through ExactAnswers.
+func ExactAnswersReader(r io.Reader) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				body := bytes.TrimRight(line, "\r\n")
+				out := append(ExactAnswers(body), '\n')
+				if _, werr := pw.Write(out); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return pr
+}

@@ -1,0 +1,23 @@
+package runtime
+
+// WithAskedFirst makes this question count an answer only if the server
+// itself asked it earlier in the call: on 2026-07-28 the answer must come
+// with a requestState this server sealed when it put the question in
+// inputRequests. A first call that arrives already carrying an answer
+// (inputResponses without requestState, or with a state that did not
+// ask this question) is asked instead, with input_required. Push-era
+// (2025) questions are always asked by the server, so there the option
+// changes nothing.
+//
+// Use it for approvals (deploy, pay, send, delete) where a client must
+// not be able to approve by pre-filling the answer. It cannot tell who
+// answered once asked: a person, a client hook or a model.
+func WithAskedFirst() AskOption {
+	return func(c *askConfig) { c.askedFirst = true }
+}
+
+// ErrStateUsed: the requestState already carried answers into a tool
+// handler once and is spent (single use). The client must call the tool
+// again, without requestState, and be asked again. It matches
+// ErrInvalidState.
+var ErrStateUsed error = &stateError{"already used: its answers reached the tool once; call the tool again without requestState to be asked again"}
