@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/elicitgen/elicitgen/gen"
 	"github.com/elicitgen/elicitgen/internal/testmod"
@@ -77,6 +81,7 @@ func TestREADMESnippets(t *testing.T) {
 	var directives []snippet
 	var files []string
 	mains := 0
+	var stdioMains []stdioMain
 	for _, b := range blocks {
 		m := packageClause.FindStringSubmatch(b.text)
 		if m == nil {
@@ -98,6 +103,9 @@ func TestREADMESnippets(t *testing.T) {
 		}
 		path := filepath.Join(dir, pkg, name)
 		testmod.WriteFile(t, path, []byte("// README.md:"+fmt.Sprint(b.line)+"\n\n"+b.text))
+		if m[1] == "main" && (strings.Contains(b.text, "StdioTransport(0)") || strings.Contains(b.text, "ServeStdio(")) {
+			stdioMains = append(stdioMains, stdioMain{line: b.line, pkg: pkg})
+		}
 		files = append(files, b.text)
 	}
 	for _, d := range directives {
@@ -130,6 +138,40 @@ func TestREADMESnippets(t *testing.T) {
 	if !strings.Contains(out, "--- PASS") {
 		t.Fatalf("no README test ran:\n%s", out)
 	}
+
+	// A stdio server started by a client ends with status 0 when the
+	// client hangs up after initializing.
+	if len(stdioMains) == 0 {
+		t.Fatal("the README has no stdio server snippet")
+	}
+	for _, m := range stdioMains {
+		bin := filepath.Join(t.TempDir(), m.pkg)
+		testmod.Go(t, dir, "build", "-mod=mod", "-o", bin, "./"+m.pkg)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, bin)
+		cmd.Env = append(os.Environ(), "ELICIT_STATE_KEYS=k1:"+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)))
+		stdin, _ := cmd.StdinPipe()
+		stdout, _ := cmd.StdoutPipe()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"readme","version":"1"}}}`+"\n")
+		reply, _ := bufio.NewReader(stdout).ReadString('\n')
+		stdin.Close() // the client disconnects
+		err := cmd.Wait()
+		cancel()
+		if !strings.Contains(reply, `"id":1`) || err != nil {
+			t.Errorf("README.md:%d: the stdio server answered %q, then, after its client disconnected: %v\n%s", m.line, reply, err, stderr.Bytes())
+		}
+	}
+}
+
+// stdioMain is a package main of the README that serves stdio.
+type stdioMain struct {
+	line int
+	pkg  string
 }
 
 func isDirectiveOnly(s string) bool {
