@@ -77,9 +77,13 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 	for k := range first.InputRequests {
 		key = k
 	}
-	retry := &mcp.CallToolParams{Name: app.ToolDeploy, Arguments: args, RequestState: first.RequestState,
-		InputResponses: mcp.InputResponseMap{key: &mcp.ElicitResult{Action: "accept",
-			Content: map[string]any{"branch": "release/2.4", "environment": "production", "confirmed": true}}}}
+	// Each replay gets its own params: the SDK client writes _meta into
+	// them.
+	retry := func() *mcp.CallToolParams {
+		return &mcp.CallToolParams{Name: app.ToolDeploy, Arguments: args, RequestState: first.RequestState,
+			InputResponses: mcp.InputResponseMap{key: &mcp.ElicitResult{Action: "accept",
+				Content: map[string]any{"branch": "release/2.4", "environment": "production", "confirmed": true}}}}
+	}
 
 	const n = 50
 	var wg sync.WaitGroup
@@ -91,7 +95,7 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			res, err := cs.CallTool(ctx, retry)
+			res, err := cs.CallTool(ctx, retry())
 			mu.Lock()
 			defer mu.Unlock()
 			var we *jsonrpc.Error
