@@ -65,6 +65,9 @@ func schemasPerEra(t *testing.T, c *goldenCase, pkgs []*gen.Package, got map[str
 	t.Helper()
 	for name := range c.want {
 		version, ok := strings.CutPrefix(name, "schema@")
+		if !ok {
+			continue
+		}
 		if version, ok = strings.CutSuffix(version, ".json"); !ok {
 			continue
 		}

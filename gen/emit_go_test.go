@@ -70,7 +70,7 @@ type Plain struct {
 	Other int    ` + "`json:\"-\"`" + `
 	Last  bool
 	X     Color ` + "`json:\"x\"`" + `
-	Ünïcode string ` + "`json:\"u\" elicit:\"title=Ünïcode ‮txt\"`" + `
+	Ünïcode string ` + "`json:\"u\" elicit:\"title=Ünïcode " + "\u202e" + "txt\"`" + `
 	Tabbed  string "json:\"tabbed\" elicit:\"maxLength=3,desc=x\ty\""
 	Nul     string "json:\"nul\" elicit:\"desc=a\x00b\""
 }

@@ -110,8 +110,6 @@ type Property struct {
 	Pattern string
 }
 
-// ptr returns a pointer to v; generated schemas use it for bounds.
-func ptr[T any](v T) *T { return &v }
 
 // Property returns the property named name, or nil.
 func (s *Schema) Property(name string) *Property {
