@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -190,4 +191,29 @@ func StartError(err error) (int64, string) {
 		return CodeInternalError, err.Error() + ": the answers were not used; try again later"
 	}
 	return CodeInvalidParams, InvalidStateMessage(err)
+}
+
+// DefaultReplay is the in-memory replay store an adapter's Config falls
+// back to when none is configured, made on first use and shared by the
+// tools of that Config. The zero value is ready to use; it must not be
+// copied after first use.
+type DefaultReplay struct {
+	p atomic.Pointer[MemoryReplayStore]
+}
+
+// Store returns configured, or else the default store (clock now, nil
+// for time.Now).
+func (d *DefaultReplay) Store(configured ReplayStore, now func() time.Time) ReplayStore {
+	if configured != nil {
+		return configured
+	}
+	if m := d.p.Load(); m != nil {
+		return m
+	}
+	m := NewMemoryReplayStore(0)
+	m.SetClock(now)
+	if !d.p.CompareAndSwap(nil, m) {
+		return d.p.Load()
+	}
+	return m
 }

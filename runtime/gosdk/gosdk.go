@@ -38,7 +38,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -110,23 +109,12 @@ type Config struct {
 	// server asked the question earlier in the call.
 	AskedFirst bool
 
-	defaultReplay atomic.Pointer[adapter.MemoryReplayStore]
+	defaultReplay adapter.DefaultReplay
 }
 
 // replayStore returns Replay, or the Config's in-memory store.
 func (c *Config) replayStore() adapter.ReplayStore {
-	if c.Replay != nil {
-		return c.Replay
-	}
-	if m := c.defaultReplay.Load(); m != nil {
-		return m
-	}
-	m := adapter.NewMemoryReplayStore(0)
-	m.SetClock(c.Now)
-	if !c.defaultReplay.CompareAndSwap(nil, m) {
-		return c.defaultReplay.Load()
-	}
-	return m
+	return c.defaultReplay.Store(c.Replay, c.Now)
 }
 
 // settings returns the adapter settings shared with the other SDK
