@@ -110,7 +110,6 @@ type Property struct {
 	Pattern string
 }
 
-
 // Property returns the property named name, or nil.
 func (s *Schema) Property(name string) *Property {
 	for i := range s.Properties {
