@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -277,7 +276,7 @@ func (x *Exchange) observeModern(ctx context.Context, key string, req *runtime.R
 	if x.state.Call != nil {
 		ci = *x.state.Call
 	}
-	asked := x.call.State != "" && slices.Contains(ci.Asked, key)
+	asked := x.call.State != "" && x.state.WasAsked(key)
 	attempt := x.attempt(key)
 	resp, err := x.askModern(key, req)
 	if had && err == nil {
@@ -322,8 +321,8 @@ func (x *Exchange) InvalidAnswer(ctx context.Context, req *runtime.Request, err 
 	x.obs.obs.Observe(ctx, e)
 }
 
-// noteSeal records in the state what the sealing round asked. It runs
-// with x.mu held.
+// noteSeal records in the state the sealing round and time (what it
+// asked is State.Asked, set by SealState). It runs with x.mu held.
 func (x *Exchange) noteSeal() {
 	ci := x.state.Call
 	if ci == nil {
@@ -331,10 +330,6 @@ func (x *Exchange) noteSeal() {
 	}
 	ci.Round = x.obs.base.Round
 	ci.Sealed = time.Now()
-	ci.Asked = ci.Asked[:0:0]
-	for _, p := range x.pending {
-		ci.Asked = append(ci.Asked, p.Key)
-	}
 }
 
 // replyNames are the Event.Reply names of the reply kinds.

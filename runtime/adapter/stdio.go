@@ -35,7 +35,8 @@ const (
 // deeper than MaxLineDepth, a line longer than its limit) or -32600 (JSON
 // that is not a message), carrying the line's id when one can be read
 // (so the caller's pending call ends) and null otherwise. The server goes
-// on with the next line.
+// on with the next line. An accepted line passes through ExactAnswers, so
+// that the SDK never reads a case-variant answer key as the real one.
 //
 // Give the SDK Reader as its input and Writer as its output: the filter's
 // replies are written through the same lock, never inside another
@@ -102,7 +103,7 @@ func (f *LineFilter) next() ([]byte, error) {
 			}
 		}
 		if problem == nil {
-			return append(line, '\n'), nil
+			return append(ExactAnswers(line), '\n'), nil
 		}
 		if f.report != nil {
 			f.report(problem)

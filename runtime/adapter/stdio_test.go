@@ -35,3 +35,23 @@ func TestLineFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestLineFilterExactAnswers: an accepted line holding a case-variant
+// answer key reaches the SDK with the answer replaced by the malformed
+// marker; other lines pass unchanged.
+func TestLineFilterExactAnswers(t *testing.T) {
+	bad := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deploy","inputResponses":{"Deploy":{"action":"decline","Action":"accept"}}}}`
+	good := `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"deploy","inputResponses":{"Deploy":{"action":"accept","content":{}}}}}`
+	var out strings.Builder
+	got, err := io.ReadAll(NewLineFilter(strings.NewReader(bad+"\n"+good+"\n"), &out, 0, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+	if len(lines) != 2 || lines[1] != good {
+		t.Fatalf("passed %q", got)
+	}
+	if strings.Contains(lines[0], `"Action"`) || !strings.Contains(lines[0], `elicitgen-malformed`) {
+		t.Errorf("case-variant answer passed as %s", lines[0])
+	}
+}

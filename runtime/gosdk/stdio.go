@@ -34,8 +34,8 @@ func (nopCloser) Close() error { return nil }
 // IOTransport is StdioTransport over r and w.
 func IOTransport(r io.ReadCloser, w io.WriteCloser, maxLineBytes int) mcp.Transport {
 	f := adapter.NewLineFilter(r, w, maxLineBytes, checkMessage, nil)
-	// Answers are read with exact keys (ExactAnswers).
-	return ExactAnswers(&mcp.IOTransport{Reader: readCloser{f, r}, Writer: f.Writer(), MaxLineLength: -1})
+	// The filter also reads answers with exact keys (adapter.ExactAnswers).
+	return &mcp.IOTransport{Reader: readCloser{f, r}, Writer: f.Writer(), MaxLineLength: -1}
 }
 
 // checkMessage reports whether line, which is JSON, is a message (or a

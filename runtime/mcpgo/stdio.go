@@ -32,8 +32,8 @@ func ServeIO(ctx context.Context, s *server.MCPServer, r io.Reader, w io.Writer,
 		opt(std)
 	}
 	f := adapter.NewLineFilter(r, w, maxLineBytes, checkMessage, nil)
-	// Answers are read with exact keys (adapter.ExactAnswersReader).
-	return std.Listen(ctx, adapter.ExactAnswersReader(f), f.Writer())
+	// The filter also reads answers with exact keys (adapter.ExactAnswers).
+	return std.Listen(ctx, f, f.Writer())
 }
 
 // checkMessage reports whether line, which is JSON, is a JSON-RPC

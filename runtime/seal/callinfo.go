@@ -22,8 +22,6 @@ type CallInfo struct {
 	Started time.Time
 	// Sealed is when this state was sealed.
 	Sealed time.Time
-	// Asked lists the keys of the questions the sealing round asked.
-	Asked []string
 }
 
 // callFlowKey is the reserved flows key of CallInfo. Flows keys are
@@ -34,8 +32,8 @@ const callFlowKey = "!call"
 const callInfoVersion = "c1"
 
 // appendCallInfo appends the text form of c:
-// "c1 ID ROUND STARTED_MS SEALED_MS KEY,KEY,...". inputRequests keys never
-// contain spaces or commas.
+// "c1 ID ROUND STARTED_MS SEALED_MS". (The keys the sealing round asked
+// are State.Asked.)
 func appendCallInfo(dst []byte, c *CallInfo) []byte {
 	dst = append(dst, callInfoVersion...)
 	dst = append(dst, ' ')
@@ -45,15 +43,7 @@ func appendCallInfo(dst []byte, c *CallInfo) []byte {
 	dst = append(dst, ' ')
 	dst = strconv.AppendInt(dst, unixMilli(c.Started), 10)
 	dst = append(dst, ' ')
-	dst = strconv.AppendInt(dst, unixMilli(c.Sealed), 10)
-	dst = append(dst, ' ')
-	for i, k := range c.Asked {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, k...)
-	}
-	return dst
+	return strconv.AppendInt(dst, unixMilli(c.Sealed), 10)
 }
 
 func unixMilli(t time.Time) int64 {
@@ -84,9 +74,5 @@ func parseCallInfo(s string) *CallInfo {
 	if err1 != nil || err2 != nil || err3 != nil {
 		return nil
 	}
-	c := &CallInfo{ID: f[1], Round: round, Started: fromMilli(started), Sealed: fromMilli(sealed)}
-	if len(f) > 5 {
-		c.Asked = strings.Split(f[5], ",")
-	}
-	return c
+	return &CallInfo{ID: f[1], Round: round, Started: fromMilli(started), Sealed: fromMilli(sealed)}
 }

@@ -14,7 +14,7 @@ func TestCallInfoRoundTrip(t *testing.T) {
 	st := &State{
 		Answers: map[string]*runtime.Response{"Deploy": {Action: runtime.ActionDecline}},
 		Flows:   map[string]string{"url": "f00d"},
-		Call:    &CallInfo{ID: "c0ffee", Round: 2, Started: started, Sealed: started.Add(1500 * time.Millisecond), Asked: []string{"Deploy", "Approve#2"}},
+		Call:    &CallInfo{ID: "c0ffee", Round: 2, Started: started, Sealed: started.Add(1500 * time.Millisecond)},
 	}
 	s := &Sealer{Keys: NewRandomKeyRing()}
 	b := BindCall("deploy", []byte(`{}`), "alice")
@@ -60,7 +60,7 @@ func TestCallInfoAbsentIsTheEarlierFormat(t *testing.T) {
 // decoder knows no reserved key) and seals it again unchanged: decoding
 // that payload here gives the CallInfo back.
 func TestCallInfoSurvivesAnEarlierRelease(t *testing.T) {
-	st := &State{Flows: map[string]string{}, Call: &CallInfo{ID: "abc", Round: 1, Asked: []string{"Deploy"}}}
+	st := &State{Flows: map[string]string{}, Call: &CallInfo{ID: "abc", Round: 1}}
 	plain, err := appendState(nil, st)
 	if err != nil {
 		t.Fatal(err)

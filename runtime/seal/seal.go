@@ -223,9 +223,9 @@ func sizeHint(st *State) int {
 	}
 	// A typical answer is under 160 bytes; a larger state grows the
 	// buffer once or twice, which beats walking every map to measure it.
-	n := 8 + 48*len(st.Flows) + 160*len(st.Answers)
+	n := 8 + 48*len(st.Flows) + 160*len(st.Answers) + 24*len(st.Asked)
 	if st.Call != nil {
-		n += 64 + 24*len(st.Call.Asked)
+		n += 64
 	}
 	for _, a := range st.sealed {
 		n += len(a.key) + len(a.body) + 8
