@@ -27,43 +27,56 @@ var ErrAnswerKeys = errors.New("elicit: malformed elicitation result")
 // to the SDK; inside content, a repeated field is read as both SDKs decode
 // JSON (the last occurrence wins) and validated.
 func CheckAnswerKeys(raw []byte) error {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
-		return fmt.Errorf("%w: not a JSON object", ErrAnswerKeys)
-	}
+	_, err := answerKeys(raw)
+	return err
+}
+
+// answerKeys checks the keys of the JSON object raw as CheckAnswerKeys
+// does, in one pass, and reports whether it is an elicitation result at
+// all: an object with a key equal to "action" under case folding
+// (sampling and roots results have none).
+func answerKeys(raw []byte) (answer bool, err error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := d.Token(); err != nil {
-		return fmt.Errorf("%w: not a JSON object", ErrAnswerKeys)
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return false, fmt.Errorf("%w: not a JSON object", ErrAnswerKeys)
 	}
 	action, content := string(foldKey(nil, "action")), string(foldKey(nil, "content"))
 	seen := map[string]bool{}
+	var bad error
 	for d.More() {
 		tok, err := d.Token()
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrAnswerKeys, err)
+			return answer, fmt.Errorf("%w: %v", ErrAnswerKeys, err)
 		}
 		k, _ := tok.(string)
 		var v json.RawMessage
 		if err := d.Decode(&v); err != nil {
-			return fmt.Errorf("%w: %v", ErrAnswerKeys, err)
+			return answer, fmt.Errorf("%w: %v", ErrAnswerKeys, err)
 		}
 		f := string(foldKey(nil, k))
 		if f != action && f != content {
 			continue
 		}
-		want := "action"
-		if f == content {
-			want = "content"
+		want := "content"
+		if f == action {
+			want, answer = "action", true
 		}
 		switch {
+		case bad != nil:
 		case k != want:
-			return fmt.Errorf("%w: key %s is not %q (keys are exact)", ErrAnswerKeys, strconv.Quote(k), want)
+			bad = fmt.Errorf("%w: key %s is not %q (keys are exact)", ErrAnswerKeys, strconv.Quote(k), want)
 		case seen[k]:
-			return fmt.Errorf("%w: key %q appears twice", ErrAnswerKeys, k)
+			bad = fmt.Errorf("%w: key %q appears twice", ErrAnswerKeys, k)
 		}
 		seen[k] = true
 	}
-	return nil
+	if _, err := d.Token(); err != nil {
+		return answer, fmt.Errorf("%w: %v", ErrAnswerKeys, err)
+	}
+	if d.More() {
+		return answer, fmt.Errorf("%w: not a JSON object", ErrAnswerKeys)
+	}
+	return answer, bad
 }
 
 // malformedPrefix starts the action of an elicitation result that
@@ -99,8 +112,8 @@ func ExactAnswers(msg []byte) []byte {
 		return msg
 	}
 	changed := false
-	if r, ok := m["result"]; ok && looksLikeAnswer(r) {
-		if err := CheckAnswerKeys(r); err != nil {
+	if r, ok := m["result"]; ok {
+		if answer, err := answerKeys(r); answer && err != nil {
 			m["result"], changed = marker(err), true
 		}
 	}
@@ -111,10 +124,7 @@ func ExactAnswers(msg []byte) []byte {
 			if json.Unmarshal(params["inputResponses"], &in) == nil && in != nil {
 				pc := false
 				for k, v := range in {
-					if !looksLikeAnswer(v) {
-						continue
-					}
-					if err := CheckAnswerKeys(v); err != nil {
+					if answer, err := answerKeys(v); answer && err != nil {
 						in[k], pc = marker(err), true
 					}
 				}
@@ -134,25 +144,6 @@ func ExactAnswers(msg []byte) []byte {
 		return msg
 	}
 	return out
-}
-
-// looksLikeAnswer reports whether raw is an object with a key equal to
-// "action" under case folding: an elicitation result (sampling and roots
-// results have none).
-func looksLikeAnswer(raw json.RawMessage) bool {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(raw, &obj) != nil {
-		return false
-	}
-	action := string(foldKey(nil, "action"))
-	for k := range obj {
-		if string(foldKey(nil, k)) == action {
-			return true
-		}
-	}
-	// {"Action":..} collapses with "action" in a map only when spelled
-	// the same; a result with only case variants is caught above.
-	return false
 }
 
 func marker(err error) json.RawMessage {
