@@ -88,11 +88,12 @@ func TestBodyMemory(t *testing.T) {
 		return cmd.Process.Pid
 	}
 	// calls returns the bodies of concurrent calls, each of exactly
-	// limit bytes and with its own id.
+	// limit bytes and with its own id, naming a service that does not
+	// exist: the tool refuses it at once, without asking.
 	calls := func(meta string) [][]byte {
 		out := make([][]byte, concurrent)
 		for i := range out {
-			head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{`, 1000+i) + meta + `"name":"book_table","arguments":{"party_size":2,"date":"`
+			head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{`, 1000+i) + meta + `"name":"deploy_to_production","arguments":{"service":"`
 			tail := `"}}}`
 			out[i] = []byte(head + strings.Repeat("2", int(limit)-len(head)-len(tail)) + tail)
 		}
@@ -104,7 +105,7 @@ func TestBodyMemory(t *testing.T) {
 		bodies [][]byte
 	}{
 		{"2025-11-25 session", map[string]string{"MCP-Protocol-Version": "2025-11-25"}, calls("")},
-		{"2026-07-28 header", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "book_table"},
+		{"2026-07-28 header", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "deploy_to_production"},
 			calls(`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}},`)},
 	} {
 		if int64(len(era.bodies[0])) != limit {
