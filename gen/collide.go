@@ -72,7 +72,7 @@ func (b *builder) checkNames(pkg *Package) {
 }
 
 // checkMethods reports a method or field named Validate on a form: the
-// generated file declares the method (T) Validate() error.
+// generated file declares the method (*T) Validate() error.
 func (b *builder) checkMethods(pkg *Package) {
 	for _, f := range pkg.Forms {
 		obj, _ := b.src.Types.Scope().Lookup(f.Name).(*types.TypeName)

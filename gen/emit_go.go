@@ -13,6 +13,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 )
 
 // EmitGo returns elicit_gen.go for pkg. The model must have passed
@@ -48,14 +49,10 @@ const (
 	holeAccept     = "ZqCqZ"
 	holeDecline    = "ZqDqZ"
 	holeCancel     = "ZqXqZ"
-	holeSchemaVar  = "zqVqZ"
 	holeFormVar    = "zqFqZ"
-	holeCounts     = "zqNqZ"
-	holeBounds     = "zqBqZ"
-	holeName       = "ZqMqZ" // a string literal
-	holeList       = "ZqLqZ" // a comma-separated list
-	holeList2      = "ZqKqZ" // a second one
-	holeLines      = "ZqPqZ" // lines of a multi-line literal or struct
+	holeName       = "ZqMqZ" // a name or a string literal
+	holeList       = "ZqLqZ" // a form's locales variable
+	holeLines      = "ZqPqZ" // lines of a struct
 	holeAlias      = "ZqGqZ" // a guard's type alias
 )
 
@@ -68,12 +65,8 @@ type emitter struct {
 	f   *jen.File
 	n   int // pieces rendered so far (the file's start is piece 0)
 
-	// Piece indexes of the stamps and probes.
-	api, guard                        int
-	schemaDoc, schemaVar, schemaEmpty int
-	formVar, formVarLocales           int
-	bounds                            [3]int // ints only, floats only, both
-	rtProbe                           int
+	// Piece indexes of the stamps.
+	api, guard, formVar, formVarLocales int
 
 	types   map[string]int // type key -> piece of its probe
 	texts   map[*TypeRef]string
@@ -81,7 +74,6 @@ type emitter struct {
 
 	pieces []string           // formatted pieces, by index
 	stamps map[int]stampParts // compiled stamps, by piece index
-	rt     string             // the runtime package's name in the file
 }
 
 // piece marks the start of the next construct rendered into e.f and
@@ -109,7 +101,7 @@ func (e *emitter) emit() ([]byte, error) {
 		f.HeaderComment("//go:build !" + LoadTag)
 	}
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
-	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion2")
+	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion3")
 
 	e.renderStamps()
 	// Guards and translations are rendered whole where they cannot be
@@ -201,6 +193,16 @@ func (e *emitter) emit() ([]byte, error) {
 }
 
 // renderStamps renders the stamps every file uses into e.f.
+//
+// What a form adds to its package's compile is mostly its functions, and
+// a function costs the compiler about the same however small it is; the
+// instance of a generic type with methods costs more. So a form gets the
+// fewest the contract allows: TSchema, Validate (a pointer method, which
+// needs no value wrapper), AskT (whose runtime.Outcome[*T] shares one GC
+// shape with every other form's and has one method) and AcceptT.
+// DeclineT and CancelT are variables holding the one function all forms
+// share, and the form's data is one static descriptor holding a string,
+// so the package has no initialisation code.
 func (e *emitter) renderStamps() {
 	f := e.f
 	t, id := jen.Id(holeType), jen.Id
@@ -209,25 +211,25 @@ func (e *emitter) renderStamps() {
 	}
 
 	// func TSchema() *runtime.Schema
-	// func (v T) Validate() error
-	// func AskT(ctx, asker, message, opts...) (runtime.Outcome[T], error)
+	// func (v *T) Validate() error
+	// func AskT(ctx, asker, message, opts...) (runtime.Outcome[*T], error)
 	// func AcceptT(v T) (*runtime.Response, error)
-	// func DeclineT() *runtime.Response; func CancelT() *runtime.Response
+	// var DeclineT, CancelT = elicitimpl.Decline, elicitimpl.Cancel
 	e.api = e.piece()
 	f.Commentf("%s returns a copy of the requestedSchema of %s.", holeSchemaFunc, holeType)
-	f.Func().Id(holeSchemaFunc).Params().Op("*").Add(rt("Schema")).Block(
-		jen.Return(id(holeFormVar).Dot("Schema").Call().Dot("Clone").Call()))
+	f.Func().Id(holeSchemaFunc).Params().Op("*").Add(rt("Schema")).Block(form("Schema"))
 	f.Commentf("Validate checks v against every rule of the %s schema; the error is a", holeType)
 	f.Comment("*runtime.ValidationError naming each field that is wrong.")
-	f.Func().Params(jen.Id("v").Add(t)).Id("Validate").Params().Error().Block(form("Validate", jen.Op("&").Id("v")))
-	f.Commentf("%s asks the user to fill in %s; only an answer that decodes and", holeAsk, holeType)
-	f.Comment("validates is an accept. An unreachable client matches runtime.ErrUnavailable.")
+	f.Func().Params(jen.Id("v").Op("*").Add(t)).Id("Validate").Params().Error().Block(form("Validate", jen.Id("v")))
+	f.Commentf("%s asks the user to fill in %s. Only an answer that decodes and", holeAsk, holeType)
+	f.Comment("validates is an accept, with the new value in o.Value (nil otherwise).")
+	f.Comment("An unreachable client matches runtime.ErrUnavailable.")
 	f.Func().Id(holeAsk).Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("asker").Add(rt("Asker")),
 		jen.Id("message").String(),
 		jen.Id("opts").Op("...").Add(rt("AskOption")),
-	).Params(jen.Id("o").Add(rt("Outcome")).Types(id(holeType)), jen.Err().Error()).Block(
+	).Params(jen.Id("o").Add(rt("Outcome")).Types(jen.Op("*").Add(t)), jen.Err().Error()).Block(
 		jen.List(jen.Id("o").Dot("Action"), jen.Err()).Op("=").Id(holeFormVar).Dot("Ask").Call(
 			jen.Id("ctx"), jen.Id("asker"), jen.Op("&").Id("o").Dot("Value"), jen.Id("message"), jen.Id("opts").Op("...")),
 		jen.Return(jen.Id("o"), jen.Err()),
@@ -235,59 +237,33 @@ func (e *emitter) renderStamps() {
 	f.Commentf("%s is the client-side answer that submits v, if v validates.", holeAccept)
 	f.Func().Id(holeAccept).Params(jen.Id("v").Add(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Block(
 		form("Accept", jen.Op("&").Id("v")))
-	for _, a := range []struct{ name, action, verb string }{
-		{holeDecline, "ActionDecline", "declines"}, {holeCancel, "ActionCancel", "dismisses"},
+	for _, a := range []struct{ name, fn, verb string }{
+		{holeDecline, "Decline", "declines"}, {holeCancel, "Cancel", "dismisses"},
 	} {
 		f.Commentf("%s is the client-side answer that %s a %s form.", a.name, a.verb, holeType)
-		f.Func().Id(a.name).Params().Op("*").Add(rt("Response")).Block(
-			jen.Return(jen.Op("&").Add(rt("Response")).Values(kv("Action", rt(a.action)))))
+		f.Var().Id(a.name).Op("=").Add(impl(a.fn))
 	}
 
-	// The data of one form: bounds, schema and descriptor.
+	// The data of one form: its descriptor, which holds its spec (see
+	// elicitimpl.AppendSpec) in a raw string.
 	//
-	//	var elicitCountsT, elicitBoundsT = [...]int{1}, [...]float64{1, 10}
-	//	var elicitSchemaT = runtime.Schema{Name: "T", Properties: []runtime.Property{
-	//		{Name: "n", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsT[0], Maximum: &elicitBoundsT[1]},
-	//	}}
-	//	var elicitFormT = elicitimpl.NewForm((*T)(nil), &elicitSchemaT, "N")
-	ints := jen.Index(jen.Op("...")).Int().Values(id(holeList))
-	floats := jen.Index(jen.Op("...")).Float64().Values(id(holeList))
-	e.bounds[0] = e.piece()
-	f.Var().Id(holeCounts).Op("=").Add(ints)
-	e.bounds[1] = e.piece()
-	f.Var().Id(holeBounds).Op("=").Add(floats)
-	e.bounds[2] = e.piece()
-	f.Var().List(id(holeCounts), id(holeBounds)).Op("=").List(ints.Clone(), jen.Index(jen.Op("...")).Float64().Values(id(holeList2)))
-	e.schemaDoc = e.piece()
-	f.Commentf("%s is the schema of %s; %s adds the Go field of each property.", holeSchemaVar, holeType, holeFormVar)
-	schema := func(props ...jen.Code) {
-		f.Var().Id(holeSchemaVar).Op("=").Add(rt("Schema")).Values(
-			kv("Name", id(holeName)),
-			kv("Properties", jen.Index().Add(rt("Property")).Custom(
-				jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, props...)),
-		)
-	}
-	e.schemaVar = e.piece()
-	schema(id(holeLines))
-	e.schemaEmpty = e.piece()
-	schema()
-	newForm := impl("NewForm").Call(
-		jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil()), jen.Op("&").Id(holeSchemaVar), id(holeList))
+	//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), Spec: `{"name":"T","properties":[
+	//	{"name":"n","field":"N","kind":"integer","required":true,"minimum":1}]}`}
 	e.formVar = e.piece()
-	f.Var().Id(holeFormVar).Op("=").Add(newForm)
-	// A translated form gets its locales as it is declared (emit_locale.go).
+	f.Commentf("%s is the form of %s: its schema and the Go field of each property.", holeFormVar, holeType)
+	f.Var().Id(holeFormVar).Op("=").Add(impl("Form")).Values(
+		kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())), kv("Spec", id(holeName)))
+	// A translated form names its locales (emit_locale.go).
 	e.formVarLocales = e.piece()
-	f.Var().Id(holeFormVar).Op("=").Id(withLocales).Call(newForm.Clone(), id(holeName))
+	f.Commentf("%s is the form of %s: its schema and the Go field of each property.", holeFormVar, holeType)
+	f.Var().Id(holeFormVar).Op("=").Add(impl("Form")).Values(
+		kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())), kv("Locales", id(holeList)), kv("Spec", id(holeName)))
 
 	// The guard of a struct whose fields are filled in (see fillGuard).
 	e.guard = e.piece()
 	f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", holeName)
 	f.Type().Id(holeAlias).Op("=").Struct(id(holeLines))
 	f.Var().Id("_").Id(holeAlias).Op("=").Id(holeType).Values()
-
-	// The runtime package's name in this file, for property literals.
-	e.rtProbe = e.piece()
-	f.Var().Id("_").Op("=").Add(rt("Option")).Values()
 }
 
 // probeType renders r once into the file, so that jennifer writes it
@@ -322,18 +298,11 @@ func (e *emitter) format() error {
 	}
 	e.pieces = parts
 	e.stamps = map[int]stampParts{}
-	for _, i := range []int{e.api, e.schemaDoc, e.schemaEmpty, e.bounds[0], e.bounds[1], e.bounds[2]} {
+	for _, i := range []int{e.api, e.formVar, e.formVarLocales} {
 		e.stamps[i] = compileStamp(parts[i])
 	}
-	// The lines hole stands for whole lines: "\tZqPqZ,\n" in a literal,
-	// "\tZqPqZ\n" in a struct. The list hole of NewForm's call takes its
-	// leading ", " along, so that a form without properties gets none.
-	e.stamps[e.schemaVar] = compileStamp(strings.Replace(parts[e.schemaVar], "\t"+holeLines+",\n", holeLines, 1))
+	// The lines hole stands for whole lines: "\tZqPqZ\n" in a struct.
 	e.stamps[e.guard] = compileStamp(strings.Replace(parts[e.guard], "\t"+holeLines+"\n", holeLines, 1))
-	e.stamps[e.formVar] = compileStamp(strings.Replace(parts[e.formVar], ", "+holeList, holeList, 1))
-	e.stamps[e.formVarLocales] = compileStamp(strings.Replace(parts[e.formVarLocales], ", "+holeList, holeList, 1))
-	probe := parts[e.rtProbe]
-	e.rt = strings.TrimSuffix(strings.TrimPrefix(probe, "var _ = "), ".Option{}")
 	return nil
 }
 
@@ -395,8 +364,8 @@ func compileStamp(text string) stampParts {
 
 func isHole(h string) bool {
 	switch h {
-	case holeType, holeSchemaFunc, holeAsk, holeAccept, holeDecline, holeCancel, holeSchemaVar,
-		holeFormVar, holeCounts, holeBounds, holeName, holeList, holeList2, holeLines, holeAlias:
+	case holeType, holeSchemaFunc, holeAsk, holeAccept, holeDecline, holeCancel,
+		holeFormVar, holeName, holeList, holeLines, holeAlias:
 		return true
 	}
 	return false
@@ -427,226 +396,28 @@ func apiArgs(t string) map[string]string {
 	n := NamesOf(t)
 	return map[string]string{
 		holeType: t, holeSchemaFunc: n.SchemaFunc, holeAsk: n.Ask, holeAccept: n.Accept,
-		holeDecline: n.Decline, holeCancel: n.Cancel, holeSchemaVar: n.SchemaVar, holeFormVar: n.FormVar,
-		holeCounts: n.Counts, holeBounds: n.Bounds,
+		holeDecline: n.Decline, holeCancel: n.Cancel, holeFormVar: n.FormVar,
 	}
 }
 
-// fillData appends the form's data: its bounds, schema and descriptor.
+// fillData appends the form's descriptor: its spec, in a raw string (a
+// spec holds no backquote: see elicitimpl.AppendSpec), and its locales.
 func (e *emitter) fillData(out []byte, form *Form) []byte {
-	n := NamesOf(form.Name)
 	args := apiArgs(form.Name)
-	b := &formBounds{name: n.Bounds, counts: n.Counts}
-	var lines []byte
+	paths := make([]string, len(form.Fields))
+	props := make([]runtime.Property, len(form.Fields))
 	for i := range form.Fields {
-		lines = append(lines, '\t')
-		lines = e.appendProperty(lines, &form.Fields[i].Prop, b)
-		lines = append(lines, ",\n"...)
+		paths[i] = strings.Join(form.Fields[i].Access, ".")
+		props[i] = form.Fields[i].Prop
 	}
-	args[holeName] = strconv.Quote(form.Name)
-	args[holeLines] = string(lines)
-	if len(form.Fields) > 0 {
-		var paths []byte
-		for _, fld := range form.Fields {
-			paths = append(paths, ", "...)
-			paths = strconv.AppendQuote(paths, strings.Join(fld.Access, "."))
-		}
-		args[holeList] = string(paths)
-	}
-	// The doc comment, the bounds, the schema and the form: one group of
-	// declarations without blank lines.
-	out = e.fill(out, e.schemaDoc, args)
-	if len(b.ints) > 0 || len(b.floats) > 0 {
-		k := 2
-		switch {
-		case len(b.floats) == 0:
-			k = 0
-		case len(b.ints) == 0:
-			k = 1
-		}
-		ints, floats := strings.Join(b.ints, ", "), strings.Join(b.floats, ", ")
-		if k == 1 {
-			ints = floats
-		}
-		s := e.stamps[e.bounds[k]]
-		out = s.appendTo(append(out, '\n'), map[string]string{holeCounts: n.Counts, holeBounds: n.Bounds, holeList: ints, holeList2: floats})
-	}
-	schema := e.schemaVar
-	if len(form.Fields) == 0 {
-		schema = e.schemaEmpty
-	}
-	s := e.stamps[schema]
-	out = s.appendTo(append(out, '\n'), args)
-	s = e.stamps[e.formVar]
+	spec := append([]byte{'`'}, elicitimpl.AppendSpec(nil, &runtime.Schema{Name: form.Name, Properties: props}, paths)...)
+	args[holeName] = string(append(spec, '`'))
+	i := e.formVar
 	if translated(e.pkg, form) {
-		s = e.stamps[e.formVarLocales]
-		args[holeName] = localesVar(form.Name)
+		i = e.formVarLocales
+		args[holeList] = localesVar(form.Name)
 	}
-	return s.appendTo(append(out, '\n'), args)
-}
-
-// formBounds collects the numbers a form's schema points to: lengths and
-// item counts (ints) and minimums and maximums (floats), as the text of
-// their literals.
-type formBounds struct {
-	name, counts string
-	ints, floats []string
-	intAt        map[int]int
-	fltKey       map[float64]int
-}
-
-func (b *formBounds) intRef(out []byte, v int) []byte {
-	if b.intAt == nil {
-		b.intAt = map[int]int{}
-	}
-	i, ok := b.intAt[v]
-	if !ok {
-		i = len(b.ints)
-		b.intAt[v] = i
-		b.ints = append(b.ints, strconv.Itoa(v))
-	}
-	out = append(append(append(out, '&'), b.counts...), '[')
-	return append(strconv.AppendInt(out, int64(i), 10), ']')
-}
-
-func (b *formBounds) floatRef(out []byte, v float64) []byte {
-	if b.fltKey == nil {
-		b.fltKey = map[float64]int{}
-	}
-	i, ok := b.fltKey[v]
-	if !ok {
-		i = len(b.floats)
-		b.fltKey[v] = i
-		b.floats = append(b.floats, strconv.FormatFloat(v, 'g', -1, 64))
-	}
-	out = append(append(append(out, '&'), b.name...), '[')
-	return append(strconv.AppendInt(out, int64(i), 10), ']')
-}
-
-var kindConst = map[runtime.Kind]string{
-	runtime.KindString: "KindString", runtime.KindInteger: "KindInteger", runtime.KindNumber: "KindNumber",
-	runtime.KindBoolean: "KindBoolean", runtime.KindEnum: "KindEnum", runtime.KindMulti: "KindMulti",
-}
-
-var styleConst = map[runtime.EnumStyle]string{
-	runtime.EnumPlain: "EnumPlain", runtime.EnumTitled: "EnumTitled", runtime.EnumLegacy: "EnumLegacy",
-}
-
-// appendProperty appends one runtime.Property literal, on one line:
-// non-zero fields only, in a fixed order. The text is what jennifer and
-// gofmt write for the same literal (TestEmitGoIsFormatted holds it to
-// that): keys and values separated by ": ", items by ", ", string values
-// quoted by strconv.Quote as jen.Lit quotes them, which escapes every
-// control and bidirectional-formatting character.
-func (e *emitter) appendProperty(out []byte, p *runtime.Property, b *formBounds) []byte {
-	first := true
-	key := func(k string) {
-		if first {
-			out = append(out, '{')
-			first = false
-		} else {
-			out = append(out, ", "...)
-		}
-		out = append(append(out, k...), ": "...)
-	}
-	str := func(k, v string) {
-		if v != "" {
-			key(k)
-			out = strconv.AppendQuote(out, v)
-		}
-	}
-	qual := func(name string) { out = append(append(append(out, e.rt...), '.'), name...) }
-	str("Name", p.Name)
-	key("Kind")
-	qual(kindConst[p.Kind])
-	str("Title", p.Title)
-	str("Description", p.Description)
-	if p.Required {
-		key("Required")
-		out = append(out, "true"...)
-	}
-	intPtr := func(k string, v *int) {
-		if v != nil {
-			key(k)
-			out = b.intRef(out, *v)
-		}
-	}
-	floatPtr := func(k string, v *float64) {
-		if v != nil {
-			key(k)
-			out = b.floatRef(out, *v)
-		}
-	}
-	intPtr("MinLength", p.MinLength)
-	intPtr("MaxLength", p.MaxLength)
-	str("Format", p.Format)
-	floatPtr("Minimum", p.Minimum)
-	floatPtr("Maximum", p.Maximum)
-	if len(p.Options) > 0 {
-		key("Options")
-		out = append(out, "[]"...)
-		qual("Option")
-		out = append(out, '{')
-		for i, o := range p.Options {
-			if i > 0 {
-				out = append(out, ", "...)
-			}
-			out = strconv.AppendQuote(append(out, "{Value: "...), o.Value)
-			if o.Title != "" {
-				out = strconv.AppendQuote(append(out, ", Title: "...), o.Title)
-			}
-			out = append(out, '}')
-		}
-		out = append(out, '}')
-	}
-	if p.Style != runtime.EnumPlain {
-		key("Style")
-		qual(styleConst[p.Style])
-	}
-	if p.Dynamic {
-		key("Dynamic")
-		out = append(out, "true"...)
-	}
-	intPtr("MinItems", p.MinItems)
-	intPtr("MaxItems", p.MaxItems)
-	if p.Default != nil {
-		key("Default")
-		out = appendDefault(out, p.Default)
-	}
-	str("Pattern", p.Pattern)
-	return append(out, '}')
-}
-
-// appendDefault appends a default value's literal as jen.Lit writes it.
-func appendDefault(out []byte, v any) []byte {
-	switch v := v.(type) {
-	case []string:
-		out = append(out, "[]string{"...)
-		for i, s := range v {
-			if i > 0 {
-				out = append(out, ", "...)
-			}
-			out = strconv.AppendQuote(out, s)
-		}
-		return append(out, '}')
-	case int64:
-		return append(strconv.AppendInt(append(out, "int64("...), v, 10), ')')
-	case uint64:
-		return append(strconv.AppendUint(append(out, "uint64("...), v, 10), ')')
-	case string:
-		return strconv.AppendQuote(out, v)
-	case bool:
-		return strconv.AppendBool(out, v)
-	case float64:
-		s := fmt.Sprintf("%#v", v)
-		if !strings.Contains(s, ".") && !strings.Contains(s, "e") {
-			s += ".0" // as jennifer does, so that it stays a float
-		}
-		return append(out, s...)
-	case int:
-		return strconv.AppendInt(out, int64(v), 10)
-	}
-	panic(fmt.Sprintf("elicitgen: default of type %T", v)) // check.go admits no other
+	return e.fill(out, i, args)
 }
 
 // stampable reports whether the guard of s can be filled in from the

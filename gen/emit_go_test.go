@@ -107,11 +107,11 @@ func TestEmitGoIsFormatted(t *testing.T) {
 		`"json:\"tabbed\" elicit:\"maxLength=3,desc=x\ty\""`,
 		`"json:\"nul\" elicit:\"desc=a\x00b\""`,
 		`"json:\"u\" elicit:\"title=Ünïcode \u202etxt\""`,
-		`Default: int64(-3)`,
-		`Default: 2.0`,
-		`Default: []string{"red", "blue"}`,
-		`var elicitSchemaEmpty = runtime.Schema{Name: "Empty", Properties: []runtime.Property{}}`,
-		`var elicitFormEmpty = elicitimpl.NewForm((*Empty)(nil), &elicitSchemaEmpty)`,
+		`"default":-3`,
+		`"default":2`,
+		`"default":["red","blue"]`,
+		`"title":"Ünïcode \u202etxt"`,
+		"var elicitFormEmpty = elicitimpl.Form{Type: (*Empty)(nil), Spec: `{\"name\":\"Empty\",\"properties\":[]}`}",
 		"\tother.Base\n",
 		"= other.Base{}",
 	} {
@@ -125,7 +125,7 @@ func TestEmitGoIsFormatted(t *testing.T) {
 	// The layout: the API of every form, then the guards, then the data.
 	api := bytes.Index(src, []byte("func AskEmpty("))
 	guard := bytes.Index(src, []byte("type _Odd_changed_since"))
-	data := bytes.Index(src, []byte("var elicitSchemaOdd ="))
+	data := bytes.Index(src, []byte("var elicitFormOdd ="))
 	if !(api > 0 && api < guard && guard < data) {
 		t.Errorf("want the API (at %d) before the guards (%d) before the data (%d)", api, guard, data)
 	}

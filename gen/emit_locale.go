@@ -7,10 +7,6 @@ import (
 // localesVar names the translations of form t.
 func localesVar(t string) string { return "elicitLocales" + t }
 
-// withLocales names the function that gives a form its translations as
-// the form is declared.
-const withLocales = "elicitWithLocales"
-
 // formLocales returns the locales of form as literals, the source language
 // first (so that a request preferring it gets the source text), then the
 // catalogs by tag; nil when no catalog translates the form.
@@ -37,15 +33,13 @@ func formLocales(pkg *Package, form *Form) []jen.Code {
 }
 
 // emitLocales emits the translations of pkg's catalogs as data, one
-// variable per translated form, and the function that attaches them to
-// the form as the form is declared (so that no form is changed after its
-// declaration, in init or elsewhere):
+// variable per translated form, which the form's descriptor names (so that
+// no form is changed after its declaration, in init or elsewhere):
 //
 //	var elicitLocalesT = []elicitimpl.Locale{
 //		{Tag: "en"},
 //		{Tag: "ja", Props: []elicitimpl.PropText{{Name: "branch", Title: "ブランチ"}}},
 //	}
-//	func elicitWithLocales(f *elicitimpl.Form, locales []elicitimpl.Locale) *elicitimpl.Form
 //
 // Only translated strings are written; a package without catalogs gets
 // nothing. The strings were checked when the catalogs were loaded, so the
@@ -63,11 +57,6 @@ func emitLocales(f *jen.File, pkg *Package) {
 		}
 		f.Var().Id(localesVar(form.Name)).Op("=").Index().Add(impl("Locale")).Add(multi(locales...))
 	}
-	f.Commentf("%s gives form f its translations, as f is declared.", withLocales)
-	f.Func().Id(withLocales).Params(jen.Id("f").Op("*").Add(impl("Form")), jen.Id("locales").Index().Add(impl("Locale"))).Op("*").Add(impl("Form")).Block(
-		jen.Id("f").Dot("Locales").Op("=").Id("locales"),
-		jen.Return(jen.Id("f")),
-	)
 }
 
 // hasLocales reports whether emitLocales emits anything for pkg: a

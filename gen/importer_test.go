@@ -36,7 +36,10 @@ func Run(ctx context.Context, a runtime.Asker) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return out.Value.Branch, forms.Deploy{}.Validate()
+	if v, ok := out.Accepted(); ok {
+		return v.Branch, v.Validate()
+	}
+	return "", new(forms.Deploy).Validate()
 }
 `,
 	}

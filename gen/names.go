@@ -13,7 +13,7 @@ import (
 // "elicit" so they cannot meet the user's own.
 type Names struct {
 	SchemaFunc, Ask, Accept, Decline, Cancel string
-	SchemaVar, FormVar, Bounds, Counts       string
+	FormVar                                  string
 }
 
 // NamesOf returns the generated names for form type typeName.
@@ -31,10 +31,7 @@ func NamesOf(typeName string) Names {
 		Accept:     api("Accept"),
 		Decline:    api("Decline"),
 		Cancel:     api("Cancel"),
-		SchemaVar:  "elicitSchema" + typeName,
 		FormVar:    "elicitForm" + typeName,
-		Bounds:     "elicitBounds" + typeName,
-		Counts:     "elicitCounts" + typeName,
 	}
 	if !exported {
 		n.Ask, n.Accept, n.Decline, n.Cancel = lowerFirst(n.Ask), lowerFirst(n.Accept), lowerFirst(n.Decline), lowerFirst(n.Cancel)
@@ -52,7 +49,7 @@ func guardName(name string) string { return "_" + name + guardSuffix }
 
 // list returns every generated top-level name.
 func (n Names) list() []string {
-	return []string{n.SchemaFunc, n.Ask, n.Accept, n.Decline, n.Cancel, n.SchemaVar, n.FormVar, n.Bounds, n.Counts}
+	return []string{n.SchemaFunc, n.Ask, n.Accept, n.Decline, n.Cancel, n.FormVar}
 }
 
 func upperFirst(s string) string {

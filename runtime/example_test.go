@@ -42,7 +42,7 @@ func ExampleAskConfirm() {
 		return
 	}
 	ok, accepted := out.Accepted()
-	fmt.Println(ok, accepted, out.Declined())
+	fmt.Println(ok, accepted, out.Action == runtime.ActionDecline)
 	// Output: false false true
 }
 

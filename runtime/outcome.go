@@ -92,9 +92,22 @@ type AskerFunc func(ctx context.Context, req *Request) (*Response, error)
 // Ask calls f(ctx, req).
 func (f AskerFunc) Ask(ctx context.Context, req *Request) (*Response, error) { return f(ctx, req) }
 
-// Outcome is the typed result of asking a form T. Value is meaningful only
-// when Action is ActionAccept.
+// Outcome is the typed result of an ask: Action says what the user did,
+// and Value holds the answer only when Action is ActionAccept. A generated
+// AskT returns an Outcome[*T], whose Value is nil unless the user accepted
+// an answer that decoded and validated. Read it with Accepted, or switch
+// on Action to tell a decline (do not ask again) from a cancel:
+//
+//	switch out.Action {
+//	case runtime.ActionAccept: // v, _ := out.Accepted()
+//	case runtime.ActionDecline:
+//	case runtime.ActionCancel:
+//	}
+//
+// Outcome has one method and is not comparable, so that each form's
+// instance adds as little as possible to a build.
 type Outcome[T any] struct {
+	_      [0]func() // not comparable: no equality function per form
 	Action Action
 	Value  T
 }
@@ -107,12 +120,6 @@ func (o *Outcome[T]) Accepted() (T, bool) {
 	}
 	return o.Value, true
 }
-
-// Declined reports whether the user explicitly declined.
-func (o *Outcome[T]) Declined() bool { return o.Action == ActionDecline }
-
-// Cancelled reports whether the user dismissed the request.
-func (o *Outcome[T]) Cancelled() bool { return o.Action == ActionCancel }
 
 // Errors.
 var (

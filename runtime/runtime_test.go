@@ -191,10 +191,10 @@ func TestAskOutcomes(t *testing.T) {
 	if v, ok := out.Accepted(); err != nil || !ok || v.Count != 3 {
 		t.Fatalf("accept: %+v %v", out, err)
 	}
-	if out, err := runtime.Ask[form](ctx, a, formDef, "q"); err != nil || !out.Declined() {
+	if out, err := runtime.Ask[form](ctx, a, formDef, "q"); err != nil || out.Action != runtime.ActionDecline {
 		t.Fatalf("decline: %+v %v", out, err)
 	}
-	if out, err := runtime.Ask[form](ctx, a, formDef, "q"); err != nil || !out.Cancelled() {
+	if out, err := runtime.Ask[form](ctx, a, formDef, "q"); err != nil || out.Action != runtime.ActionCancel {
 		t.Fatalf("cancel: %+v %v", out, err)
 	}
 	for i := 0; i < 2; i++ {

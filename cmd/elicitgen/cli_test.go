@@ -85,7 +85,7 @@ func TestCheckFindsStaleMissingOrphaned(t *testing.T) {
 	// Stale.
 	writeFile(t, filepath.Join(dir, "forms.go"), strings.Replace(cliForm, "default=main", "default=trunk", 1))
 	stdout, stderr, code := runCLI("check")
-	if code != 1 || !strings.Contains(stdout, `-	{Name: "branch", Kind: runtime.KindString, Default: "main"},`) || !strings.Contains(stdout, `+	{Name: "branch", Kind: runtime.KindString, Default: "trunk"},`) {
+	if code != 1 || !strings.Contains(stdout, `-{"name":"branch","field":"Branch","kind":"string","default":"main"},`) || !strings.Contains(stdout, `+{"name":"branch","field":"Branch","kind":"string","default":"trunk"},`) {
 		t.Fatalf("stale check: exit %d:\n%s%s", code, stdout, stderr)
 	}
 	if !strings.Contains(stdout, `-        "default": "main"`) {

@@ -48,7 +48,7 @@ func TestCheckCatchesInvisibleDrift(t *testing.T) {
 			}
 			writeFile(t, filepath.Join(dir, "forms.go"), changed)
 			stdout, stderr, code := runCLI("check")
-			if code != 1 || !strings.Contains(stdout, "elicitSchemaDeploy") {
+			if code != 1 || !strings.Contains(stdout, "+{\"name\":\"env\"") {
 				t.Fatalf("check: exit %d, want 1 and a diff naming Deploy's schema:\n%s%s", code, stdout, stderr)
 			}
 		})

@@ -13,22 +13,23 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion2
+const _ = elicitimpl.SupportPackageIsVersion3
 
 // TestElicitationSchema returns a copy of the requestedSchema of TestElicitation.
 func TestElicitationSchema() *runtime.Schema {
-	return elicitFormTestElicitation.Schema().Clone()
+	return elicitFormTestElicitation.Schema()
 }
 
 // Validate checks v against every rule of the TestElicitation schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v TestElicitation) Validate() error {
-	return elicitFormTestElicitation.Validate(&v)
+func (v *TestElicitation) Validate() error {
+	return elicitFormTestElicitation.Validate(v)
 }
 
-// AskTestElicitation asks the user to fill in TestElicitation; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[TestElicitation], err error) {
+// AskTestElicitation asks the user to fill in TestElicitation. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*TestElicitation], err error) {
 	o.Action, err = elicitFormTestElicitation.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -39,29 +40,26 @@ func AcceptTestElicitation(v TestElicitation) (*runtime.Response, error) {
 }
 
 // DeclineTestElicitation is the client-side answer that declines a TestElicitation form.
-func DeclineTestElicitation() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineTestElicitation = elicitimpl.Decline
 
 // CancelTestElicitation is the client-side answer that dismisses a TestElicitation form.
-func CancelTestElicitation() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelTestElicitation = elicitimpl.Cancel
 
 // SEP1034DefaultsSchema returns a copy of the requestedSchema of SEP1034Defaults.
 func SEP1034DefaultsSchema() *runtime.Schema {
-	return elicitFormSEP1034Defaults.Schema().Clone()
+	return elicitFormSEP1034Defaults.Schema()
 }
 
 // Validate checks v against every rule of the SEP1034Defaults schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v SEP1034Defaults) Validate() error {
-	return elicitFormSEP1034Defaults.Validate(&v)
+func (v *SEP1034Defaults) Validate() error {
+	return elicitFormSEP1034Defaults.Validate(v)
 }
 
-// AskSEP1034Defaults asks the user to fill in SEP1034Defaults; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[SEP1034Defaults], err error) {
+// AskSEP1034Defaults asks the user to fill in SEP1034Defaults. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*SEP1034Defaults], err error) {
 	o.Action, err = elicitFormSEP1034Defaults.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -72,29 +70,26 @@ func AcceptSEP1034Defaults(v SEP1034Defaults) (*runtime.Response, error) {
 }
 
 // DeclineSEP1034Defaults is the client-side answer that declines a SEP1034Defaults form.
-func DeclineSEP1034Defaults() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineSEP1034Defaults = elicitimpl.Decline
 
 // CancelSEP1034Defaults is the client-side answer that dismisses a SEP1034Defaults form.
-func CancelSEP1034Defaults() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelSEP1034Defaults = elicitimpl.Cancel
 
 // SEP1330EnumsSchema returns a copy of the requestedSchema of SEP1330Enums.
 func SEP1330EnumsSchema() *runtime.Schema {
-	return elicitFormSEP1330Enums.Schema().Clone()
+	return elicitFormSEP1330Enums.Schema()
 }
 
 // Validate checks v against every rule of the SEP1330Enums schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v SEP1330Enums) Validate() error {
-	return elicitFormSEP1330Enums.Validate(&v)
+func (v *SEP1330Enums) Validate() error {
+	return elicitFormSEP1330Enums.Validate(v)
 }
 
-// AskSEP1330Enums asks the user to fill in SEP1330Enums; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[SEP1330Enums], err error) {
+// AskSEP1330Enums asks the user to fill in SEP1330Enums. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*SEP1330Enums], err error) {
 	o.Action, err = elicitFormSEP1330Enums.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -105,29 +100,26 @@ func AcceptSEP1330Enums(v SEP1330Enums) (*runtime.Response, error) {
 }
 
 // DeclineSEP1330Enums is the client-side answer that declines a SEP1330Enums form.
-func DeclineSEP1330Enums() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineSEP1330Enums = elicitimpl.Decline
 
 // CancelSEP1330Enums is the client-side answer that dismisses a SEP1330Enums form.
-func CancelSEP1330Enums() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelSEP1330Enums = elicitimpl.Cancel
 
 // UserNameSchema returns a copy of the requestedSchema of UserName.
 func UserNameSchema() *runtime.Schema {
-	return elicitFormUserName.Schema().Clone()
+	return elicitFormUserName.Schema()
 }
 
 // Validate checks v against every rule of the UserName schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v UserName) Validate() error {
-	return elicitFormUserName.Validate(&v)
+func (v *UserName) Validate() error {
+	return elicitFormUserName.Validate(v)
 }
 
-// AskUserName asks the user to fill in UserName; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[UserName], err error) {
+// AskUserName asks the user to fill in UserName. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*UserName], err error) {
 	o.Action, err = elicitFormUserName.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -138,29 +130,26 @@ func AcceptUserName(v UserName) (*runtime.Response, error) {
 }
 
 // DeclineUserName is the client-side answer that declines a UserName form.
-func DeclineUserName() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineUserName = elicitimpl.Decline
 
 // CancelUserName is the client-side answer that dismisses a UserName form.
-func CancelUserName() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelUserName = elicitimpl.Cancel
 
 // ConfirmSchema returns a copy of the requestedSchema of Confirm.
 func ConfirmSchema() *runtime.Schema {
-	return elicitFormConfirm.Schema().Clone()
+	return elicitFormConfirm.Schema()
 }
 
 // Validate checks v against every rule of the Confirm schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Confirm) Validate() error {
-	return elicitFormConfirm.Validate(&v)
+func (v *Confirm) Validate() error {
+	return elicitFormConfirm.Validate(v)
 }
 
-// AskConfirm asks the user to fill in Confirm; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Confirm], err error) {
+// AskConfirm asks the user to fill in Confirm. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Confirm], err error) {
 	o.Action, err = elicitFormConfirm.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -171,29 +160,26 @@ func AcceptConfirm(v Confirm) (*runtime.Response, error) {
 }
 
 // DeclineConfirm is the client-side answer that declines a Confirm form.
-func DeclineConfirm() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineConfirm = elicitimpl.Decline
 
 // CancelConfirm is the client-side answer that dismisses a Confirm form.
-func CancelConfirm() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelConfirm = elicitimpl.Cancel
 
 // Step1Schema returns a copy of the requestedSchema of Step1.
 func Step1Schema() *runtime.Schema {
-	return elicitFormStep1.Schema().Clone()
+	return elicitFormStep1.Schema()
 }
 
 // Validate checks v against every rule of the Step1 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Step1) Validate() error {
-	return elicitFormStep1.Validate(&v)
+func (v *Step1) Validate() error {
+	return elicitFormStep1.Validate(v)
 }
 
-// AskStep1 asks the user to fill in Step1; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Step1], err error) {
+// AskStep1 asks the user to fill in Step1. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Step1], err error) {
 	o.Action, err = elicitFormStep1.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -204,29 +190,26 @@ func AcceptStep1(v Step1) (*runtime.Response, error) {
 }
 
 // DeclineStep1 is the client-side answer that declines a Step1 form.
-func DeclineStep1() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineStep1 = elicitimpl.Decline
 
 // CancelStep1 is the client-side answer that dismisses a Step1 form.
-func CancelStep1() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelStep1 = elicitimpl.Cancel
 
 // Step2Schema returns a copy of the requestedSchema of Step2.
 func Step2Schema() *runtime.Schema {
-	return elicitFormStep2.Schema().Clone()
+	return elicitFormStep2.Schema()
 }
 
 // Validate checks v against every rule of the Step2 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Step2) Validate() error {
-	return elicitFormStep2.Validate(&v)
+func (v *Step2) Validate() error {
+	return elicitFormStep2.Validate(v)
 }
 
-// AskStep2 asks the user to fill in Step2; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Step2], err error) {
+// AskStep2 asks the user to fill in Step2. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Step2], err error) {
 	o.Action, err = elicitFormStep2.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -237,29 +220,26 @@ func AcceptStep2(v Step2) (*runtime.Response, error) {
 }
 
 // DeclineStep2 is the client-side answer that declines a Step2 form.
-func DeclineStep2() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineStep2 = elicitimpl.Decline
 
 // CancelStep2 is the client-side answer that dismisses a Step2 form.
-func CancelStep2() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelStep2 = elicitimpl.Cancel
 
 // PromptContextSchema returns a copy of the requestedSchema of PromptContext.
 func PromptContextSchema() *runtime.Schema {
-	return elicitFormPromptContext.Schema().Clone()
+	return elicitFormPromptContext.Schema()
 }
 
 // Validate checks v against every rule of the PromptContext schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v PromptContext) Validate() error {
-	return elicitFormPromptContext.Validate(&v)
+func (v *PromptContext) Validate() error {
+	return elicitFormPromptContext.Validate(v)
 }
 
-// AskPromptContext asks the user to fill in PromptContext; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[PromptContext], err error) {
+// AskPromptContext asks the user to fill in PromptContext. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*PromptContext], err error) {
 	o.Action, err = elicitFormPromptContext.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -270,29 +250,26 @@ func AcceptPromptContext(v PromptContext) (*runtime.Response, error) {
 }
 
 // DeclinePromptContext is the client-side answer that declines a PromptContext form.
-func DeclinePromptContext() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclinePromptContext = elicitimpl.Decline
 
 // CancelPromptContext is the client-side answer that dismisses a PromptContext form.
-func CancelPromptContext() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelPromptContext = elicitimpl.Cancel
 
 // DeploySchema returns a copy of the requestedSchema of Deploy.
 func DeploySchema() *runtime.Schema {
-	return elicitFormDeploy.Schema().Clone()
+	return elicitFormDeploy.Schema()
 }
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Deploy) Validate() error {
-	return elicitFormDeploy.Validate(&v)
+func (v *Deploy) Validate() error {
+	return elicitFormDeploy.Validate(v)
 }
 
-// AskDeploy asks the user to fill in Deploy; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Deploy], err error) {
+// AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Deploy], err error) {
 	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -303,29 +280,26 @@ func AcceptDeploy(v Deploy) (*runtime.Response, error) {
 }
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
-func DeclineDeploy() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineDeploy = elicitimpl.Decline
 
 // CancelDeploy is the client-side answer that dismisses a Deploy form.
-func CancelDeploy() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelDeploy = elicitimpl.Cancel
 
 // RebookSchema returns a copy of the requestedSchema of Rebook.
 func RebookSchema() *runtime.Schema {
-	return elicitFormRebook.Schema().Clone()
+	return elicitFormRebook.Schema()
 }
 
 // Validate checks v against every rule of the Rebook schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Rebook) Validate() error {
-	return elicitFormRebook.Validate(&v)
+func (v *Rebook) Validate() error {
+	return elicitFormRebook.Validate(v)
 }
 
-// AskRebook asks the user to fill in Rebook; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Rebook], err error) {
+// AskRebook asks the user to fill in Rebook. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Rebook], err error) {
 	o.Action, err = elicitFormRebook.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -336,29 +310,26 @@ func AcceptRebook(v Rebook) (*runtime.Response, error) {
 }
 
 // DeclineRebook is the client-side answer that declines a Rebook form.
-func DeclineRebook() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineRebook = elicitimpl.Decline
 
 // CancelRebook is the client-side answer that dismisses a Rebook form.
-func CancelRebook() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelRebook = elicitimpl.Cancel
 
 // BookArgsSchema returns a copy of the requestedSchema of BookArgs.
 func BookArgsSchema() *runtime.Schema {
-	return elicitFormBookArgs.Schema().Clone()
+	return elicitFormBookArgs.Schema()
 }
 
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v BookArgs) Validate() error {
-	return elicitFormBookArgs.Validate(&v)
+func (v *BookArgs) Validate() error {
+	return elicitFormBookArgs.Validate(v)
 }
 
-// AskBookArgs asks the user to fill in BookArgs; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[BookArgs], err error) {
+// AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*BookArgs], err error) {
 	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -369,14 +340,10 @@ func AcceptBookArgs(v BookArgs) (*runtime.Response, error) {
 }
 
 // DeclineBookArgs is the client-side answer that declines a BookArgs form.
-func DeclineBookArgs() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineBookArgs = elicitimpl.Decline
 
 // CancelBookArgs is the client-side answer that dismisses a BookArgs form.
-func CancelBookArgs() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelBookArgs = elicitimpl.Cancel
 
 // AskMissingBookArgs asks the person for the fields of v tagged ask that the model
 // left out or gave invalid values for, in one form, and merges the answer
@@ -388,18 +355,19 @@ func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, m
 
 // KRArgsSchema returns a copy of the requestedSchema of KRArgs.
 func KRArgsSchema() *runtime.Schema {
-	return elicitFormKRArgs.Schema().Clone()
+	return elicitFormKRArgs.Schema()
 }
 
 // Validate checks v against every rule of the KRArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v KRArgs) Validate() error {
-	return elicitFormKRArgs.Validate(&v)
+func (v *KRArgs) Validate() error {
+	return elicitFormKRArgs.Validate(v)
 }
 
-// AskKRArgs asks the user to fill in KRArgs; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskKRArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[KRArgs], err error) {
+// AskKRArgs asks the user to fill in KRArgs. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskKRArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*KRArgs], err error) {
 	o.Action, err = elicitFormKRArgs.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -410,14 +378,10 @@ func AcceptKRArgs(v KRArgs) (*runtime.Response, error) {
 }
 
 // DeclineKRArgs is the client-side answer that declines a KRArgs form.
-func DeclineKRArgs() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineKRArgs = elicitimpl.Decline
 
 // CancelKRArgs is the client-side answer that dismisses a KRArgs form.
-func CancelKRArgs() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelKRArgs = elicitimpl.Cancel
 
 // AskMissingKRArgs asks the person for the fields of v tagged ask that the model
 // left out or gave invalid values for, in one form, and merges the answer
@@ -429,18 +393,19 @@ func AskMissingKRArgs(ctx context.Context, asker runtime.Asker, v *KRArgs, messa
 
 // CampaignApprovalSchema returns a copy of the requestedSchema of CampaignApproval.
 func CampaignApprovalSchema() *runtime.Schema {
-	return elicitFormCampaignApproval.Schema().Clone()
+	return elicitFormCampaignApproval.Schema()
 }
 
 // Validate checks v against every rule of the CampaignApproval schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v CampaignApproval) Validate() error {
-	return elicitFormCampaignApproval.Validate(&v)
+func (v *CampaignApproval) Validate() error {
+	return elicitFormCampaignApproval.Validate(v)
 }
 
-// AskCampaignApproval asks the user to fill in CampaignApproval; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[CampaignApproval], err error) {
+// AskCampaignApproval asks the user to fill in CampaignApproval. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*CampaignApproval], err error) {
 	o.Action, err = elicitFormCampaignApproval.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -451,14 +416,10 @@ func AcceptCampaignApproval(v CampaignApproval) (*runtime.Response, error) {
 }
 
 // DeclineCampaignApproval is the client-side answer that declines a CampaignApproval form.
-func DeclineCampaignApproval() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineCampaignApproval = elicitimpl.Decline
 
 // CancelCampaignApproval is the client-side answer that dismisses a CampaignApproval form.
-func CancelCampaignApproval() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelCampaignApproval = elicitimpl.Cancel
 
 // If this does not compile, TestElicitation changed after elicitgen ran: run go generate.
 type _TestElicitation_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -581,100 +542,71 @@ var _ _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = CampaignAp
 // If this does not compile (duplicate key false), the constants of SendWindow changed: run go generate.
 var _ = map[bool]int{false: 0, SendNow == "now" && SendTonight == "tonight" && SendTomorrow == "tomorrow": 1}
 
-// elicitSchemaTestElicitation is the schema of TestElicitation; elicitFormTestElicitation adds the Go field of each property.
-var elicitSchemaTestElicitation = runtime.Schema{Name: "TestElicitation", Properties: []runtime.Property{
-	{Name: "username", Kind: runtime.KindString, Description: "User's response", Required: true},
-	{Name: "email", Kind: runtime.KindString, Description: "User's email address", Required: true},
-}}
-var elicitFormTestElicitation = elicitimpl.NewForm((*TestElicitation)(nil), &elicitSchemaTestElicitation, "Username", "Email")
+// elicitFormTestElicitation is the form of TestElicitation: its schema and the Go field of each property.
+var elicitFormTestElicitation = elicitimpl.Form{Type: (*TestElicitation)(nil), Spec: `{"name":"TestElicitation","properties":[
+{"name":"username","field":"Username","kind":"string","description":"User's response","required":true},
+{"name":"email","field":"Email","kind":"string","description":"User's email address","required":true}]}`}
 
-// elicitSchemaSEP1034Defaults is the schema of SEP1034Defaults; elicitFormSEP1034Defaults adds the Go field of each property.
-var elicitSchemaSEP1034Defaults = runtime.Schema{Name: "SEP1034Defaults", Properties: []runtime.Property{
-	{Name: "name", Kind: runtime.KindString, Description: "The user's name.", Default: "John Doe"},
-	{Name: "age", Kind: runtime.KindInteger, Description: "The user's age.", Default: int64(30)},
-	{Name: "score", Kind: runtime.KindNumber, Description: "The user's score.", Default: 95.5},
-	{Name: "status", Kind: runtime.KindEnum, Description: "The account status.", Options: []runtime.Option{{Value: "active"}, {Value: "inactive"}, {Value: "pending"}}, Default: "active"},
-	{Name: "verified", Kind: runtime.KindBoolean, Description: "Whether the user is verified.", Default: true},
-}}
-var elicitFormSEP1034Defaults = elicitimpl.NewForm((*SEP1034Defaults)(nil), &elicitSchemaSEP1034Defaults, "Name", "Age", "Score", "Status", "Verified")
+// elicitFormSEP1034Defaults is the form of SEP1034Defaults: its schema and the Go field of each property.
+var elicitFormSEP1034Defaults = elicitimpl.Form{Type: (*SEP1034Defaults)(nil), Spec: `{"name":"SEP1034Defaults","properties":[
+{"name":"name","field":"Name","kind":"string","description":"The user's name.","default":"John Doe"},
+{"name":"age","field":"Age","kind":"integer","description":"The user's age.","default":30},
+{"name":"score","field":"Score","kind":"number","description":"The user's score.","default":95.5},
+{"name":"status","field":"Status","kind":"enum","description":"The account status.","options":[{"value":"active"},{"value":"inactive"},{"value":"pending"}],"default":"active"},
+{"name":"verified","field":"Verified","kind":"boolean","description":"Whether the user is verified.","default":true}]}`}
 
-// elicitSchemaSEP1330Enums is the schema of SEP1330Enums; elicitFormSEP1330Enums adds the Go field of each property.
-var elicitCountsSEP1330Enums = [...]int{1, 3}
-var elicitSchemaSEP1330Enums = runtime.Schema{Name: "SEP1330Enums", Properties: []runtime.Property{
-	{Name: "untitledSingle", Kind: runtime.KindEnum, Description: "An untitled single-select.", Options: []runtime.Option{{Value: "option1"}, {Value: "option2"}, {Value: "option3"}}},
-	{Name: "titledSingle", Kind: runtime.KindEnum, Description: "A titled single-select.", Options: []runtime.Option{{Value: "value1", Title: "First Option"}, {Value: "value2", Title: "Second Option"}, {Value: "value3", Title: "Third Option"}}, Style: runtime.EnumTitled},
-	{Name: "legacyEnum", Kind: runtime.KindEnum, Description: "A legacy titled single-select.", Options: []runtime.Option{{Value: "opt1", Title: "Option One"}, {Value: "opt2", Title: "Option Two"}, {Value: "opt3", Title: "Option Three"}}, Style: runtime.EnumLegacy},
-	{Name: "untitledMulti", Kind: runtime.KindMulti, Description: "An untitled multi-select.", Options: []runtime.Option{{Value: "option1"}, {Value: "option2"}, {Value: "option3"}}, MinItems: &elicitCountsSEP1330Enums[0], MaxItems: &elicitCountsSEP1330Enums[1]},
-	{Name: "titledMulti", Kind: runtime.KindMulti, Description: "A titled multi-select.", Options: []runtime.Option{{Value: "value1", Title: "First Choice"}, {Value: "value2", Title: "Second Choice"}, {Value: "value3", Title: "Third Choice"}}, Style: runtime.EnumTitled, MinItems: &elicitCountsSEP1330Enums[0], MaxItems: &elicitCountsSEP1330Enums[1]},
-}}
-var elicitFormSEP1330Enums = elicitimpl.NewForm((*SEP1330Enums)(nil), &elicitSchemaSEP1330Enums, "UntitledSingle", "TitledSingle", "LegacyEnum", "UntitledMulti", "TitledMulti")
+// elicitFormSEP1330Enums is the form of SEP1330Enums: its schema and the Go field of each property.
+var elicitFormSEP1330Enums = elicitimpl.Form{Type: (*SEP1330Enums)(nil), Spec: `{"name":"SEP1330Enums","properties":[
+{"name":"untitledSingle","field":"UntitledSingle","kind":"enum","description":"An untitled single-select.","options":[{"value":"option1"},{"value":"option2"},{"value":"option3"}]},
+{"name":"titledSingle","field":"TitledSingle","kind":"enum","description":"A titled single-select.","options":[{"value":"value1","title":"First Option"},{"value":"value2","title":"Second Option"},{"value":"value3","title":"Third Option"}],"style":"titled"},
+{"name":"legacyEnum","field":"LegacyEnum","kind":"enum","description":"A legacy titled single-select.","options":[{"value":"opt1","title":"Option One"},{"value":"opt2","title":"Option Two"},{"value":"opt3","title":"Option Three"}],"style":"legacy"},
+{"name":"untitledMulti","field":"UntitledMulti","kind":"multi","description":"An untitled multi-select.","options":[{"value":"option1"},{"value":"option2"},{"value":"option3"}],"minItems":1,"maxItems":3},
+{"name":"titledMulti","field":"TitledMulti","kind":"multi","description":"A titled multi-select.","options":[{"value":"value1","title":"First Choice"},{"value":"value2","title":"Second Choice"},{"value":"value3","title":"Third Choice"}],"style":"titled","minItems":1,"maxItems":3}]}`}
 
-// elicitSchemaUserName is the schema of UserName; elicitFormUserName adds the Go field of each property.
-var elicitSchemaUserName = runtime.Schema{Name: "UserName", Properties: []runtime.Property{
-	{Name: "name", Kind: runtime.KindString, Description: "The caller's name.", Required: true},
-}}
-var elicitFormUserName = elicitimpl.NewForm((*UserName)(nil), &elicitSchemaUserName, "Name")
+// elicitFormUserName is the form of UserName: its schema and the Go field of each property.
+var elicitFormUserName = elicitimpl.Form{Type: (*UserName)(nil), Spec: `{"name":"UserName","properties":[
+{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`}
 
-// elicitSchemaConfirm is the schema of Confirm; elicitFormConfirm adds the Go field of each property.
-var elicitSchemaConfirm = runtime.Schema{Name: "Confirm", Properties: []runtime.Property{
-	{Name: "ok", Kind: runtime.KindBoolean, Description: "Go ahead?", Required: true, Default: false},
-}}
-var elicitFormConfirm = elicitimpl.NewForm((*Confirm)(nil), &elicitSchemaConfirm, "OK")
+// elicitFormConfirm is the form of Confirm: its schema and the Go field of each property.
+var elicitFormConfirm = elicitimpl.Form{Type: (*Confirm)(nil), Spec: `{"name":"Confirm","properties":[
+{"name":"ok","field":"OK","kind":"boolean","description":"Go ahead?","required":true,"default":false}]}`}
 
-// elicitSchemaStep1 is the schema of Step1; elicitFormStep1 adds the Go field of each property.
-var elicitSchemaStep1 = runtime.Schema{Name: "Step1", Properties: []runtime.Property{
-	{Name: "name", Kind: runtime.KindString, Description: "The caller's name.", Required: true},
-}}
-var elicitFormStep1 = elicitimpl.NewForm((*Step1)(nil), &elicitSchemaStep1, "Name")
+// elicitFormStep1 is the form of Step1: its schema and the Go field of each property.
+var elicitFormStep1 = elicitimpl.Form{Type: (*Step1)(nil), Spec: `{"name":"Step1","properties":[
+{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`}
 
-// elicitSchemaStep2 is the schema of Step2; elicitFormStep2 adds the Go field of each property.
-var elicitSchemaStep2 = runtime.Schema{Name: "Step2", Properties: []runtime.Property{
-	{Name: "color", Kind: runtime.KindString, Description: "The caller's favourite colour.", Required: true},
-}}
-var elicitFormStep2 = elicitimpl.NewForm((*Step2)(nil), &elicitSchemaStep2, "Color")
+// elicitFormStep2 is the form of Step2: its schema and the Go field of each property.
+var elicitFormStep2 = elicitimpl.Form{Type: (*Step2)(nil), Spec: `{"name":"Step2","properties":[
+{"name":"color","field":"Color","kind":"string","description":"The caller's favourite colour.","required":true}]}`}
 
-// elicitSchemaPromptContext is the schema of PromptContext; elicitFormPromptContext adds the Go field of each property.
-var elicitSchemaPromptContext = runtime.Schema{Name: "PromptContext", Properties: []runtime.Property{
-	{Name: "context", Kind: runtime.KindString, Description: "The context the prompt uses.", Required: true},
-}}
-var elicitFormPromptContext = elicitimpl.NewForm((*PromptContext)(nil), &elicitSchemaPromptContext, "Context")
+// elicitFormPromptContext is the form of PromptContext: its schema and the Go field of each property.
+var elicitFormPromptContext = elicitimpl.Form{Type: (*PromptContext)(nil), Spec: `{"name":"PromptContext","properties":[
+{"name":"context","field":"Context","kind":"string","description":"The context the prompt uses.","required":true}]}`}
 
-// elicitSchemaDeploy is the schema of Deploy; elicitFormDeploy adds the Go field of each property.
-var elicitCountsDeploy = [...]int{1, 100}
-var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
-	{Name: "branch", Kind: runtime.KindString, Title: "Branch", Description: "The git branch to deploy.", MinLength: &elicitCountsDeploy[0], MaxLength: &elicitCountsDeploy[1], Default: "main"},
-	{Name: "environment", Kind: runtime.KindEnum, Title: "Environment", Description: "Where the branch goes.", Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
-	{Name: "confirmed", Kind: runtime.KindBoolean, Title: "I confirm this deploy", Description: "I understand that the deploy reaches live traffic.", Required: true, Default: false},
-}}
-var elicitFormDeploy = elicitWithLocales(elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Environment", "Confirmed"), elicitLocalesDeploy)
+// elicitFormDeploy is the form of Deploy: its schema and the Go field of each property.
+var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
+{"name":"branch","field":"Branch","kind":"string","title":"Branch","description":"The git branch to deploy.","minLength":1,"maxLength":100,"default":"main"},
+{"name":"environment","field":"Environment","kind":"enum","title":"Environment","description":"Where the branch goes.","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
+{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false}]}`}
 
-// elicitSchemaRebook is the schema of Rebook; elicitFormRebook adds the Go field of each property.
-var elicitSchemaRebook = runtime.Schema{Name: "Rebook", Properties: []runtime.Property{
-	{Name: "try_another_date", Kind: runtime.KindBoolean, Title: "Try another date?", Description: "Look for a table on another date.", Required: true, Default: false},
-	{Name: "preferred_date", Kind: runtime.KindString, Title: "Preferred date", Description: "The date to try instead.", Format: "date"},
-}}
-var elicitFormRebook = elicitimpl.NewForm((*Rebook)(nil), &elicitSchemaRebook, "TryAnotherDate", "PreferredDate")
+// elicitFormRebook is the form of Rebook: its schema and the Go field of each property.
+var elicitFormRebook = elicitimpl.Form{Type: (*Rebook)(nil), Spec: `{"name":"Rebook","properties":[
+{"name":"try_another_date","field":"TryAnotherDate","kind":"boolean","title":"Try another date?","description":"Look for a table on another date.","required":true,"default":false},
+{"name":"preferred_date","field":"PreferredDate","kind":"string","title":"Preferred date","description":"The date to try instead.","format":"date"}]}`}
 
-// elicitSchemaBookArgs is the schema of BookArgs; elicitFormBookArgs adds the Go field of each property.
-var elicitBoundsBookArgs = [...]float64{1, 12}
-var elicitSchemaBookArgs = runtime.Schema{Name: "BookArgs", Properties: []runtime.Property{
-	{Name: "date", Kind: runtime.KindString, Title: "Date", Description: "The date to book.", Required: true, Format: "date"},
-	{Name: "party_size", Kind: runtime.KindInteger, Title: "Party size", Description: "How many people, 1 to 12.", Required: true, Minimum: &elicitBoundsBookArgs[0], Maximum: &elicitBoundsBookArgs[1]},
-}}
-var elicitFormBookArgs = elicitimpl.NewForm((*BookArgs)(nil), &elicitSchemaBookArgs, "Date", "PartySize")
+// elicitFormBookArgs is the form of BookArgs: its schema and the Go field of each property.
+var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), Spec: `{"name":"BookArgs","properties":[
+{"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
+{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","description":"How many people, 1 to 12.","required":true,"minimum":1,"maximum":12}]}`}
 
-// elicitSchemaKRArgs is the schema of KRArgs; elicitFormKRArgs adds the Go field of each property.
-var elicitSchemaKRArgs = runtime.Schema{Name: "KRArgs", Properties: []runtime.Property{
-	{Name: "kr", Kind: runtime.KindEnum, Title: "Key result", Description: "The key result to show.", Required: true, Dynamic: true},
-}}
-var elicitFormKRArgs = elicitimpl.NewForm((*KRArgs)(nil), &elicitSchemaKRArgs, "KR")
+// elicitFormKRArgs is the form of KRArgs: its schema and the Go field of each property.
+var elicitFormKRArgs = elicitimpl.Form{Type: (*KRArgs)(nil), Spec: `{"name":"KRArgs","properties":[
+{"name":"kr","field":"KR","kind":"enum","title":"Key result","description":"The key result to show.","required":true,"dynamic":true}]}`}
 
-// elicitSchemaCampaignApproval is the schema of CampaignApproval; elicitFormCampaignApproval adds the Go field of each property.
-var elicitSchemaCampaignApproval = runtime.Schema{Name: "CampaignApproval", Properties: []runtime.Property{
-	{Name: "approved", Kind: runtime.KindBoolean, Title: "Approve sending", Description: "Approving sends the campaign to its recipients.", Required: true, Default: false},
-	{Name: "send_window", Kind: runtime.KindEnum, Title: "Send window", Description: "When to send it.", Options: []runtime.Option{{Value: "now", Title: "Now"}, {Value: "tonight", Title: "Tonight at 20:00"}, {Value: "tomorrow", Title: "Tomorrow at 09:00"}}, Style: runtime.EnumTitled, Default: "now"},
-}}
-var elicitFormCampaignApproval = elicitimpl.NewForm((*CampaignApproval)(nil), &elicitSchemaCampaignApproval, "Approved", "Window")
+// elicitFormCampaignApproval is the form of CampaignApproval: its schema and the Go field of each property.
+var elicitFormCampaignApproval = elicitimpl.Form{Type: (*CampaignApproval)(nil), Spec: `{"name":"CampaignApproval","properties":[
+{"name":"approved","field":"Approved","kind":"boolean","title":"Approve sending","description":"Approving sends the campaign to its recipients.","required":true,"default":false},
+{"name":"send_window","field":"Window","kind":"enum","title":"Send window","description":"When to send it.","options":[{"value":"now","title":"Now"},{"value":"tonight","title":"Tonight at 20:00"},{"value":"tomorrow","title":"Tomorrow at 09:00"}],"style":"titled","default":"now"}]}`}
 
 // The translations of the elicit.<tag>.json catalogs, one variable per translated form.
 var elicitLocalesDeploy = []elicitimpl.Locale{
@@ -690,10 +622,4 @@ var elicitLocalesDeploy = []elicitimpl.Locale{
 			{Name: "confirmed", Title: "このデプロイを承認します", Description: "本番トラフィックに影響することを了承します。"},
 		},
 	},
-}
-
-// elicitWithLocales gives form f its translations, as f is declared.
-func elicitWithLocales(f *elicitimpl.Form, locales []elicitimpl.Locale) *elicitimpl.Form {
-	f.Locales = locales
-	return f
 }

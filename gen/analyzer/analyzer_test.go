@@ -104,7 +104,7 @@ import "testing"
 const envBogus Env = "bogus"
 
 func TestBogus(t *testing.T) {
-	if err := (Deploy{Env: envBogus, Service: "api"}).Validate(); err == nil {
+	if err := (&Deploy{Env: envBogus, Service: "api"}).Validate(); err == nil {
 		t.Fatal("bogus accepted")
 	}
 }

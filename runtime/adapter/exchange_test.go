@@ -150,7 +150,9 @@ func TestExchangeWithKey(t *testing.T) {
 		for range 2 {
 			out, aerr := testforms.AskDeploy(ctx, x, "deploy?", runtime.WithKey("deploy.target"))
 			err = errors.Join(err, aerr)
-			envs = append(envs, string(out.Value.Env))
+			if v, ok := out.Accepted(); ok {
+				envs = append(envs, string(v.Env))
+			}
 		}
 		_, aerr := runtime.AskURL(ctx, x, "open", "https://example.com/a", runtime.WithKey("link"))
 		return strings.Join(envs, ","), errors.Join(err, aerr)

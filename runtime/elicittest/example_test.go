@@ -22,12 +22,15 @@ func ExampleNew() {
 			fmt.Println(err)
 			return
 		}
-		v, ok := out.Accepted()
-		fmt.Printf("%s %v %q\n", out.Action, ok, v.Branch)
+		if v, ok := out.Accepted(); ok {
+			fmt.Printf("%s %q\n", out.Action, v.Branch)
+			continue
+		}
+		fmt.Println(out.Action)
 	}
 	fmt.Println(len(ask.Requests()), "questions;", ask.Requests()[0].Schema.Name)
 	// Output:
-	// decline false ""
-	// accept true "fix"
+	// decline
+	// accept "fix"
 	// 2 questions; Deploy
 }

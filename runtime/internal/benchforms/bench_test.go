@@ -20,10 +20,19 @@ func content(tb testing.TB) map[string]any {
 	return c
 }
 
+// form is the runtime form of Scalars.
+func form(tb testing.TB) *runtime.Form {
+	f, err := elicitFormScalars.Runtime()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
 func TestDecodeMatchesJSONSchema(t *testing.T) {
 	c := content(t)
 	var v Scalars
-	err := elicitFormScalars.Decode(c, &v)
+	err := form(t).Decode(c, &v)
 	if err != nil || v.Service != "billing" || v.Env != EnvProduction || v.Replicas != 3 {
 		t.Fatalf("decode: %+v %v", v, err)
 	}
@@ -32,7 +41,7 @@ func TestDecodeMatchesJSONSchema(t *testing.T) {
 		t.Fatalf("jsonschema-go rejects valid content: %v", err)
 	}
 	c["replicas"] = 21.0
-	if err := elicitFormScalars.Decode(c, &v); err == nil {
+	if err := form(t).Decode(c, &v); err == nil {
 		t.Fatal("generated decoder accepted replicas=21")
 	}
 	if rs.Validate(c) == nil {
@@ -62,11 +71,12 @@ func resolved(tb testing.TB) *jsonschema.Resolved {
 // even produce a typed value).
 func BenchmarkDecode(b *testing.B) {
 	c := content(b)
+	f := form(b)
 	b.Run("generated", func(b *testing.B) {
 		b.ReportAllocs()
 		var v Scalars
 		for b.Loop() {
-			if err := elicitFormScalars.Decode(c, &v); err != nil {
+			if err := f.Decode(c, &v); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -13,22 +13,23 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion2
+const _ = elicitimpl.SupportPackageIsVersion3
 
 // ScalarsSchema returns a copy of the requestedSchema of Scalars.
 func ScalarsSchema() *runtime.Schema {
-	return elicitFormScalars.Schema().Clone()
+	return elicitFormScalars.Schema()
 }
 
 // Validate checks v against every rule of the Scalars schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Scalars) Validate() error {
-	return elicitFormScalars.Validate(&v)
+func (v *Scalars) Validate() error {
+	return elicitFormScalars.Validate(v)
 }
 
-// AskScalars asks the user to fill in Scalars; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Scalars], err error) {
+// AskScalars asks the user to fill in Scalars. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Scalars], err error) {
 	o.Action, err = elicitFormScalars.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -39,14 +40,10 @@ func AcceptScalars(v Scalars) (*runtime.Response, error) {
 }
 
 // DeclineScalars is the client-side answer that declines a Scalars form.
-func DeclineScalars() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineScalars = elicitimpl.Decline
 
 // CancelScalars is the client-side answer that dismisses a Scalars form.
-func CancelScalars() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelScalars = elicitimpl.Cancel
 
 // If this does not compile, Scalars changed after elicitgen ran: run go generate.
 type _Scalars_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -65,16 +62,13 @@ var _ _Scalars_changed_since_elicitgen_ran_run_go_generate = Scalars{}
 // If this does not compile (duplicate key false), the constants of Env changed: run go generate.
 var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProduction == "production": 1}
 
-// elicitSchemaScalars is the schema of Scalars; elicitFormScalars adds the Go field of each property.
-var elicitCountsScalars, elicitBoundsScalars = [...]int{1, 64, 100}, [...]float64{1, 20, 0, 100}
-var elicitSchemaScalars = runtime.Schema{Name: "Scalars", Properties: []runtime.Property{
-	{Name: "service", Kind: runtime.KindString, Required: true, MinLength: &elicitCountsScalars[0], MaxLength: &elicitCountsScalars[1]},
-	{Name: "branch", Kind: runtime.KindString, MaxLength: &elicitCountsScalars[2], Default: "main"},
-	{Name: "environment", Kind: runtime.KindEnum, Required: true, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "production", Title: "Production"}}, Style: runtime.EnumTitled},
-	{Name: "replicas", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[0], Maximum: &elicitBoundsScalars[1]},
-	{Name: "canary", Kind: runtime.KindInteger, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[3]},
-	{Name: "ratio", Kind: runtime.KindNumber, Required: true, Minimum: &elicitBoundsScalars[2], Maximum: &elicitBoundsScalars[0]},
-	{Name: "confirmed", Kind: runtime.KindBoolean, Required: true, Default: false},
-	{Name: "notify", Kind: runtime.KindBoolean, Default: true},
-}}
-var elicitFormScalars = elicitimpl.NewForm((*Scalars)(nil), &elicitSchemaScalars, "Service", "Branch", "Env", "Replicas", "Canary", "Ratio", "Confirmed", "Notify")
+// elicitFormScalars is the form of Scalars: its schema and the Go field of each property.
+var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), Spec: `{"name":"Scalars","properties":[
+{"name":"service","field":"Service","kind":"string","required":true,"minLength":1,"maxLength":64},
+{"name":"branch","field":"Branch","kind":"string","maxLength":100,"default":"main"},
+{"name":"environment","field":"Env","kind":"enum","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
+{"name":"replicas","field":"Replicas","kind":"integer","required":true,"minimum":1,"maximum":20},
+{"name":"canary","field":"Canary","kind":"integer","required":true,"minimum":0,"maximum":100},
+{"name":"ratio","field":"Ratio","kind":"number","required":true,"minimum":0,"maximum":1},
+{"name":"confirmed","field":"Confirmed","kind":"boolean","required":true,"default":false},
+{"name":"notify","field":"Notify","kind":"boolean","default":true}]}`}

@@ -303,7 +303,7 @@ func TestAskedFirst(t *testing.T) {
 				}
 				asked := len(c.tap.requestsWithState()) > 0
 				switch {
-				case tc.wantAsked && (!asked || res.Text != describeDeploy(accepted)):
+				case tc.wantAsked && (!asked || res.Text != describeDeploy(&accepted)):
 					t.Errorf("asked=%t, result %q: want the pre-answer ignored, the question asked and the real answer used", asked, res.Text)
 				case !tc.wantAsked && (asked || !strings.Contains(res.Text, "deployed evil")):
 					t.Errorf("asked=%t, result %q: want the pre-answer used in one round", asked, res.Text)

@@ -89,7 +89,7 @@ func complete(ctx context.Context, flowID string) error {
 	return f(flowID)
 }
 
-func describeDeploy(v testforms.Deploy) string {
+func describeDeploy(v *testforms.Deploy) string {
 	return fmt.Sprintf("deployed %s to %s x%d confirm=%t", v.Branch, v.Env, v.Replicas, v.Confirm)
 }
 
@@ -107,9 +107,9 @@ func (s *server) bodies() map[string]body {
 		switch {
 		case err != nil:
 			return "", err
-		case out.Declined():
+		case out.Action == runtime.ActionDecline:
 			return "declined", nil
-		case out.Cancelled():
+		case out.Action == runtime.ActionCancel:
 			return "cancelled", nil
 		}
 		return describeDeploy(out.Value), nil

@@ -13,22 +13,23 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion2
+const _ = elicitimpl.SupportPackageIsVersion3
 
 // DeploySchema returns a copy of the requestedSchema of Deploy.
 func DeploySchema() *runtime.Schema {
-	return elicitFormDeploy.Schema().Clone()
+	return elicitFormDeploy.Schema()
 }
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Deploy) Validate() error {
-	return elicitFormDeploy.Validate(&v)
+func (v *Deploy) Validate() error {
+	return elicitFormDeploy.Validate(v)
 }
 
-// AskDeploy asks the user to fill in Deploy; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Deploy], err error) {
+// AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Deploy], err error) {
 	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -39,29 +40,26 @@ func AcceptDeploy(v Deploy) (*runtime.Response, error) {
 }
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
-func DeclineDeploy() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineDeploy = elicitimpl.Decline
 
 // CancelDeploy is the client-side answer that dismisses a Deploy form.
-func CancelDeploy() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelDeploy = elicitimpl.Cancel
 
 // ApproveSchema returns a copy of the requestedSchema of Approve.
 func ApproveSchema() *runtime.Schema {
-	return elicitFormApprove.Schema().Clone()
+	return elicitFormApprove.Schema()
 }
 
 // Validate checks v against every rule of the Approve schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Approve) Validate() error {
-	return elicitFormApprove.Validate(&v)
+func (v *Approve) Validate() error {
+	return elicitFormApprove.Validate(v)
 }
 
-// AskApprove asks the user to fill in Approve; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Approve], err error) {
+// AskApprove asks the user to fill in Approve. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Approve], err error) {
 	o.Action, err = elicitFormApprove.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -72,29 +70,26 @@ func AcceptApprove(v Approve) (*runtime.Response, error) {
 }
 
 // DeclineApprove is the client-side answer that declines a Approve form.
-func DeclineApprove() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineApprove = elicitimpl.Decline
 
 // CancelApprove is the client-side answer that dismisses a Approve form.
-func CancelApprove() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelApprove = elicitimpl.Cancel
 
 // NotifySchema returns a copy of the requestedSchema of Notify.
 func NotifySchema() *runtime.Schema {
-	return elicitFormNotify.Schema().Clone()
+	return elicitFormNotify.Schema()
 }
 
 // Validate checks v against every rule of the Notify schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Notify) Validate() error {
-	return elicitFormNotify.Validate(&v)
+func (v *Notify) Validate() error {
+	return elicitFormNotify.Validate(v)
 }
 
-// AskNotify asks the user to fill in Notify; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Notify], err error) {
+// AskNotify asks the user to fill in Notify. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Notify], err error) {
 	o.Action, err = elicitFormNotify.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -105,29 +100,26 @@ func AcceptNotify(v Notify) (*runtime.Response, error) {
 }
 
 // DeclineNotify is the client-side answer that declines a Notify form.
-func DeclineNotify() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineNotify = elicitimpl.Decline
 
 // CancelNotify is the client-side answer that dismisses a Notify form.
-func CancelNotify() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelNotify = elicitimpl.Cancel
 
 // SubscribeSchema returns a copy of the requestedSchema of Subscribe.
 func SubscribeSchema() *runtime.Schema {
-	return elicitFormSubscribe.Schema().Clone()
+	return elicitFormSubscribe.Schema()
 }
 
 // Validate checks v against every rule of the Subscribe schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v Subscribe) Validate() error {
-	return elicitFormSubscribe.Validate(&v)
+func (v *Subscribe) Validate() error {
+	return elicitFormSubscribe.Validate(v)
 }
 
-// AskSubscribe asks the user to fill in Subscribe; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskSubscribe(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[Subscribe], err error) {
+// AskSubscribe asks the user to fill in Subscribe. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskSubscribe(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Subscribe], err error) {
 	o.Action, err = elicitFormSubscribe.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -138,29 +130,26 @@ func AcceptSubscribe(v Subscribe) (*runtime.Response, error) {
 }
 
 // DeclineSubscribe is the client-side answer that declines a Subscribe form.
-func DeclineSubscribe() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineSubscribe = elicitimpl.Decline
 
 // CancelSubscribe is the client-side answer that dismisses a Subscribe form.
-func CancelSubscribe() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelSubscribe = elicitimpl.Cancel
 
 // BookArgsSchema returns a copy of the requestedSchema of BookArgs.
 func BookArgsSchema() *runtime.Schema {
-	return elicitFormBookArgs.Schema().Clone()
+	return elicitFormBookArgs.Schema()
 }
 
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
-func (v BookArgs) Validate() error {
-	return elicitFormBookArgs.Validate(&v)
+func (v *BookArgs) Validate() error {
+	return elicitFormBookArgs.Validate(v)
 }
 
-// AskBookArgs asks the user to fill in BookArgs; only an answer that decodes and
-// validates is an accept. An unreachable client matches runtime.ErrUnavailable.
-func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[BookArgs], err error) {
+// AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*BookArgs], err error) {
 	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
 	return o, err
 }
@@ -171,14 +160,10 @@ func AcceptBookArgs(v BookArgs) (*runtime.Response, error) {
 }
 
 // DeclineBookArgs is the client-side answer that declines a BookArgs form.
-func DeclineBookArgs() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionDecline}
-}
+var DeclineBookArgs = elicitimpl.Decline
 
 // CancelBookArgs is the client-side answer that dismisses a BookArgs form.
-func CancelBookArgs() *runtime.Response {
-	return &runtime.Response{Action: runtime.ActionCancel}
-}
+var CancelBookArgs = elicitimpl.Cancel
 
 // AskMissingBookArgs asks the person for the fields of v tagged ask that the model
 // left out or gave invalid values for, in one form, and merges the answer
@@ -236,45 +221,31 @@ type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
 
-// elicitSchemaDeploy is the schema of Deploy; elicitFormDeploy adds the Go field of each property.
-var elicitCountsDeploy, elicitBoundsDeploy = [...]int{1}, [...]float64{1, 10}
-var elicitSchemaDeploy = runtime.Schema{Name: "Deploy", Properties: []runtime.Property{
-	{Name: "branch", Kind: runtime.KindString, Description: "The git branch to deploy.", MinLength: &elicitCountsDeploy[0], Default: "main"},
-	{Name: "env", Kind: runtime.KindEnum, Title: "Environment", Description: "The target environment.", Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "prod", Title: "Production"}}, Style: runtime.EnumTitled, Default: "staging"},
-	{Name: "replicas", Kind: runtime.KindInteger, Description: "How many instances to run.", Required: true, Minimum: &elicitBoundsDeploy[0], Maximum: &elicitBoundsDeploy[1]},
-	{Name: "confirm", Kind: runtime.KindBoolean, Description: "I understand that the deploy takes live traffic.", Default: false},
-}}
-var elicitFormDeploy = elicitWithLocales(elicitimpl.NewForm((*Deploy)(nil), &elicitSchemaDeploy, "Branch", "Env", "Replicas", "Confirm"), elicitLocalesDeploy)
+// elicitFormDeploy is the form of Deploy: its schema and the Go field of each property.
+var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
+{"name":"branch","field":"Branch","kind":"string","description":"The git branch to deploy.","minLength":1,"default":"main"},
+{"name":"env","field":"Env","kind":"enum","title":"Environment","description":"The target environment.","options":[{"value":"staging","title":"Staging"},{"value":"prod","title":"Production"}],"style":"titled","default":"staging"},
+{"name":"replicas","field":"Replicas","kind":"integer","description":"How many instances to run.","required":true,"minimum":1,"maximum":10},
+{"name":"confirm","field":"Confirm","kind":"boolean","description":"I understand that the deploy takes live traffic.","default":false}]}`}
 
-// elicitSchemaApprove is the schema of Approve; elicitFormApprove adds the Go field of each property.
-var elicitCountsApprove = [...]int{200}
-var elicitSchemaApprove = runtime.Schema{Name: "Approve", Properties: []runtime.Property{
-	{Name: "approve", Kind: runtime.KindBoolean, Description: "Go ahead with the deploy.", Required: true, Default: false},
-	{Name: "note", Kind: runtime.KindString, Description: "Left in the audit log.", MaxLength: &elicitCountsApprove[0]},
-}}
-var elicitFormApprove = elicitimpl.NewForm((*Approve)(nil), &elicitSchemaApprove, "Approve", "Note")
+// elicitFormApprove is the form of Approve: its schema and the Go field of each property.
+var elicitFormApprove = elicitimpl.Form{Type: (*Approve)(nil), Spec: `{"name":"Approve","properties":[
+{"name":"approve","field":"Approve","kind":"boolean","description":"Go ahead with the deploy.","required":true,"default":false},
+{"name":"note","field":"Note","kind":"string","description":"Left in the audit log.","maxLength":200}]}`}
 
-// elicitSchemaNotify is the schema of Notify; elicitFormNotify adds the Go field of each property.
-var elicitCountsNotify = [...]int{1}
-var elicitSchemaNotify = runtime.Schema{Name: "Notify", Properties: []runtime.Property{
-	{Name: "channels", Kind: runtime.KindMulti, Description: "Channels to notify.", Required: true, Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, MinItems: &elicitCountsNotify[0]},
-}}
-var elicitFormNotify = elicitimpl.NewForm((*Notify)(nil), &elicitSchemaNotify, "Channels")
+// elicitFormNotify is the form of Notify: its schema and the Go field of each property.
+var elicitFormNotify = elicitimpl.Form{Type: (*Notify)(nil), Spec: `{"name":"Notify","properties":[
+{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify.","required":true,"options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","minItems":1}]}`}
 
-// elicitSchemaSubscribe is the schema of Subscribe; elicitFormSubscribe adds the Go field of each property.
-var elicitSchemaSubscribe = runtime.Schema{Name: "Subscribe", Properties: []runtime.Property{
-	{Name: "email", Kind: runtime.KindString, Description: "Email address for the digest.", Required: true, Format: "email"},
-	{Name: "channels", Kind: runtime.KindMulti, Description: "Channels to notify besides the digest.", Options: []runtime.Option{{Value: "email", Title: "E-mail"}, {Value: "slack", Title: "Slack"}}, Style: runtime.EnumTitled, Default: []string{"email"}},
-}}
-var elicitFormSubscribe = elicitimpl.NewForm((*Subscribe)(nil), &elicitSchemaSubscribe, "Email", "Channels")
+// elicitFormSubscribe is the form of Subscribe: its schema and the Go field of each property.
+var elicitFormSubscribe = elicitimpl.Form{Type: (*Subscribe)(nil), Spec: `{"name":"Subscribe","properties":[
+{"name":"email","field":"Email","kind":"string","description":"Email address for the digest.","required":true,"format":"email"},
+{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify besides the digest.","options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","default":["email"]}]}`}
 
-// elicitSchemaBookArgs is the schema of BookArgs; elicitFormBookArgs adds the Go field of each property.
-var elicitBoundsBookArgs = [...]float64{1, 12}
-var elicitSchemaBookArgs = runtime.Schema{Name: "BookArgs", Properties: []runtime.Property{
-	{Name: "date", Kind: runtime.KindString, Title: "Date", Description: "The date to book.", Required: true, Format: "date"},
-	{Name: "party_size", Kind: runtime.KindInteger, Title: "Party size", Required: true, Minimum: &elicitBoundsBookArgs[0], Maximum: &elicitBoundsBookArgs[1]},
-}}
-var elicitFormBookArgs = elicitimpl.NewForm((*BookArgs)(nil), &elicitSchemaBookArgs, "Date", "PartySize")
+// elicitFormBookArgs is the form of BookArgs: its schema and the Go field of each property.
+var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), Spec: `{"name":"BookArgs","properties":[
+{"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
+{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","required":true,"minimum":1,"maximum":12}]}`}
 
 // The translations of the elicit.<tag>.json catalogs, one variable per translated form.
 var elicitLocalesDeploy = []elicitimpl.Locale{
@@ -291,10 +262,4 @@ var elicitLocalesDeploy = []elicitimpl.Locale{
 			{Name: "confirm", Description: "本番トラフィックに影響することを了承します"},
 		},
 	},
-}
-
-// elicitWithLocales gives form f its translations, as f is declared.
-func elicitWithLocales(f *elicitimpl.Form, locales []elicitimpl.Locale) *elicitimpl.Form {
-	f.Locales = locales
-	return f
 }
