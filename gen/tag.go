@@ -149,8 +149,8 @@ func lastValue(opts []tagOption) (tagOption, bool) {
 // nearElicit reports whether a struct tag key looks like a misspelt
 // "elicit" (elict, elicits, Elicit).
 func nearElicit(key string) bool {
-	if key == "elicit" {
-		return false
+	if key == "elicit" || len(key) < 4 || len(key) > 8 {
+		return false // more than 2 edits away
 	}
 	return strings.EqualFold(key, "elicit") || editDistance(strings.ToLower(key), "elicit") <= 2
 }

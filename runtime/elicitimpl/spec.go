@@ -155,7 +155,18 @@ func appendFloat(dst []byte, v float64) []byte {
 // controls among them) are \u escapes; invalid UTF-8 becomes U+FFFD.
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	for _, r := range s {
+	for len(s) > 0 {
+		// Plain ASCII runs are copied as they are.
+		i := 0
+		for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\' && s[i] != '`' {
+			i++
+		}
+		dst = append(dst, s[:i]...)
+		if s = s[i:]; s == "" {
+			break
+		}
+		r, n := utf8.DecodeRuneInString(s)
+		s = s[n:]
 		switch {
 		case r == '"' || r == '\\':
 			dst = append(dst, '\\', byte(r))
