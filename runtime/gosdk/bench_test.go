@@ -127,7 +127,7 @@ func benchRoundTrip(b *testing.B, version string) {
 // head-to-head difference there is within the transport's noise).
 func BenchmarkRuntimeShare(b *testing.B) {
 	ctx := context.Background()
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing()}
+	keys := seal.NewRandomKeyRing()
 	answer, _ := testforms.AcceptDeploy(testforms.Deploy{Branch: "main", Env: testforms.EnvProd, Replicas: 2})
 	// Content as it arrives from JSON.
 	raw, _ := json.Marshal(answer.Content)
@@ -147,6 +147,9 @@ func BenchmarkRuntimeShare(b *testing.B) {
 	}
 	b.Run(runtime.Version20260728, func(b *testing.B) {
 		b.ReportAllocs()
+		// A config per run: -count repeats this function, and each round
+		// spends a state id in the config's bounded replay store.
+		cfg := &gosdk.Config{Keys: keys}
 		args := json.RawMessage(`{"project":"alpha"}`)
 		for b.Loop() {
 			// Round 1: no answer, input_required with sealed state.
