@@ -32,7 +32,7 @@ func isArgs(st *types.Struct) bool {
 // hasAsk reports whether a struct tag's elicit options include ask.
 func hasAsk(tag reflect.StructTag) bool {
 	et, ok := tag.Lookup("elicit")
-	if !ok {
+	if !ok || !strings.Contains(et, "ask") {
 		return false
 	}
 	opts, _ := parseTag(et)

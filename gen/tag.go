@@ -152,7 +152,44 @@ func nearElicit(key string) bool {
 	if key == "elicit" || len(key) < 4 || len(key) > 8 {
 		return false // more than 2 edits away
 	}
-	return strings.EqualFold(key, "elicit") || editDistance(strings.ToLower(key), "elicit") <= 2
+	return strings.EqualFold(key, "elicit") || nearWord(key, "elicit", 2)
+}
+
+// nearWord reports whether editDistance(lower(key), w) <= maxD, for a
+// key of at most 8 bytes and a lower-case w of at most 8: the same
+// distance, on the stack, stopping as soon as a row exceeds maxD. Every
+// struct tag key of every field comes through here.
+func nearWord(key, w string, maxD int) bool {
+	var a [8]byte
+	n := copy(a[:], key)
+	for i := range n {
+		if c := a[i]; c >= 'A' && c <= 'Z' {
+			a[i] = c + 'a' - 'A'
+		}
+	}
+	var d [9][9]int
+	for j := 0; j <= len(w); j++ {
+		d[0][j] = j
+	}
+	for i := 1; i <= n; i++ {
+		d[i][0] = i
+		rowMin := i
+		for j := 1; j <= len(w); j++ {
+			cost := 1
+			if a[i-1] == w[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == w[j-2] && a[i-2] == w[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+			rowMin = min(rowMin, d[i][j])
+		}
+		if rowMin > maxD {
+			return false
+		}
+	}
+	return d[n][len(w)] <= maxD
 }
 
 // suggest returns the known key closest to key, if any is close.

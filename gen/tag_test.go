@@ -102,3 +102,33 @@ func FuzzParseTag(f *testing.F) {
 		}
 	})
 }
+
+// nearWord is editDistance(lower(key), w) <= maxD, bounded: the two agree
+// on every key of 4 to 6 bytes over a small alphabet, and on longer ones.
+func TestNearWordMatchesEditDistance(t *testing.T) {
+	alphabet := "eliCtx"
+	var keys []string
+	var gen func(prefix string)
+	gen = func(prefix string) {
+		if len(prefix) >= 4 {
+			keys = append(keys, prefix)
+		}
+		if len(prefix) == 6 {
+			return
+		}
+		for i := range len(alphabet) {
+			gen(prefix + alphabet[i:i+1])
+		}
+	}
+	gen("")
+	keys = append(keys, "elicitss", "elicits", "ellicit", "eliciit", "ELICIT", "Elcit", "json", "jsonschema")
+	for _, k := range keys {
+		if len(k) > 8 {
+			continue
+		}
+		want := editDistance(strings.ToLower(k), "elicit") <= 2
+		if got := nearWord(k, "elicit", 2); got != want {
+			t.Fatalf("nearWord(%q) = %t, editDistance says %t", k, got, want)
+		}
+	}
+}
