@@ -22,7 +22,8 @@ import (
 // The file reads as protoc-gen-go's output does: the header and imports,
 // then the API of each form in source order (TSchema, Validate, AskT,
 // AcceptT, DeclineT, CancelT), then the compile-time guards, then the data
-// the API reads: each form's schema and descriptor, and the translations.
+// the API reads: each form's descriptor (its spec, a raw string), and the
+// translations.
 //
 // What costs is rendering and formatting, so both happen once per file,
 // not once per form. jennifer renders each construct once, with
@@ -31,7 +32,8 @@ import (
 // fills the formatted stamps in. A filled stamp is what gofmt would print,
 // because nothing in a stamp's layout depends on what fills it: function
 // bodies are multi-line (gofmt keeps them so, whatever the names' length),
-// literals stay on one line, and a guard's struct fields are aligned with
+// a descriptor is one composite literal whose spec is a raw string (which
+// gofmt never touches), and a guard's struct fields are aligned with
 // text/tabwriter exactly as go/printer aligns them. Constructs whose layout
 // could depend on their content (a field of a multi-line type, a tag
 // holding a tab) are rendered whole instead, in the same pass.
