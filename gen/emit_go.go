@@ -76,6 +76,15 @@ type emitter struct {
 
 	pieces []string           // formatted pieces, by index
 	stamps map[int]stampParts // compiled stamps, by piece index
+
+	// Scratch space, reused from form to form.
+	cells bytes.Buffer
+	tw    tabwriter.Writer
+	line  []byte
+	key   []byte
+	spec  []byte
+	paths []string
+	props []runtime.Property
 }
 
 // piece marks the start of the next construct rendered into e.f and
@@ -155,7 +164,7 @@ func (e *emitter) emit() ([]byte, error) {
 	}
 
 	out := make([]byte, 0, 4096*len(pkg.Forms))
-	out = append(out, e.pieces[0]...)
+	out = append(out, groupImports([]byte(e.pieces[0]))...) // the header holds the imports
 	for _, form := range pkg.Forms {
 		out = e.fill(out, e.api, apiArgs(form.Name))
 		if i, ok := args[form]; ok {
@@ -191,7 +200,7 @@ func (e *emitter) emit() ([]byte, error) {
 		out = append(append(out, "\n\n"...), e.pieces[locales]...)
 	}
 	out = append(out, '\n')
-	return groupImports(out), nil
+	return out, nil
 }
 
 // renderStamps renders the stamps every file uses into e.f.
@@ -325,7 +334,8 @@ func (e *emitter) typeText(r *TypeRef) string {
 	if t, ok := e.texts[r]; ok {
 		return t
 	}
-	t := e.pieces[e.types[typeKey(r)]][len("var _ "):]
+	e.key = appendTypeKey(e.key[:0], r)
+	t := e.pieces[e.types[string(e.key)]][len("var _ "):]
 	e.texts[r] = t
 	return t
 }
@@ -406,14 +416,15 @@ func apiArgs(t string) map[string]string {
 // spec holds no backquote: see elicitimpl.AppendSpec), and its locales.
 func (e *emitter) fillData(out []byte, form *Form) []byte {
 	args := apiArgs(form.Name)
-	paths := make([]string, len(form.Fields))
-	props := make([]runtime.Property, len(form.Fields))
+	e.paths, e.props = e.paths[:0], e.props[:0]
 	for i := range form.Fields {
-		paths[i] = strings.Join(form.Fields[i].Access, ".")
-		props[i] = form.Fields[i].Prop
+		e.paths = append(e.paths, strings.Join(form.Fields[i].Access, "."))
+		e.props = append(e.props, form.Fields[i].Prop)
 	}
-	spec := append([]byte{'`'}, elicitimpl.AppendSpec(nil, &runtime.Schema{Name: form.Name, Properties: props}, paths)...)
-	args[holeName] = string(append(spec, '`'))
+	e.spec = append(e.spec[:0], '`')
+	e.spec = elicitimpl.AppendSpec(e.spec, &runtime.Schema{Name: form.Name, Properties: e.props}, e.paths)
+	e.spec = append(e.spec, '`')
+	args[holeName] = string(e.spec)
 	i := e.formVar
 	if translated(e.pkg, form) {
 		i = e.formVarLocales
@@ -497,9 +508,10 @@ func appendTypeKey(b []byte, r *TypeRef) []byte {
 // configured as go/printer configures its own (go/format: spaces for
 // padding, tabs for indentation, tab width 8).
 func (e *emitter) fillGuard(out []byte, s *Struct) []byte {
-	var cells bytes.Buffer
-	tw := tabwriter.NewWriter(&cells, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns|tabwriter.TabIndent)
-	var line []byte
+	cells := &e.cells
+	cells.Reset()
+	tw := e.tw.Init(cells, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns|tabwriter.TabIndent)
+	line := e.line
 	for _, sf := range s.Fields {
 		line = append(line[:0], '\t')
 		if sf.Name != "" {
@@ -509,8 +521,10 @@ func (e *emitter) fillGuard(out []byte, s *Struct) []byte {
 		if sf.Tag != "" {
 			line = append(append(line, '\v'), tagLiteral(sf.Tag)...)
 		}
-		_, _ = tw.Write(append(line, '\n'))
+		line = append(line, '\n')
+		_, _ = tw.Write(line)
 	}
+	e.line = line
 	_ = tw.Flush()
 	named := e.typeText(&TypeRef{Kind: "name", PkgPath: s.PkgPath, Name: s.Name})
 	st := e.stamps[e.guard]

@@ -95,7 +95,7 @@ func emitSchemas(forms []*Form, key func(*Form) string, version string) ([]byte,
 // whose options are supplied when asking. On 2025-06-18 multi-select
 // fields are left out, as the runtime leaves them out of the request.
 func appendFormSchema(b []byte, f *Form, version string) ([]byte, error) {
-	fixed := &runtime.Schema{Name: f.Name}
+	fixed := &runtime.Schema{Name: f.Name, Properties: make([]runtime.Property, 0, len(f.Fields))}
 	var ask []runtime.Property
 	for _, fld := range f.Fields {
 		if runtime.EraOf(version).LegacySchema() && fld.Prop.Kind == runtime.KindMulti {
