@@ -56,27 +56,28 @@ func parseStructTag(tag string) ([]tagPair, *tagSyntaxError) {
 		if key == "" {
 			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag has %q where a key should start: write key:\"value\" pairs such as elicit:\"min=1\"", tag[i:i+1])}
 		}
-		fixKey := key
-		if nearElicit(key) {
-			fixKey = "elicit"
+		// fixKey is the key a fix writes: "elicit" for a misspelt one.
+		// Only an error needs it, so it is worked out then.
+		fixKey := func() string {
+			if nearElicit(key) {
+				return "elicit"
+			}
+			return key
 		}
 		if i >= len(tag) {
-			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag key %s has no value: write %s:\"...\"", key, fixKey)}
+			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag key %s has no value: write %s:\"...\"", key, fixKey())}
 		}
 		if tag[i] != ':' {
 			// elicit="min=1", elicit "min=1": no colon.
 			if k, _, ok := strings.Cut(key, "="); ok && k != "" {
-				key, fixKey = k, k
-				if nearElicit(k) {
-					fixKey = "elicit"
-				}
+				key = k
 			}
 			j := i
 			for j < len(tag) && (tag[j] == ' ' || tag[j] == '=') {
 				j++
 			}
 			val, _ := quotedValue(tag, j)
-			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag key %s is not followed by a colon, so reflect ignores the tag from there: write %s", key, fixPair(fixKey, val))}
+			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag key %s is not followed by a colon, so reflect ignores the tag from there: write %s", key, fixPair(fixKey(), val))}
 		}
 		i++ // ':'
 		switch {
@@ -89,11 +90,11 @@ func parseStructTag(tag string) ([]tagPair, *tagSyntaxError) {
 				end++
 			}
 			if end >= len(tag) {
-				return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag value of %s has no closing quote, so reflect ignores it: write %s", key, fixPair(fixKey, tag[i+1:]))}
+				return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag value of %s has no closing quote, so reflect ignores it: write %s", key, fixPair(fixKey(), tag[i+1:]))}
 			}
 			raw := tag[i : end+1]
 			if strings.ContainsAny(raw, "\n\r") {
-				return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag value of %s spans more than one line, so reflect ignores it: a struct tag is one line; write %s", key, fixPair(fixKey, joinLines(raw[1:len(raw)-1])))}
+				return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag value of %s spans more than one line, so reflect ignores it: a struct tag is one line; write %s", key, fixPair(fixKey(), joinLines(raw[1:len(raw)-1])))}
 			}
 			val, err := strconv.Unquote(raw)
 			if err != nil {
@@ -107,13 +108,13 @@ func parseStructTag(tag string) ([]tagPair, *tagSyntaxError) {
 				j++
 			}
 			val, _ := quotedValue(tag, j)
-			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag key %s has a space after its colon, so reflect ignores the tag from there: write %s", key, fixPair(fixKey, val))}
+			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag key %s has a space after its colon, so reflect ignores the tag from there: write %s", key, fixPair(fixKey(), val))}
 		case i < len(tag) && (tag[i] == '\'' || tag[i] == '`'):
 			val, _ := quotedValue(tag, i)
-			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag value of %s is in %s quotes, so reflect ignores it: struct tags take double quotes: write %s", key, quoteName(tag[i]), fixPair(fixKey, val))}
+			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag value of %s is in %s quotes, so reflect ignores it: struct tags take double quotes: write %s", key, quoteName(tag[i]), fixPair(fixKey(), val))}
 		default:
 			val, _ := quotedValue(tag, i)
-			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag value of %s is not in double quotes, so reflect ignores it: write %s", key, fixPair(fixKey, val))}
+			return pairs, &tagSyntaxError{start, fmt.Sprintf("struct tag value of %s is not in double quotes, so reflect ignores it: write %s", key, fixPair(fixKey(), val))}
 		}
 	}
 }
