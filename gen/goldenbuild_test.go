@@ -56,4 +56,44 @@ func TestGoldenOutputsBuild(t *testing.T) {
 			t.Errorf("go %s over %d golden outputs: %v\n%s", strings.Join(args, " "), n, err, out)
 		}
 	}
+	if !t.Failed() {
+		checkNoInitCode(t, dir)
+	}
+}
+
+// checkNoInitCode fails if a package of the module in dir has
+// initialisation code: generated forms are static data (a package of
+// thousands of forms must not grow one init function of every form), and
+// so are the goldens' own sources. An init of one byte is the RET the
+// compiler writes for a package with nothing to initialise.
+func checkNoInitCode(t *testing.T, dir string) {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-export", "-f", "{{.ImportPath}} {{.Export}}", "./...")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -export: %v", err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, archive, ok := strings.Cut(line, " ")
+		if !ok || archive == "" {
+			continue
+		}
+		nm, err := exec.Command("go", "tool", "nm", "-size", archive).Output()
+		if err != nil {
+			t.Fatalf("go tool nm %s: %v", archive, err)
+		}
+		checked++
+		for _, sym := range strings.Split(string(nm), "\n") {
+			// address size kind name
+			f := strings.Fields(sym)
+			if len(f) == 4 && f[2] == "T" && f[3] == path+".init" && f[1] != "1" {
+				t.Errorf("%s has %s bytes of initialisation code, want the forms as static data", path, f[1])
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no package archives listed")
+	}
 }

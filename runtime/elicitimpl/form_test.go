@@ -89,3 +89,22 @@ func TestFormBadSpec(t *testing.T) {
 		t.Errorf("mismatched field: %v", err)
 	}
 }
+
+// The first use builds the form once, whichever goroutine comes first.
+func TestFormFirstUseConcurrent(t *testing.T) {
+	d := &elicitimpl.Form{Type: (*deploy)(nil), Spec: deployForm.Spec}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() { errs <- d.Validate(&deploy{Branch: "main"}) }()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	f1, _ := d.Runtime()
+	f2, _ := d.Runtime()
+	if f1 == nil || f1 != f2 {
+		t.Errorf("Runtime returned %p then %p, want one form", f1, f2)
+	}
+}
