@@ -27,15 +27,20 @@ type Form struct {
 	// Locales are the form's translations.
 	Locales []Locale
 
-	once sync.Once
-	form *runtime.Form
-	err  error
+	once  sync.Once
+	built any // *runtime.Form; an interface, so that a package declaring a Form needs nothing of runtime.Form's type
+	err   error
 }
 
-// Runtime returns the form's runtime.Form, built on first use.
-func (d *Form) Runtime() (*runtime.Form, error) {
+// Runtime returns the runtime.Form of d, built on first use. It is a
+// function rather than a method so that a package declaring a Form (every
+// package of generated forms) never needs the type runtime.Form: a type
+// that leads to reflect.Type costs such a package about forty compiled
+// wrapper functions (reflect.Type's methods on its interface shape).
+func Runtime(d *Form) (*runtime.Form, error) {
 	d.once.Do(d.build)
-	return d.form, d.err
+	f, _ := d.built.(*runtime.Form)
+	return f, d.err
 }
 
 func (d *Form) build() {
@@ -44,14 +49,15 @@ func (d *Form) build() {
 		d.err = fmt.Errorf("elicit: form %T: %w (regenerate with a matching runtime)", d.Type, err)
 		return
 	}
-	d.form = runtime.NewForm(d.Type, s, paths...)
-	d.form.Locales = d.Locales
+	f := runtime.NewForm(d.Type, s, paths...)
+	f.Locales = d.Locales
+	d.built = f
 }
 
 // Schema returns a copy of the form's schema; a form whose spec does not
 // read has a schema without properties, which no client can answer.
 func (d *Form) Schema() *runtime.Schema {
-	f, err := d.Runtime()
+	f, err := Runtime(d)
 	if err != nil {
 		return &runtime.Schema{Name: typeName(d.Type)}
 	}
@@ -60,7 +66,7 @@ func (d *Form) Schema() *runtime.Schema {
 
 // Validate checks v, a *T; see runtime.Form.Validate.
 func (d *Form) Validate(v any) error {
-	f, err := d.Runtime()
+	f, err := Runtime(d)
 	if err != nil {
 		return err
 	}
@@ -70,7 +76,7 @@ func (d *Form) Validate(v any) error {
 // Accept builds the client-side answer that submits v, a *T; see
 // runtime.Form.Accept.
 func (d *Form) Accept(v any) (*runtime.Response, error) {
-	f, err := d.Runtime()
+	f, err := Runtime(d)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +87,7 @@ func (d *Form) Accept(v any) (*runtime.Response, error) {
 // whose answer decodes and validates, *dst is set to a new T holding it;
 // otherwise *dst is left as it was (nil in generated code).
 func (d *Form) Ask(ctx context.Context, a runtime.Asker, dst any, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	f, err := d.Runtime()
+	f, err := Runtime(d)
 	if err != nil {
 		return "", err
 	}
@@ -101,7 +107,7 @@ func (d *Form) Ask(ctx context.Context, a runtime.Asker, dst any, message string
 // AskMissing asks for the missing fields of v, a *T; see
 // runtime.Form.AskMissing.
 func (d *Form) AskMissing(ctx context.Context, a runtime.Asker, v any, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	f, err := d.Runtime()
+	f, err := Runtime(d)
 	if err != nil {
 		return "", err
 	}

@@ -102,8 +102,8 @@ func TestFormFirstUseConcurrent(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	f1, _ := d.Runtime()
-	f2, _ := d.Runtime()
+	f1, _ := elicitimpl.Runtime(d)
+	f2, _ := elicitimpl.Runtime(d)
 	if f1 == nil || f1 != f2 {
 		t.Errorf("Runtime returned %p then %p, want one form", f1, f2)
 	}

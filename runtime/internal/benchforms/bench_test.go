@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/elicitimpl"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -22,7 +23,7 @@ func content(tb testing.TB) map[string]any {
 
 // form is the runtime form of Scalars.
 func form(tb testing.TB) *runtime.Form {
-	f, err := elicitFormScalars.Runtime()
+	f, err := elicitimpl.Runtime(&elicitFormScalars)
 	if err != nil {
 		tb.Fatal(err)
 	}
