@@ -1,7 +1,8 @@
 // Package wiretest holds helpers shared by the tests of the runtime and
 // of the example, and by the demo: a go-sdk transport that shows every
-// message to the caller (and may replace the ones it writes), and a
-// goroutine leak check.
+// message to the caller (and may replace the ones it writes), a
+// goroutine leak check, and the malformed-lines check both SDKs' stdio
+// servers are held to (stdio.go).
 package wiretest
 
 import (
