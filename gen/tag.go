@@ -152,44 +152,7 @@ func nearElicit(key string) bool {
 	if key == "elicit" || len(key) < 4 || len(key) > 8 {
 		return false // more than 2 edits away
 	}
-	return strings.EqualFold(key, "elicit") || nearWord(key, "elicit", 2)
-}
-
-// nearWord reports whether editDistance(lower(key), w) <= maxD, for a
-// key of at most 8 bytes and a lower-case w of at most 8: the same
-// distance, on the stack, stopping as soon as a row exceeds maxD. Every
-// struct tag key of every field comes through here.
-func nearWord(key, w string, maxD int) bool {
-	var a [8]byte
-	n := copy(a[:], key)
-	for i := range n {
-		if c := a[i]; c >= 'A' && c <= 'Z' {
-			a[i] = c + 'a' - 'A'
-		}
-	}
-	var d [9][9]int
-	for j := 0; j <= len(w); j++ {
-		d[0][j] = j
-	}
-	for i := 1; i <= n; i++ {
-		d[i][0] = i
-		rowMin := i
-		for j := 1; j <= len(w); j++ {
-			cost := 1
-			if a[i-1] == w[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == w[j-2] && a[i-2] == w[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-			rowMin = min(rowMin, d[i][j])
-		}
-		if rowMin > maxD {
-			return false
-		}
-	}
-	return d[n][len(w)] <= maxD
+	return strings.EqualFold(key, "elicit") || editDistance(strings.ToLower(key), "elicit") <= 2
 }
 
 // suggest returns the known key closest to key, if any is close.
@@ -228,15 +191,23 @@ func closest(name string, names []string) string {
 }
 
 // editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours cost 1.
+// deletions, substitutions and transpositions of neighbours cost 1. The
+// table of short strings (every struct tag key goes through nearElicit)
+// stays on the stack.
 func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
+	w := len(b) + 1
+	var buf [10 * 10]int
+	d := buf[:0]
+	if n := (len(a) + 1) * w; n <= len(buf) {
+		d = buf[:n]
+	} else {
+		d = make([]int, n)
 	}
-	for j := range d[0] {
-		d[0][j] = j
+	for i := 0; i <= len(a); i++ {
+		d[i*w] = i
+	}
+	for j := 0; j <= len(b); j++ {
+		d[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
 		for j := 1; j <= len(b); j++ {
@@ -244,13 +215,14 @@ func editDistance(a, b string) int {
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			v := min(d[(i-1)*w+j]+1, d[i*w+j-1]+1, d[(i-1)*w+j-1]+cost)
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+				v = min(v, d[(i-2)*w+j-2]+1)
 			}
+			d[i*w+j] = v
 		}
 	}
-	return d[len(a)][len(b)]
+	return d[len(a)*w+len(b)]
 }
 
 // splitList splits an enum or multi-select default list on '|'.
