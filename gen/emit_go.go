@@ -260,15 +260,16 @@ func (e *emitter) renderStamps() {
 	//
 	//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), Spec: `{"name":"T","properties":[
 	//	{"name":"n","field":"N","kind":"integer","required":true,"minimum":1}]}`}
-	e.formVar = e.piece()
-	f.Commentf("%s is the form of %s: its schema and the Go field of each property.", holeFormVar, holeType)
-	f.Var().Id(holeFormVar).Op("=").Add(impl("Form")).Values(
-		kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())), kv("Spec", id(holeName)))
+	descriptor := func(fields ...jen.Code) int {
+		i := e.piece()
+		f.Commentf("%s is the form of %s: its schema and the Go field of each property.", holeFormVar, holeType)
+		f.Var().Id(holeFormVar).Op("=").Add(impl("Form")).Values(append([]jen.Code{
+			kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil()))}, fields...)...)
+		return i
+	}
+	e.formVar = descriptor(kv("Spec", id(holeName)))
 	// A translated form names its locales (emit_locale.go).
-	e.formVarLocales = e.piece()
-	f.Commentf("%s is the form of %s: its schema and the Go field of each property.", holeFormVar, holeType)
-	f.Var().Id(holeFormVar).Op("=").Add(impl("Form")).Values(
-		kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())), kv("Locales", id(holeList)), kv("Spec", id(holeName)))
+	e.formVarLocales = descriptor(kv("Locales", id(holeList)), kv("Spec", id(holeName)))
 
 	// The guard of a struct whose fields are filled in (see fillGuard).
 	e.guard = e.piece()
