@@ -197,7 +197,7 @@ func closest(name string, names []string) string {
 func editDistance(a, b string) int {
 	w := len(b) + 1
 	var buf [10 * 10]int
-	d := buf[:0]
+	var d []int
 	if n := (len(a) + 1) * w; n <= len(buf) {
 		d = buf[:n]
 	} else {
