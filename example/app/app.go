@@ -99,11 +99,10 @@ type App struct {
 	cfg         *gosdk.Config
 	store       *Store
 	connectBase string
-	// approve wraps the tools whose question is an approval of a side
-	// effect (deploy_to_production, send_campaign): their answers count
-	// only when this server asked (Config.AskedFirst).
-	approve *gosdk.Config
-	logf    func(format string, args ...any)
+	// fixtures wraps the official conformance suites' tools, which accept
+	// an answer the server did not ask for (see addConformance).
+	fixtures *gosdk.Config
+	logf     func(format string, args ...any)
 }
 
 // New returns the App for opts.
@@ -129,7 +128,11 @@ func New(opts Options) *App {
 		logf = func(string, ...any) {}
 	}
 	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer}, store: store, connectBase: base,
-		approve: &gosdk.Config{Keys: keys, Replay: replay, AskedFirst: true, Observer: opts.Observer}, logf: logf}
+		// The 2026-07-28 suite's basic-elicitation and
+		// ignore-extra-params scenarios send a first call that already
+		// answers user_name and expect it to complete: the fixtures
+		// alone accept unasked answers.
+		fixtures: &gosdk.Config{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer}, logf: logf}
 }
 
 // Store returns the app's store.

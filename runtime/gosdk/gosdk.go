@@ -104,10 +104,15 @@ type Config struct {
 	// deployment one shared store (runtime/redisstore). A failing store
 	// refuses the request (-32603).
 	Replay adapter.ReplayStore
-	// AskedFirst applies runtime.WithAskedFirst to every ask of the
-	// tools wrapped with this Config: an answer counts only if this
-	// server asked the question earlier in the call.
-	AskedFirst bool
+	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
+	// server asked its question (a first call already carrying
+	// inputResponses). By default an answer counts only if this server
+	// issued the question earlier in the call, in a sealed requestState:
+	// otherwise a client could approve before any person saw the form.
+	// Set it only where a client is trusted to answer unasked (the
+	// official conformance suite's ignore-extra-params scenario expects
+	// it); runtime.WithAskedFirst still applies per ask.
+	AcceptUnasked bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -121,7 +126,7 @@ func (c *Config) replayStore() adapter.ReplayStore {
 // adapters.
 func (c *Config) settings() *adapter.Settings {
 	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AskedFirst: c.AskedFirst}
+		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked}
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
@@ -190,11 +195,14 @@ func HandleFor[In, Out any](cfg *Config, h HandlerFor[In, Out]) mcp.ToolHandlerF
 	}
 }
 
-// Asker asks forms for one tool call. It implements runtime.Asker (and
-// runtime.FlowIDer); Finish turns the handler's result into the
-// era-correct reply. Handle does both for you.
+// Asker asks forms for one tool call: Ask asks, Finish turns the
+// handler's result into the era-correct reply, and Handle does both for
+// you. Unwrap returns the call's exchange, through which the runtime
+// finds what the call knows (the person's language, the protocol
+// version, the client's capabilities; see runtime.Asker), also when a
+// handler wraps its Asker with runtime.Wrap.
 type Asker struct {
-	*adapter.Exchange
+	x   *adapter.Exchange
 	cfg *Config
 }
 
@@ -213,7 +221,31 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 	if err != nil {
 		return nil, err
 	}
-	return &Asker{Exchange: x, cfg: cfg}, nil
+	return &Asker{x: x, cfg: cfg}, nil
+}
+
+// Ask asks req of the client (see runtime.Asker).
+func (a *Asker) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	return a.x.Ask(ctx, req)
+}
+
+// Unwrap returns the call's exchange (see runtime.Wrapper).
+func (a *Asker) Unwrap() runtime.Asker { return a.x }
+
+// InputRequired returns a 2026-07-28 input_required result that asks
+// the client for other kinds of input (sampling, roots) than this
+// package's forms, with a requestState sealing every answer so far: for
+// a handler that mixes them with forms. Call it after Finish returned a
+// result without inputRequests.
+func (a *Asker) InputRequired(requests mcp.InputRequestMap) (*mcp.CallToolResult, error) {
+	if !a.x.Era().MultiRoundTrip() {
+		return nil, fmt.Errorf("gosdk: input_required on protocol version %s", a.x.Era().Version())
+	}
+	state, err := a.x.SealState()
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: requests, RequestState: state}, nil
 }
 
 // newExchange completes call (whose Tool, Args and Principal bind the
@@ -269,7 +301,7 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 
 // finish is Finish, with a tool error returned as its text.
 func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, string, error) {
-	r := a.cfg.settings().Finish(a.Exchange, err)
+	r := a.cfg.settings().Finish(a.x, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
 		in, err := inputRequests(r.Requests)
@@ -294,7 +326,7 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 		}
 		return res, "", nil
 	}
-	return nil, "", replyError(r, a.Era().Version())
+	return nil, "", replyError(r, a.x.Era().Version())
 }
 
 // inputRequests encodes the questions of an input_required result.

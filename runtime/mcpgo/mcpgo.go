@@ -103,10 +103,15 @@ type Config struct {
 	// deployment one shared store (runtime/redisstore). A failing store
 	// refuses the request.
 	Replay adapter.ReplayStore
-	// AskedFirst applies runtime.WithAskedFirst to every ask of the
-	// tools wrapped with this Config: an answer counts only if this
-	// server asked the question earlier in the call.
-	AskedFirst bool
+	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
+	// server asked its question (a first call already carrying
+	// inputResponses). By default an answer counts only if this server
+	// issued the question earlier in the call, in a sealed requestState:
+	// otherwise a client could approve before any person saw the form.
+	// Set it only where a client is trusted to answer unasked (the
+	// official conformance suite's ignore-extra-params scenario expects
+	// it); runtime.WithAskedFirst still applies per ask.
+	AcceptUnasked bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -126,7 +131,7 @@ func (c *Config) settings() *adapter.Settings {
 		policy = runtime.UnavailableToolError
 	}
 	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AskedFirst: c.AskedFirst}
+		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked}
 }
 
 // Handler is a tool handler that can ask the user through ask.
@@ -148,11 +153,14 @@ func Handle(cfg *Config, h Handler) server.ToolHandlerFunc {
 	}
 }
 
-// Asker asks forms for one tool call. It implements runtime.Asker (and
-// runtime.FlowIDer); Finish turns the handler's result into the
-// era-correct reply. Handle does both for you.
+// Asker asks forms for one tool call: Ask asks, Finish turns the
+// handler's result into the era-correct reply, and Handle does both for
+// you. Unwrap returns the call's exchange, through which the runtime
+// finds what the call knows (the person's language, the protocol
+// version, the client's capabilities; see runtime.Asker), also when a
+// handler wraps its Asker with runtime.Wrap.
 type Asker struct {
-	*adapter.Exchange
+	x   *adapter.Exchange
 	cfg *Config
 }
 
@@ -195,8 +203,16 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		_, msg := adapter.StartError(err)
 		return nil, startError{err: err, msg: msg}
 	}
-	return &Asker{Exchange: x, cfg: cfg}, nil
+	return &Asker{x: x, cfg: cfg}, nil
 }
+
+// Ask asks req of the client (see runtime.Asker).
+func (a *Asker) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	return a.x.Ask(ctx, req)
+}
+
+// Unwrap returns the call's exchange (see runtime.Wrapper).
+func (a *Asker) Unwrap() runtime.Asker { return a.x }
 
 // Finish returns what the tool call must answer, given what the handler
 // returned: the handler's own result, an input_required result (with
@@ -204,7 +220,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 // 2025-11-25, an error, or a tool error telling the model what to ask the
 // user; see adapter.Exchange.Reply.
 func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
-	r := a.cfg.settings().Finish(a.Exchange, err)
+	r := a.cfg.settings().Finish(a.x, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
 		b := server.NewInputRequestBuilder(r.State)
@@ -228,7 +244,7 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 	case adapter.ReplyURLRequired:
 		e := mcp.URLElicitationRequiredError{Elicitations: make([]mcp.ElicitationParams, len(r.Requests))}
 		for i, p := range r.Requests {
-			e.Elicitations[i], _ = elicitParams(p.Request, a.Era().Version())
+			e.Elicitations[i], _ = elicitParams(p.Request, a.x.Era().Version())
 		}
 		return nil, e
 	}
