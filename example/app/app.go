@@ -21,6 +21,7 @@ package app
 import (
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
@@ -92,6 +93,10 @@ type Options struct {
 	// Logf, when set, records what the tools did (one line per deployment,
 	// booking and scheduled campaign).
 	Logf func(format string, args ...any)
+	// ProgressInterval is gosdk.Config.ProgressInterval: how often a
+	// 2025-era call with a progressToken hears progress while the person
+	// answers (zero: the adapter's default).
+	ProgressInterval time.Duration
 }
 
 // App is the server's state: its configuration and store.
@@ -127,7 +132,7 @@ func New(opts Options) *App {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer}, store: store, connectBase: base,
+	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer, ProgressInterval: opts.ProgressInterval}, store: store, connectBase: base,
 		// The 2026-07-28 suite's basic-elicitation and
 		// ignore-extra-params scenarios send a first call that already
 		// answers user_name and expect it to complete: the fixtures

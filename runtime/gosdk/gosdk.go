@@ -113,6 +113,12 @@ type Config struct {
 	// official conformance suite's ignore-extra-params scenario expects
 	// it); runtime.WithAskedFirst still applies per ask.
 	AcceptUnasked bool
+	// ProgressInterval is how often a 2025-era call that carries a
+	// progressToken is sent notifications/progress while the person
+	// answers a form, so that a client which resets its timeout on
+	// progress keeps the form open: zero means
+	// adapter.DefaultProgressInterval, a negative value none.
+	ProgressInterval time.Duration
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -266,7 +272,7 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 		}
 		answers, malformed = inputResponses(responses)
 	}
-	push := &pusher{ss: req.Session, version: call.Version}
+	push := &pusher{ss: req.Session, version: call.Version, progress: req.Params.GetMeta()["progressToken"], every: adapter.ProgressInterval(cfg.ProgressInterval)}
 	if !runtime.EraOf(call.Version).MultiRoundTrip() && sessionless(req.Session) {
 		// The client's capabilities are unknown, not absent: let the
 		// pusher say why it cannot ask.
@@ -467,6 +473,10 @@ type pusher struct {
 	ss          *mcp.ServerSession
 	version     string
 	sessionless bool // served by a stateless HTTP handler: SessionlessReason
+	// progress is the call's progressToken (nil: none), sent progress
+	// every interval while the person answers.
+	progress any
+	every    time.Duration
 }
 
 // Ask sends req as elicitation/create and returns the client's answer.
@@ -480,6 +490,12 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	params, err := elicitParams(req, p.version)
 	if err != nil {
 		return nil, err
+	}
+	if p.progress != nil {
+		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
+			return p.ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.progress, Progress: float64(n), Message: adapter.ProgressMessage})
+		})
+		defer stop()
 	}
 	res, err := p.ss.Elicit(ctx, params)
 	if err != nil {

@@ -112,6 +112,12 @@ type Config struct {
 	// official conformance suite's ignore-extra-params scenario expects
 	// it); runtime.WithAskedFirst still applies per ask.
 	AcceptUnasked bool
+	// ProgressInterval is how often a 2025-era call that carries a
+	// progressToken is sent notifications/progress while the person
+	// answers a form, so that a client which resets its timeout on
+	// progress keeps the form open: zero means
+	// adapter.DefaultProgressInterval, a negative value none.
+	ProgressInterval time.Duration
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -195,7 +201,8 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		answers, malformed = inputResponses(req.Params.InputResponses)
 	}
 	s := cfg.settings()
-	x, err := s.Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version})
+	x, err := s.Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version,
+		progress: progressToken(req), every: adapter.ProgressInterval(cfg.ProgressInterval)})
 	if err == nil {
 		err = s.Claim(ctx, x)
 	}
@@ -401,6 +408,18 @@ func elicitParams(req *runtime.Request, version string) (mcp.ElicitationParams, 
 type pusher struct {
 	srv     *server.MCPServer
 	version string
+	// progress is the call's progressToken (nil: none), sent progress
+	// every interval while the person answers.
+	progress mcp.ProgressToken
+	every    time.Duration
+}
+
+// progressToken returns the call's progressToken, or nil.
+func progressToken(req mcp.CallToolRequest) mcp.ProgressToken {
+	if req.Params.Meta == nil {
+		return nil
+	}
+	return req.Params.Meta.ProgressToken
 }
 
 // Ask sends req as elicitation/create and returns the client's answer.
@@ -411,6 +430,13 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	params, err := elicitParams(req, p.version)
 	if err != nil {
 		return nil, err
+	}
+	if p.progress != nil {
+		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
+			return p.srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+				"progressToken": p.progress, "progress": n, "message": adapter.ProgressMessage})
+		})
+		defer stop()
 	}
 	res, err := p.srv.RequestElicitation(ctx, mcp.ElicitationRequest{
 		Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
