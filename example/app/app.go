@@ -97,6 +97,10 @@ type Options struct {
 	// 2025-era call with a progressToken hears progress while the person
 	// answers (zero: the adapter's default).
 	ProgressInterval time.Duration
+	// FormApps renders the forms as an MCP App for hosts that declare
+	// app-rendered elicitation (SEP-3118, draft; gosdk.Config.FormApps):
+	// the server advertises the extension and serves the form app.
+	FormApps bool
 }
 
 // App is the server's state: its configuration and store.
@@ -132,7 +136,8 @@ func New(opts Options) *App {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer, ProgressInterval: opts.ProgressInterval}, store: store, connectBase: base,
+	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer, ProgressInterval: opts.ProgressInterval, FormApps: opts.FormApps},
+		store: store, connectBase: base,
 		// The 2026-07-28 suite's basic-elicitation and
 		// ignore-extra-params scenarios send a first call that already
 		// answers user_name and expect it to complete: the fixtures
@@ -151,9 +156,16 @@ func NewServer(opts Options) *mcp.Server {
 // Server returns a new *mcp.Server with the app's tools and, when
 // conformance is set, the conformance fixtures.
 func (a *App) Server(conformance bool) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "elicitgen-example", Title: "elicitgen example server", Version: "v0.1.0"}, &mcp.ServerOptions{
+	opts := &mcp.ServerOptions{
 		Instructions: "Tools that ask the user through MCP elicitation forms. Every result has an outcome: accepted, declined, cancelled or unavailable.",
-	})
+	}
+	if a.cfg.FormApps {
+		opts.Capabilities = gosdk.FormAppCapabilities(nil)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "elicitgen-example", Title: "elicitgen example server", Version: "v0.1.0"}, opts)
+	if a.cfg.FormApps {
+		gosdk.AddFormApp(s)
+	}
 	a.addTools(s)
 	if conformance {
 		a.addConformance(s)

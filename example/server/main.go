@@ -84,6 +84,11 @@ const ReplayStoreEnv = "ELICIT_REPLAY_STORE"
 // (a Go duration: "15s"; "-1s" for none).
 const ProgressIntervalEnv = "ELICIT_PROGRESS_INTERVAL"
 
+// FormAppsEnv set to 1 renders the forms as an MCP App for hosts that
+// declare app-rendered elicitation (SEP-3118, draft), such as the MCP
+// Inspector's web UI.
+const FormAppsEnv = "ELICIT_FORM_APPS"
+
 // replayStore returns the store spec names (nil for memory) and its
 // closer. A Redis store must answer a ping.
 func replayStore(spec string) (adapter.ReplayStore, func(), error) {
@@ -126,6 +131,7 @@ func main() {
 
 func run(httpAddr string, conformance bool, lim *runtime.HTTPOptions, audit runtime.Observer) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
+	opts.FormApps = os.Getenv(FormAppsEnv) == "1"
 	if v := os.Getenv(ProgressIntervalEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {

@@ -119,6 +119,14 @@ type Config struct {
 	// progress keeps the form open: zero means
 	// adapter.DefaultProgressInterval, a negative value none.
 	ProgressInterval time.Duration
+	// FormApps renders forms as an MCP App for clients that declare
+	// app-rendered elicitation (SEP-3118, draft): their form requests
+	// carry _meta.ui.resourceUri naming the form app, which AddFormApp
+	// serves, and the server must advertise the extension
+	// (FormAppCapabilities). The answer is validated as any other; a
+	// client without the extension gets the same request and shows its
+	// own form.
+	FormApps bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -272,7 +280,8 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 		}
 		answers, malformed = inputResponses(responses)
 	}
-	push := &pusher{ss: req.Session, version: call.Version, progress: req.Params.GetMeta()["progressToken"], every: adapter.ProgressInterval(cfg.ProgressInterval)}
+	push := &pusher{ss: req.Session, version: call.Version, progress: req.Params.GetMeta()["progressToken"], every: adapter.ProgressInterval(cfg.ProgressInterval),
+		app: cfg.FormApps && call.Caps.App}
 	if !runtime.EraOf(call.Version).MultiRoundTrip() && sessionless(req.Session) {
 		// The client's capabilities are unknown, not absent: let the
 		// pusher say why it cannot ask.
@@ -310,7 +319,7 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 	r := a.cfg.settings().Finish(a.x, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
-		in, err := inputRequests(r.Requests)
+		in, err := inputRequests(r.Requests, a.cfg.FormApps && a.x.Caps().App)
 		if err != nil {
 			return nil, "", err
 		}
@@ -336,12 +345,15 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 }
 
 // inputRequests encodes the questions of an input_required result.
-func inputRequests(reqs []*runtime.InputRequiredError) (mcp.InputRequestMap, error) {
+func inputRequests(reqs []*runtime.InputRequiredError, app bool) (mcp.InputRequestMap, error) {
 	out := make(mcp.InputRequestMap, len(reqs))
 	for _, p := range reqs {
 		params, err := elicitParams(p.Request, runtime.Version20260728)
 		if err != nil {
 			return nil, err
+		}
+		if app && p.Request.Mode == runtime.ModeForm {
+			params.Meta = adapter.AppMeta(params.Meta, p.Request)
 		}
 		params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
 		out[p.Key] = params
@@ -399,7 +411,9 @@ func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) adapter
 	if c == nil || c.Elicitation == nil {
 		return adapter.ClientCaps{}
 	}
-	return adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
+	caps := adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
+	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && adapter.AppCaps(c.Extensions)
+	return caps
 }
 
 // inputResponses converts the elicitation answers of a retry.
@@ -477,6 +491,8 @@ type pusher struct {
 	// every interval while the person answers.
 	progress any
 	every    time.Duration
+	// app: form requests name the form app (Config.FormApps).
+	app bool
 }
 
 // Ask sends req as elicitation/create and returns the client's answer.
@@ -490,6 +506,9 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	params, err := elicitParams(req, p.version)
 	if err != nil {
 		return nil, err
+	}
+	if p.app && req.Mode == runtime.ModeForm {
+		params.Meta = adapter.AppMeta(params.Meta, req)
 	}
 	if p.progress != nil {
 		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
