@@ -9,14 +9,15 @@ import (
 	"github.com/elicitgen/elicitgen/templates"
 )
 
-// FormAppCapabilities returns caps, or the SDK's default capabilities when
-// caps is nil, advertising app-rendered form elicitation (SEP-3118) under
+// FormAppCapabilities returns caps, or new capabilities when caps is nil
+// (the SDK adds tools, prompts and resources as the server has them),
+// advertising app-rendered form elicitation (SEP-3118) under
 // the MCP Apps extension: pass it as mcp.ServerOptions.Capabilities of a
 // server whose Config sets FormApps, and call AddFormApp. A client
 // renders a form with the app only when both sides advertise it.
 func FormAppCapabilities(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {
 	if caps == nil {
-		caps = &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
+		caps = &mcp.ServerCapabilities{}
 	}
 	caps.AddExtension(adapter.ExtensionUI, adapter.ServerAppExtension())
 	return caps
