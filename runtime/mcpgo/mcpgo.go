@@ -118,6 +118,14 @@ type Config struct {
 	// progress keeps the form open: zero means
 	// adapter.DefaultProgressInterval, a negative value none.
 	ProgressInterval time.Duration
+	// FormApps renders forms as an MCP App for clients that declare
+	// app-rendered elicitation (SEP-3118, draft): their form requests
+	// carry _meta.ui.resourceUri naming the form app, which AddFormApp
+	// serves, and the server must advertise the extension
+	// (FormAppExtensions). The answer is validated as any other; a
+	// client without the extension gets the same request and shows its
+	// own form.
+	FormApps bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -202,7 +210,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 	}
 	s := cfg.settings()
 	x, err := s.Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version,
-		progress: progressToken(req), every: adapter.ProgressInterval(cfg.ProgressInterval)})
+		progress: progressToken(req), every: adapter.ProgressInterval(cfg.ProgressInterval), app: cfg.FormApps && call.Caps.App})
 	if err == nil {
 		err = s.Claim(ctx, x)
 	}
@@ -237,6 +245,9 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 				return nil, err
 			}
 			params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
+			if a.cfg.FormApps && a.x.Caps().App && p.Request.Mode == runtime.ModeForm {
+				appMeta(&params, p.Request)
+			}
 			b.Elicit(p.Key, params)
 		}
 		res := b.ToolResult()
@@ -316,8 +327,11 @@ func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string) ad
 	if !ok {
 		return adapter.ClientCaps{}
 	}
-	e := s.GetClientCapabilities().Elicitation
-	return adapter.InitializeCaps(version, e != nil, e != nil && e.Form != nil, e != nil && e.URL != nil)
+	c := s.GetClientCapabilities()
+	e := c.Elicitation
+	caps := adapter.InitializeCaps(version, e != nil, e != nil && e.Form != nil, e != nil && e.URL != nil)
+	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && adapter.AppCaps(c.Extensions)
+	return caps
 }
 
 // inputResponses converts the elicitation answers of a retry.
@@ -404,6 +418,15 @@ func elicitParams(req *runtime.Request, version string) (mcp.ElicitationParams, 
 	return p, nil
 }
 
+// appMeta names the form app in p's _meta (Config.FormApps).
+func appMeta(p *mcp.ElicitationParams, req *runtime.Request) {
+	var fields map[string]any
+	if p.Meta != nil {
+		fields = p.Meta.AdditionalFields
+	}
+	p.Meta = mcp.NewMetaFromMap(adapter.AppMeta(fields, req))
+}
+
 // pusher sends elicitation/create on a 2025-era session.
 type pusher struct {
 	srv     *server.MCPServer
@@ -412,6 +435,8 @@ type pusher struct {
 	// every interval while the person answers.
 	progress mcp.ProgressToken
 	every    time.Duration
+	// app: form requests name the form app (Config.FormApps).
+	app bool
 }
 
 // progressToken returns the call's progressToken, or nil.
@@ -430,6 +455,9 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	params, err := elicitParams(req, p.version)
 	if err != nil {
 		return nil, err
+	}
+	if p.app && req.Mode == runtime.ModeForm {
+		appMeta(&params, req)
 	}
 	if p.progress != nil {
 		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
