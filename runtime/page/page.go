@@ -414,3 +414,30 @@ func (p *Pages) Find(ctx context.Context, b seal.Binding, key string) (string, e
 	}
 	return id, nil
 }
+
+// DefaultPoll is how often Wait looks for an answer.
+const DefaultPoll = 500 * time.Millisecond
+
+// Wait takes the answer of page id for the call b as soon as it is given
+// (looking every DefaultPoll, or poll when positive), for a handler that
+// holds the call open while the person answers (URL mode on 2025-11-25).
+// It returns what Take returns, except that it keeps waiting while the
+// page is open, and returns ctx's error when ctx ends first.
+func (p *Pages) Wait(ctx context.Context, id string, b seal.Binding, poll time.Duration) (*runtime.Response, error) {
+	if poll <= 0 {
+		poll = DefaultPoll
+	}
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		resp, err := p.Take(ctx, id, b)
+		if !errors.Is(err, ErrNotAnswered) {
+			return resp, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}

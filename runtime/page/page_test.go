@@ -526,7 +526,7 @@ func TestJapanese(t *testing.T) {
 	cookies, csrf := f.open(t, l.URL)
 	rec := f.do(t, "POST", l.URL, "alice", cookies, deployPost(csrf, "branch", "", "confirmed", "true"))
 	body := rec.Body.String()
-	for _, want := range []string{`lang="ja"`, "ブランチ", ">本番</label>", "回答する", "辞退する", "次の項目を修正してください", `<a href="#f1">環境: is required</a>`} {
+	for _, want := range []string{`lang="ja"`, "ブランチ", ">本番</label>", "回答する", "辞退する", "次の項目を修正してください", `<a href="#f1">環境: 入力してください</a>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %s", want)
 		}
@@ -562,5 +562,34 @@ func TestCheckAnswerMatchesForms(t *testing.T) {
 		case c.bad != "" && (!errors.As(err, &ve) || ve.Field(c.bad) == nil):
 			t.Errorf("%v: %v, want a problem with %s", c.content, err, c.bad)
 		}
+	}
+}
+
+func TestWait(t *testing.T) {
+	f := newFixture(t)
+	l := f.issue(t, schema(t, "Deploy", deployJSON))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	if _, err := f.p.Wait(ctx, l.ID, f.call, time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("wait on an open page: %v", err)
+	}
+	done := make(chan *runtime.Response, 1)
+	go func() {
+		resp, err := f.p.Wait(context.Background(), l.ID, f.call, time.Millisecond)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- resp
+	}()
+	cookies, csrf := f.open(t, l.URL)
+	f.do(t, "POST", l.URL, "alice", cookies, url.Values{"csrf": {csrf}, "action": {"decline"}})
+	if resp := <-done; resp == nil || resp.Action != runtime.ActionDecline {
+		t.Fatalf("wait: %+v", resp)
+	}
+	f.clock.Add(DefaultTTL)
+	l = f.issue(t, schema(t, "Deploy", deployJSON))
+	f.clock.Add(DefaultTTL)
+	if _, err := f.p.Wait(context.Background(), l.ID, f.call, time.Millisecond); !errors.Is(err, ErrExpired) {
+		t.Fatalf("wait on an expired page: %v", err)
 	}
 }

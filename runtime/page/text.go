@@ -42,6 +42,19 @@ type text struct {
 	Once       string
 	TooLong    string
 	BadBool    string
+
+	// Runtime holds translations of the runtime's exact field messages
+	// (the runtime's message catalog will supersede it).
+	Runtime map[string]string
+}
+
+// say returns the runtime's field message msg in t's language, when t
+// has it.
+func (t *text) say(msg string) string {
+	if m, ok := t.Runtime[msg]; ok {
+		return m
+	}
+	return msg
 }
 
 var texts = []text{{
@@ -110,6 +123,11 @@ var texts = []text{{
 	Once:       "は一度だけ指定してください",
 	TooLong:    "が長すぎます",
 	BadBool:    "はチェックを入れるか外してください",
+
+	Runtime: map[string]string{
+		"is required":                 "入力してください",
+		"is not a field of this form": "はこのフォームの項目ではありません",
+	},
 }}
 
 var textTags = func() []string {
