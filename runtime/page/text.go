@@ -120,13 +120,13 @@ var texts = []text{{
 
 	NotNumber:  "数値を入力してください",
 	NotInteger: "整数を入力してください",
-	Once:       "は一度だけ指定してください",
-	TooLong:    "が長すぎます",
-	BadBool:    "はチェックを入れるか外してください",
+	Once:       "一度だけ指定してください",
+	TooLong:    "長すぎます",
+	BadBool:    "チェックを入れるか外してください",
 
 	Runtime: map[string]string{
 		"is required":                 "入力してください",
-		"is not a field of this form": "はこのフォームの項目ではありません",
+		"is not a field of this form": "このフォームの項目ではありません",
 	},
 }}
 
