@@ -177,6 +177,29 @@ func TestPagesInChromium(t *testing.T) {
 			Valid:  []step{{Name: "approved", Do: "check"}, {Name: "send_window", Do: "select", Value: "tonight"}},
 		},
 		want: forms.CampaignApproval{Approved: true, Window: forms.SendTonight},
+	}, {
+		name: "SEP1034Defaults", lang: "en", ask: typed(forms.AskSEP1034Defaults),
+		page: pageCase{
+			Labels:  []string{"The user's name.", "The user's score."},
+			Invalid: []step{{Name: "age", Do: "fill", Value: "30.5"}},
+			Errors:  []string{"age"},
+			Valid:   []step{{Name: "age", Do: "fill", Value: "31"}},
+		},
+		want: forms.SEP1034Defaults{Name: ptr("John Doe"), Age: ptr(31), Score: ptr(95.5), Status: ptr("active"), Verified: ptr(true)},
+	}, {
+		name: "SEP1330Enums", lang: "en", ask: typed(forms.AskSEP1330Enums),
+		page: pageCase{
+			Labels: []string{"An untitled multi-select.", "Second Option", "Option Three", "Third Choice"},
+			Valid: []step{
+				{Name: "untitledSingle", Do: "select", Value: "option2"}, {Name: "titledSingle", Do: "select", Value: "value3"},
+				{Name: "legacyEnum", Do: "select", Value: "opt1"}, {Name: "untitledMulti", Do: "checks", Values: []string{"option1", "option3"}},
+				{Name: "titledMulti", Do: "checks", Values: []string{"value2"}},
+			},
+		},
+		want: forms.SEP1330Enums{
+			UntitledSingle: ptr("option2"), TitledSingle: ptr(forms.TitledOption("value3")), LegacyEnum: ptr(forms.LegacyOption("opt1")),
+			UntitledMulti: []string{"option1", "option3"}, TitledMulti: []forms.TitledChoice{"value2"},
+		},
 	}}
 
 	type issued struct {
@@ -270,6 +293,8 @@ func TestPagesInChromium(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 var sentences = map[string]struct{ heading, sent, answered, declined, expired string }{
 	"en": {
