@@ -96,7 +96,7 @@ func TestMemoryPerOpenPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures the heap")
 	}
-	const n = 20000
+	const n = 5000
 	store := NewMemoryStore()
 	p, err := New(Config{Keys: seal.NewRandomKeyRing(), Store: store, BaseURL: "https://mcp.example.com/elicit/", LinkOnly: true})
 	if err != nil {
