@@ -149,6 +149,7 @@ func TestAnswerOnce(t *testing.T) {
 	h := rec.Header()
 	for k, want := range map[string]string{
 		"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
+		"X-Frame-Options": "DENY", "Content-Language": "en", "Content-Type": "text/html; charset=utf-8",
 	} {
 		if h.Get(k) != want {
 			t.Errorf("%s: %q", k, h.Get(k))
