@@ -13,7 +13,7 @@ import (
 func ExampleNew() {
 	ctx := context.Background()
 	ask := elicittest.New(
-		elicittest.Respond(testforms.DeclineDeploy(), nil),
+		elicittest.Respond(testforms.DeclineDeploy()),
 		elicittest.Respond(testforms.AcceptDeploy(testforms.Deploy{Branch: "fix", Env: testforms.EnvStaging, Replicas: 1})),
 	)
 	for range 2 {
