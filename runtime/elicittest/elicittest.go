@@ -1,6 +1,22 @@
 // Package elicittest provides a scripted runtime.Asker for unit tests of
 // tool handlers that ask generated forms.
 //
+// New(answers...) gives the answers in order and records every request.
+// The answers are the generated client-side functions' results, passed
+// to Respond as they are:
+//
+//	ask := elicittest.New(
+//		elicittest.Respond(AcceptDeploy(Deploy{Branch: "main"})),
+//		elicittest.Respond(DeclineDeploy()),
+//		elicittest.Respond(CancelDeploy()),
+//	)
+//
+// Accept sends raw content (invalid on purpose, say), Unavailable plays
+// a client that cannot be asked, Block a person who never answers, and
+// Client answers with a runtime.Answerer as a Go MCP client would
+// (runtime.AnswerMissing answers a missing-arguments ask, which sends
+// only part of its form).
+//
 // Answers pass through JSON on their way back, so a handler sees content
 // exactly as it would arrive from a real client (numbers as float64,
 // arrays as []any).
