@@ -60,7 +60,7 @@ func Decline() Answer { return Respond(&runtime.Response{Action: runtime.ActionD
 func Cancel() Answer { return Respond(&runtime.Response{Action: runtime.ActionCancel}, nil) }
 
 // Client answers as a Go MCP client with the Answerer a would: the
-// request's schema is encoded for the Asker's protocol version and
+// request's schema is encoded as sent on the latest protocol version and
 // matched to a's forms (runtime.AnswerForm, runtime.AnswerMissing), so a
 // test answers with the generated AcceptT functions whatever subset of a
 // form the server asked.
