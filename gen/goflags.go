@@ -31,7 +31,7 @@ func checkGOFLAGS(env []string) error {
 				"which would read that file instead of the go.mod that builds them; "+
 				"put -modfile on the go run line instead "+
 				"(//go:generate go run -modfile=tools.mod github.com/elicitgen/elicitgen/cmd/elicitgen), "+
-				"or unset it for generation: GOFLAGS= go generate ./...", ErrModfile, flags)
+				"or unset it for generation (GOFLAGS= go generate ./...)", ErrModfile, flags)
 		}
 	}
 	return nil

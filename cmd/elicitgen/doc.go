@@ -252,7 +252,7 @@
 // instead of the go.mod that builds the package. Put -modfile on the go
 // run line instead (//go:generate go run -modfile=tools.mod
 // github.com/elicitgen/elicitgen/cmd/elicitgen), or unset it for
-// generation: GOFLAGS= go generate ./....
+// generation (GOFLAGS= go generate ./...).
 //
 // # The analyzer
 //
