@@ -53,11 +53,9 @@ func installSteps(t *testing.T) (steps []string, directive string) {
 // with the machine's own proxy setting, then generates a form with the
 // README's //go:generate line, builds it and runs go tool elicitgen
 // check. The module's own dependencies come from the module cache
-// (.ci/run's go mod download fills it).
+// (.ci/run's go mod download fills it). It runs under -short too: the
+// first minutes of a new user are worth half a minute of every run.
 func TestInstall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the install steps in a fresh module; skipped with -short")
-	}
 	steps, directive := installSteps(t)
 	if len(steps) < 3 || !strings.HasPrefix(steps[0], "git clone ") || !strings.HasSuffix(steps[0], " ../elicitgen") {
 		t.Fatalf("the install block does not start by cloning into ../elicitgen: %q", steps)
