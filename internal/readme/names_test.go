@@ -18,10 +18,19 @@ import (
 )
 
 // prose is the text of a Markdown file outside its fenced code blocks,
-// line by line (fenced Go is compiled by TestREADMESnippets).
+// line by line (fenced Go is compiled by TestREADMESnippets), and the
+// lines of its shell blocks.
 type prose struct {
 	file  string
 	lines []string // index i is line i+1; fenced lines are ""
+	shell []string // index i is line i+1; lines outside ```sh blocks are ""
+}
+
+// checkedFiles are the Markdown files whose names and paths must
+// resolve: README.md, docs/*.md and BENCHMARKS.md (CHANGELOG.md names
+// old names on purpose).
+func checkedFiles(t *testing.T) []string {
+	return append(markdownFiles(t), "BENCHMARKS.md")
 }
 
 func readProse(t *testing.T, file string) prose {
@@ -31,20 +40,28 @@ func readProse(t *testing.T, file string) prose {
 		t.Fatal(err)
 	}
 	p := prose{file: file}
-	fenced := false
+	fenced, shell := false, false
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		l := sc.Text()
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+		if fence := strings.TrimSpace(l); strings.HasPrefix(fence, "```") {
 			fenced = !fenced
+			lang := strings.TrimPrefix(fence, "```")
+			shell = fenced && (lang == "sh" || lang == "bash" || lang == "shell")
 			p.lines = append(p.lines, "")
+			p.shell = append(p.shell, "")
 			continue
+		}
+		sh := ""
+		if shell {
+			sh = l
 		}
 		if fenced {
 			l = ""
 		}
 		p.lines = append(p.lines, l)
+		p.shell = append(p.shell, sh)
 	}
 	return p
 }
@@ -98,11 +115,22 @@ func loadAPI(t *testing.T) map[string]*types.Package {
 	for n := range dup {
 		delete(api, n) // ambiguous: not checked
 	}
+	// Go's own runtime package shares the name: runtime.NumGoroutine is
+	// that one's.
+	std, err := packages.Load(cfg, "runtime")
+	if err != nil || len(std) != 1 || std[0].Types == nil {
+		t.Fatalf("loading Go's runtime package: %v", err)
+	}
+	api[goRuntimeKey] = std[0].Types
 	if api["runtime"] == nil || api["gosdk"] == nil || api["elicittest"] == nil {
 		t.Fatalf("loaded %d packages without runtime, gosdk or elicittest", len(api))
 	}
 	return api
 }
+
+// goRuntimeKey is the key of Go's runtime package, whose name this
+// module's runtime shares, in loadAPI's map.
+const goRuntimeKey = "go:runtime"
 
 // qualified matches pkg.Name and pkg.Name.Member (a field or method), or
 // pkg.Prefix* for a family of names.
@@ -124,6 +152,9 @@ func resolve(api map[string]*types.Package, pkg, name, rest string) string {
 		return fmt.Sprintf("package %s declares no name starting with %s", p.Path(), name)
 	}
 	obj := p.Scope().Lookup(name)
+	if g := api[goRuntimeKey]; obj == nil && pkg == "runtime" && g != nil && g.Scope().Lookup(name) != nil {
+		return "" // Go's runtime
+	}
 	if obj == nil || !obj.Exported() {
 		return fmt.Sprintf("package %s declares no %s", p.Path(), name)
 	}
@@ -150,7 +181,7 @@ func resolve(api map[string]*types.Package, pkg, name, rest string) string {
 func TestMarkdownNamesResolve(t *testing.T) {
 	api := loadAPI(t)
 	checked := 0
-	for _, f := range markdownFiles(t) {
+	for _, f := range checkedFiles(t) {
 		p := readProse(t, f)
 		spans, lines := p.codeSpans()
 		for i, s := range spans {
@@ -210,9 +241,14 @@ func TestMarkdownPathsExist(t *testing.T) {
 		anchors[file] = a
 		return a
 	}
-	for _, f := range markdownFiles(t) {
+	for _, f := range checkedFiles(t) {
 		p := readProse(t, f)
 		spans, lines := p.codeSpans()
+		for n, l := range p.shell {
+			if l != "" {
+				spans, lines = append(spans, l), append(lines, n+1)
+			}
+		}
 		for i, s := range spans {
 			for _, tok := range strings.Fields(s) {
 				if !strings.HasPrefix(tok, "./") {
