@@ -332,3 +332,15 @@ func slug(h string) string {
 	}
 	return b.String()
 }
+
+// TestREADMEFitsAScreenful: README.md stays at most 400 lines; the rest
+// belongs in docs/ and in go doc.
+func TestREADMEFitsAScreenful(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(testmod.Root(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n > 400 {
+		t.Errorf("README.md has %d lines, more than 400: move reference material to docs/*.md or a package doc", n)
+	}
+}
