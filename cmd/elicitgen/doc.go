@@ -75,6 +75,11 @@
 // CamelCase name, or a comment in Go's "Name does..." shape. Write the
 // comment for the person, or set desc= / title=.
 //
+// Translations live beside the forms, one catalog per language,
+// elicit.TAG.json (written by elicitgen locale); go generate checks them
+// and embeds them in elicit_gen.go. The forms' own text is English unless
+// a file of the package says //elicit:lang TAG.
+//
 // # Tag options
 //
 // Options are comma-separated key or key=value. Quote a value holding ","
