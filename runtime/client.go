@@ -40,6 +40,8 @@ func AnswerForm[T any](schema *Schema, accept func(v T) (*Response, error), fn f
 // when its properties are some of schema's (the generated TSchema()).
 // fn returns the whole value as the user would complete it; accept (the
 // generated AcceptT) checks it, and only the asked properties are sent.
+// Forms are tried in order: list AnswerMissing after the AnswerForm
+// answers of forms whose properties are some of T's.
 func AnswerMissing[T any](schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[*T], error)) FormAnswer {
 	return FormAnswer{schema: schema, subset: true, answer: func(ctx context.Context, message string, asked *Schema) (*Response, error) {
 		resp, err := answerOutcome(ctx, schema, accept, fn, message)
