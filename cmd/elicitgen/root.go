@@ -232,7 +232,9 @@ importpath.TypeName when forms come from more than one package.
 (` + strings.Join(gen.ProtocolVersions(), ", ") + `). On 2025-06-18 titled enums become
 enum + enumNames, only boolean defaults are kept and optional multi-select
 fields are left out; a form that cannot be asked there (a required
-multi-select) is left out of the output and named on stderr. Exit status:
+multi-select) is left out of the output and named on stderr. A tool's
+arguments struct (fields tagged ask) is printed whole and named on stderr:
+a client is asked only for the properties the model left out. Exit status:
 0, or 2 on bad input or an unknown version.`,
 		Example: `  elicitgen schema ./... | jq '.Deploy'
   elicitgen schema --protocol 2025-06-18 ./...`,
@@ -255,6 +257,9 @@ multi-select) is left out of the output and named on stderr. Exit status:
 			}
 			for _, u := range unavailable {
 				fmt.Fprintf(cmd.ErrOrStderr(), "elicitgen: %s left out: %s\n", u.Key, u.Reason)
+			}
+			for _, k := range gen.ArgumentsForms(pkgs) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "elicitgen: %s is a tool's arguments struct: a client is asked only for the properties the model left out, a subset of this schema, never the whole form\n", k)
 			}
 			_, err = cmd.OutOrStdout().Write(out)
 			return err
