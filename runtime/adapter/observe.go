@@ -195,6 +195,9 @@ func (x *Exchange) outcome(ctx context.Context, e runtime.Event, req *runtime.Re
 	switch {
 	case err == nil && resp != nil:
 		e.Kind, e.Action, e.Content = runtime.EventAnswered, resp.Action, auditContent(req, resp)
+		if resp.Action == runtime.ActionAccept && req.Schema.Unconfirmed(resp.Content) != "" {
+			e.Reason = runtime.ReasonUnconfirmed // the ask returns it as a decline
+		}
 		x.noteAsked(e.Key, e.Asked)
 	case errors.As(err, &ire):
 		e.Kind, e.Key, e.Asked, e.WaitTime = runtime.EventAsked, ire.Key, true, 0
