@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/elicitgen/elicitgen/gen/schemadiff"
 )
 
 // ErrNotGenerated is returned when a file to be overwritten or removed
@@ -154,6 +156,9 @@ func SchemaFileIsOurs(path string, data []byte) bool {
 		return false
 	}
 	for name, raw := range forms {
+		if name == schemadiff.VersionKey {
+			continue
+		}
 		if !token.IsIdentifier(name) {
 			return false
 		}
@@ -357,8 +362,11 @@ func StaleForms(pkg *Package, oldGo, newGo, oldJSON, newJSON []byte) []StaleForm
 		}
 	}
 	var gone []string
+	if oldJSON != nil && !bytes.Equal(oldSchemas[schemadiff.VersionKey], newSchemas[schemadiff.VersionKey]) {
+		out = append(out, StaleForm{Msg: fmt.Sprintf("%s is in another format (%s %s, this elicitgen writes %s): run go generate", SchemaFile, schemadiff.VersionKey, orOne(oldSchemas[schemadiff.VersionKey]), newSchemas[schemadiff.VersionKey])})
+	}
 	for name := range oldSchemas {
-		if newSchemas[name] == nil {
+		if newSchemas[name] == nil && name != schemadiff.VersionKey {
 			gone = append(gone, name)
 		}
 	}
@@ -377,6 +385,14 @@ func StaleForms(pkg *Package, oldGo, newGo, oldJSON, newJSON []byte) []StaleForm
 		out = append(out, StaleForm{Msg: GoFile + " is stale outside any one form (another elicitgen version?): run go generate"})
 	}
 	return out
+}
+
+// orOne is a schema file's format version as written, 1 when absent.
+func orOne(v []byte) string {
+	if v == nil {
+		return "1"
+	}
+	return string(v)
 }
 
 // schemaEntries returns the compact JSON of each form of a schema file.

@@ -63,7 +63,7 @@ func IsBreakingKind(kind string) bool {
 		KindKeywordChanged:
 		return false
 	}
-	return true
+	return !compatibleRuleKind(kind)
 }
 
 // Change is one classified difference between two schema files.
@@ -110,7 +110,7 @@ func CompareFiles(oldName string, oldJSON []byte, newName string, newJSON []byte
 	if err != nil {
 		return nil, err
 	}
-	var c collector
+	c := collector{rules: of.version >= 2 && nf.version >= 2}
 	c.files(of, nf)
 	return c.report(), nil
 }
@@ -126,6 +126,10 @@ type entry struct {
 type collector struct {
 	entries []entry
 	form    string
+	// rules is false when a file predates the server-side rules
+	// (format 1): they are not compared then, since it does not record
+	// them.
+	rules bool
 }
 
 func (c *collector) add(property string, rank int, kind, detail, reason string) {
@@ -185,6 +189,9 @@ func (c *collector) files(of, nf *schemaFile) {
 // formDiff compares two versions of one form.
 func (c *collector) formDiff(o, n *form) {
 	c.keywords("", -1, o.extra, n.extra)
+	if c.rules {
+		c.check(o, n) // rulediff.go
+	}
 	order := mergedOrder(o, n)
 	rank := make(map[string]int, len(order))
 	for i, name := range order {
@@ -346,6 +353,9 @@ func (c *collector) prop(r int, o, n *prop) {
 		func(v string) string { return "select " + plural(v, "choice") },
 		func(v string) string { return "select more than " + plural(v, "choice") })
 	c.defaults(name, r, o.def, n.def)
+	if c.rules {
+		c.ruleDiff(name, r, o.rules, n.rules) // rulediff.go
+	}
 	c.keywords(name, r, o.extra, n.extra)
 }
 

@@ -24,8 +24,9 @@ type SchemaError = runtime.SchemaError
 
 // schemaFile is a parsed elicit_gen.json: forms in file order.
 type schemaFile struct {
-	forms  []*form
-	byName map[string]*form
+	version int // the format version (1 when the file does not say)
+	forms   []*form
+	byName  map[string]*form
 }
 
 // form is one requestedSchema.
@@ -35,6 +36,7 @@ type form struct {
 	byName   map[string]*prop
 	required map[string]bool
 	extra    []keyword // unknown top-level keywords
+	check    bool      // CheckKey: the form has a CheckElicit method
 }
 
 // keyword is an unknown keyword and its compact JSON value.
@@ -82,6 +84,8 @@ type prop struct {
 	// askTime marks a field whose choices are supplied when asking: it
 	// is listed under AskTimeKey, without choices.
 	askTime bool
+	// rules are the server-side rules the file records (rules.go).
+	rules rules
 }
 
 // AskTimeKey is the form-level keyword under which elicit_gen.json lists
@@ -89,6 +93,33 @@ type prop struct {
 // {"properties": {...}, "required": [...]}, each property without its
 // choices.
 const AskTimeKey = "x-elicitgen-options"
+
+// The schema file records the rules the server applies but never sends
+// under these extension keys, which a JSON Schema reader ignores (see the
+// package documentation).
+const (
+	// VersionKey is the file-level key of the file's format version,
+	// FormatVersion; a file without it is version 1 (no server-side
+	// rules recorded).
+	VersionKey = "x-elicitgen-version"
+	// PatternKey holds a string field's pattern= (RE2), PatternMessageKey
+	// its patternMessage= words.
+	PatternKey        = "x-elicitgen-pattern"
+	PatternMessageKey = "x-elicitgen-patternMessage"
+	// ConfirmKey (true) marks the box tagged confirm: an accept with it
+	// unticked is a decline.
+	ConfirmKey = "x-elicitgen-confirm"
+	// AskKey (true) marks a tool argument asked of the person when the
+	// model leaves it out (the tag option ask).
+	AskKey = "x-elicitgen-ask"
+	// CheckKey (true, form level) says the form has a CheckElicit method
+	// that checks every answer further.
+	CheckKey = "x-elicitgen-check"
+)
+
+// FormatVersion is the schema file format this elicitgen writes and the
+// newest it reads.
+const FormatVersion = 2
 
 // enumSet is the list of choices of a single- or multi-select property.
 type enumSet struct {
@@ -122,23 +153,29 @@ func parseFile(name string, data []byte) (*schemaFile, error) {
 	if err := jsonobj.Invalid(data); err != nil {
 		return nil, &SchemaError{File: name, Msg: "invalid JSON: " + err.Error(), Err: err}
 	}
-	ms, ok, err := members(data)
+	ms, ok, err := jsonobj.Parse(data)
 	if err != nil {
 		return nil, &SchemaError{File: name, Msg: err.Error() + " in the file"}
 	}
 	if !ok {
 		return nil, &SchemaError{File: name, Msg: "want a JSON object keyed by form name, got " + jsonobj.Kind(data)}
 	}
-	f := &schemaFile{byName: make(map[string]*form, len(ms))}
+	f := &schemaFile{version: 1, byName: make(map[string]*form, len(ms))}
 	for _, m := range ms {
-		fm, err := parseForm(m.key, m.val)
+		if m.Key == VersionKey {
+			if f.version, err = readVersion(name, data, m); err != nil { // rules.go
+				return nil, err
+			}
+			continue
+		}
+		fm, err := parseForm(m.Key, m.Value)
 		if err != nil {
 			var re *runtime.SchemaError
 			if errors.As(err, &re) {
 				re.File = name
 				return nil, re
 			}
-			return nil, &SchemaError{File: name, Form: m.key, Msg: err.Error()}
+			return nil, &SchemaError{File: name, Form: m.Key, Msg: err.Error()}
 		}
 		f.forms = append(f.forms, fm)
 		f.byName[fm.name] = fm
@@ -188,6 +225,12 @@ func parseForm(name string, raw json.RawMessage) (*form, error) {
 		case AskTimeKey:
 			askTime = m.val
 			continue
+		case CheckKey:
+			if string(m.val) != "true" {
+				return nil, errf(name, "", "%q must be true, got %s", CheckKey, compact(m.val))
+			}
+			f.check = true
+			continue
 		case "type", "properties", "required":
 		default:
 			f.extra = append(f.extra, keyword{m.key, compact(m.val)})
@@ -209,19 +252,38 @@ func parseForm(name string, raw json.RawMessage) (*form, error) {
 	}
 	for i := range s.Properties {
 		p := &s.Properties[i]
-		f.add(propOf(p, rawProps[p.Name], false))
+		pr, req := propOf(p, rawProps[p.Name], false)
+		if pr.rules, err = readRules(name, p, rawProps[p.Name]); err != nil { // rules.go
+			return nil, err
+		}
+		f.add(pr, req)
 	}
 	if askTime != nil {
 		sub, err := parseAskTime(f, askTime)
 		if err != nil {
 			return nil, err
 		}
+		raws := map[string]json.RawMessage{}
+		if ams, _, _ := members(askTime); ams != nil {
+			for _, am := range ams {
+				if am.key == "properties" {
+					pms, _, _ := members(am.val)
+					for _, pm := range pms {
+						raws[pm.key] = pm.val
+					}
+				}
+			}
+		}
 		for i := range sub.Properties {
 			p := &sub.Properties[i]
 			if f.byName[p.Name] != nil {
 				return nil, errf(name, p.Name, "listed both in properties and in %s", AskTimeKey)
 			}
-			f.add(propOf(p, nil, true))
+			pr, req := propOf(p, nil, true)
+			if pr.rules, err = readRules(name, p, raws[p.Name]); err != nil {
+				return nil, err
+			}
+			f.add(pr, req)
 		}
 	}
 	return f, nil
@@ -401,7 +463,7 @@ func unknownKeywords(raw json.RawMessage) []keyword {
 	var out []keyword
 	for _, m := range ms {
 		switch {
-		case known[""][m.key] || known[typ][m.key] && m.key != "items" && m.key != "oneOf":
+		case known[""][m.key] || known[typ][m.key] && m.key != "items" && m.key != "oneOf", ruleKeys[m.key]:
 		case m.key == "oneOf":
 			out = append(out, optionKeywords("oneOf", m.val)...)
 		case m.key == "items":
