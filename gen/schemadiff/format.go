@@ -69,10 +69,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				if !pass(c) {
 					continue
 				}
-				mark, effect := "compatible", c.Reason
+				mark, effect := "compatible", mdText(c.Reason)
 				switch {
 				case c.Breaking && c.Acknowledged:
-					mark, effect = "acknowledged", c.Reason+" — *allowed: "+c.Allowed+"*"
+					mark, effect = "acknowledged", effect+" — *allowed: "+mdText(c.Allowed)+"*"
 				case c.Breaking:
 					mark = "**breaking**"
 				}
@@ -80,7 +80,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				if c.Property != "" {
 					field = "`" + strings.ReplaceAll(c.Property, "`", "'") + "`"
 				}
-				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mark, field, mdText(c.Detail), mdText(effect))
+				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mark, field, mdText(c.Detail), effect)
 			}
 		}
 	}
@@ -88,11 +88,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// mdText makes s safe in a Markdown table cell: pipes escaped, line
-// breaks folded, HTML characters escaped.
-func mdText(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;", ">", "&gt;", "&", "&amp;").Replace(s)
-}
+// mdText makes s plain text in a Markdown table cell: pipes and the
+// characters of emphasis, links and code escaped, line breaks folded,
+// HTML characters escaped.
+var mdText = strings.NewReplacer(
+	"|", `\|`, "\\", `\\`, "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "`", "\\`", "~", `\~`,
+	"\n", " ", "\r", " ", "<", "&lt;", ">", "&gt;", "&", "&amp;",
+).Replace
 
 // WriteGitHub writes one GitHub Actions workflow command per change, at
 // the change's File and Line when known: ::error for a breaking change,
