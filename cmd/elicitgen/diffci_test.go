@@ -121,3 +121,25 @@ func TestDiffBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCheckFormatGitHub: check --format github annotates the stale form's
+// line, then prints the usual report; exit 1.
+func TestCheckFormatGitHub(t *testing.T) {
+	dir := newPkg(t, changeForm)
+	if _, stderr, code := runCLI(); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, stderr)
+	}
+	if stdout, stderr, code := runCLI("check", "--format", "github"); code != 0 || stdout != "" {
+		t.Fatalf("check --format github on fresh files: exit %d\n%s%s", code, stdout, stderr)
+	}
+	writeFile(t, filepath.Join(dir, "forms.go"), strings.Replace(changeForm, "{4,8}", "{6}", 1))
+	stdout, _, code := runCLI("check", "--format", "github")
+	want := "::error file=forms.go,line=4,title=elicitgen check::form Change: schema in elicit_gen.json is stale, code in elicit_gen.go is stale: run go generate\n" +
+		"forms.go:4:6: form Change: schema in elicit_gen.json is stale"
+	if code != 1 || !strings.HasPrefix(stdout, want) {
+		t.Fatalf("check --format github: exit %d, want output starting\n%s\ngot:\n%s", code, want, stdout)
+	}
+	if _, stderr, code := runCLI("check", "--format", "junit"); code != 2 || !strings.Contains(stderr, `unknown --format "junit"`) {
+		t.Errorf("check --format junit: exit %d, %s", code, stderr)
+	}
+}
