@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/elicitgen/elicitgen/internal/editdist"
 )
 
 // An allow file lists the breaking changes a pull request intends, one a
@@ -171,7 +173,7 @@ func keys[V any](m map[string]V) []string {
 func didYouMean(s string, names []string) string {
 	best, bestD := "", 3
 	for _, n := range names {
-		if d := distance(strings.ToLower(s), strings.ToLower(n)); d < bestD || d == bestD && n < best {
+		if d := editdist.Levenshtein(strings.ToLower(s), strings.ToLower(n)); d < bestD || d == bestD && n < best {
 			best, bestD = n, d
 		}
 	}
@@ -179,25 +181,4 @@ func didYouMean(s string, names []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", best)
-}
-
-// distance is the Levenshtein distance of a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
