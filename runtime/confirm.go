@@ -41,23 +41,3 @@ func (e *engine) declineUnconfirmed(base unsafe.Pointer) Action {
 	}
 	return ActionDecline
 }
-
-// Unconfirmed returns the name of the first property of s tagged confirm
-// that content, an accepted answer, does not set to true, or "" when
-// every such box is ticked (or the form has none). Adapters use it to
-// record ReasonUnconfirmed; the ask functions return such an accept as a
-// decline.
-func (s *Schema) Unconfirmed(content map[string]any) string {
-	if s == nil {
-		return ""
-	}
-	for i := range s.Properties {
-		p := &s.Properties[i]
-		if p.Confirm {
-			if v, _ := content[p.Name].(bool); !v {
-				return p.Name
-			}
-		}
-	}
-	return ""
-}
