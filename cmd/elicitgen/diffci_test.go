@@ -65,7 +65,12 @@ func TestDiffSeesTightenedPattern(t *testing.T) {
 		}
 	}
 
-	stdout, stderr, code := runDiff(t, "--base", "HEAD", "--format", "github")
+	stdout, stderr, code := runDiff(t, "--base", "HEAD", "--format", "json")
+	if code != 1 || !strings.Contains(stdout, `"kind": "pattern-changed"`) || strings.Contains(stdout, `"file"`) {
+		t.Fatalf("--format json: exit %d (only github places changes in files)\n%s%s", code, stdout, stderr)
+	}
+
+	stdout, stderr, code = runDiff(t, "--base", "HEAD", "--format", "github")
 	want := "::error file=forms.go,line=7,title=elicitgen diff%3A Change.ticket::breaking: pattern changed from"
 	if code != 1 || !strings.HasPrefix(stdout, want) || !strings.HasSuffix(stdout, "::error title=elicitgen diff::1 change: 1 breaking, 0 compatible\n") {
 		t.Fatalf("--format github: exit %d, want a first line starting\n%s\ngot:\n%s%s", code, want, stdout, stderr)
@@ -108,6 +113,12 @@ func TestDiffBadInput(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, allow+tc.want) {
 			t.Errorf("allow file %q: exit %d, want 2 and %q in:\n%s", tc.file, code, tc.want, stderr)
 		}
+	}
+	if _, stderr, code := runDiff(t, "--base", "HEAD", "--format", "junit"); code != 2 || !strings.Contains(stderr, `unknown --format "junit" (want text, json, markdown, github)`) {
+		t.Errorf("--format junit: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := runDiff(t, "--base", "HEAD", "--allow", filepath.Join(dir, "missing")); code != 2 || !strings.Contains(stderr, "--allow") {
+		t.Errorf("missing allow file: exit %d\n%s", code, stderr)
 	}
 	if _, stderr, code := runDiff(t, "--base", "no-such-branch"); code != 2 || !strings.Contains(stderr, `git revision "no-such-branch": revision does not exist`) {
 		t.Errorf("unknown base: exit %d\n%s", code, stderr)
