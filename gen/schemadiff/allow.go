@@ -3,6 +3,7 @@ package schemadiff
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/elicitgen/elicitgen/internal/editdist"
@@ -17,8 +18,8 @@ import (
 //
 // Each line names one field (Form.field) or one form (Form, for a change
 // of the form itself: removed, CheckElicit added) and, after a colon, the
-// reason. Across packages the form is written as the report names it
-// (importpath.Form).
+// reason. Across packages the report names forms importpath.Form; a line
+// may name the form alone when only one package has a form of that name.
 
 // AllowEntry is one line of an allow file.
 type AllowEntry struct {
@@ -137,6 +138,12 @@ func (r *Report) Allow(a *AllowList) error {
 		fail := func(format string, args ...any) {
 			errs = append(errs, &AllowError{File: a.File, Line: e.Line, Column: e.Column, Msg: fmt.Sprintf(format, args...)})
 		}
+		form, ambiguous := r.resolveForm(e.Form)
+		if len(ambiguous) > 1 {
+			fail("form %s is in several packages (%s): name it with its import path", e.Form, strings.Join(ambiguous, ", "))
+			continue
+		}
+		e.Form = form
 		props, ok := r.known[e.Form]
 		switch {
 		case !ok:
@@ -158,6 +165,26 @@ func (r *Report) Allow(a *AllowList) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// resolveForm returns the report's name of form: itself when the report
+// knows it, else the one qualified name importpath.form it knows; when
+// several match, they are returned as ambiguous.
+func (r *Report) resolveForm(form string) (string, []string) {
+	if _, ok := r.known[form]; ok || strings.Contains(form, "/") {
+		return form, nil
+	}
+	var matches []string
+	for name := range r.known {
+		if strings.HasSuffix(name, "."+form) && !strings.Contains(name[strings.LastIndexByte(name, '/')+1:len(name)-len(form)-1], ".") {
+			matches = append(matches, name)
+		}
+	}
+	slices.Sort(matches)
+	if len(matches) == 1 {
+		return matches[0], nil
+	}
+	return form, matches
 }
 
 func keys[V any](m map[string]V) []string {
