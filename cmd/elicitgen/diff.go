@@ -204,10 +204,11 @@ func diffBase(ctx context.Context, cmd *cobra.Command, rev string, patterns []st
 		}
 		all.Add(rep, prefix)
 		if locate && len(rep.Changes) > 0 {
-			locators = append(locators, diffSourceLocator(ctx, p, prefix))
-			if !newMissing {
-				locators = append(locators, schemadiff.InSchemaFile(diffTopRel(ctx, filepath.Join(p.dir, diffSchemaFile)), newJSON, prefix))
-			}
+			file := diffTopRel(ctx, filepath.Join(p.dir, diffSchemaFile))
+			locators = append(locators, diffSourceLocator(ctx, p, prefix),
+				schemadiff.InSchemaFile(file, newJSON, prefix),
+				schemadiff.InSchemaFile(file, oldJSON, prefix), // what the working tree lost
+			)
 		}
 	}
 	if !found {

@@ -154,3 +154,18 @@ func TestCheckFormatGitHub(t *testing.T) {
 		t.Errorf("check --format junit: exit %d, %s", code, stderr)
 	}
 }
+
+// TestDiffGitHubRemoved: a removed form is annotated in the schema file,
+// at the line it had there; an added one at its declaration.
+func TestDiffGitHubRemoved(t *testing.T) {
+	dir := scratchRepo(t)
+	writeFile(t, filepath.Join(dir, "forms.go"), strings.Replace(strings.Replace(changeForm, "Change", "Other", -1), "	// Approve goes ahead.\n	Approve bool `json:\"approve\" elicit:\"confirm\"`\n", "", 1))
+	if _, stderr, code := runCLI(); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, stderr)
+	}
+	stdout, _, code := runDiff(t, "--base", "HEAD", "--format", "github")
+	if code != 1 || !strings.Contains(stdout, "::error file=elicit_gen.json,line=3,title=elicitgen diff%3A Change::breaking: form removed") ||
+		!strings.Contains(stdout, "::notice file=forms.go,line=4,title=elicitgen diff%3A Other::compatible: form added") {
+		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+}
