@@ -27,7 +27,7 @@ const AskTimeKey = schemadiff.AskTimeKey
 //
 // Unlike the requestedSchema sent, the file also records the rules the
 // server applies but never sends, as extension keys a JSON Schema reader
-// ignores (see RulesOf), and starts with its format version
+// ignores (see rulesOf), and starts with its format version
 // (schemadiff.VersionKey), so that `elicitgen diff` can compare them.
 func EmitSchemaFile(pkg *Package) ([]byte, error) {
 	b, err := emitSchemas(pkg.Forms, func(f *Form) string { return f.Name }, "")
@@ -208,7 +208,7 @@ func propertyRules(raw json.RawMessage, f *Form) json.RawMessage {
 		if p == nil {
 			continue
 		}
-		rules := RulesOf(p, f.Args)
+		rules := rulesOf(p, f.Args)
 		if len(rules) == 0 {
 			continue
 		}
@@ -218,11 +218,11 @@ func propertyRules(raw json.RawMessage, f *Form) json.RawMessage {
 	return jsonobj.Append(nil, props)
 }
 
-// RulesOf returns the extension keys of the server-side rules of p, as
+// rulesOf returns the extension keys of the server-side rules of p, as
 // the schema file records them: the pattern and its words, confirm, and
 // ask (args: p belongs to a tool's arguments struct, whose properties are
 // asked when the model leaves them out).
-func RulesOf(p *runtime.Property, args bool) []jsonobj.Member {
+func rulesOf(p *runtime.Property, args bool) []jsonobj.Member {
 	var ms []jsonobj.Member
 	str := func(k, v string) {
 		if v != "" {
