@@ -384,7 +384,14 @@ func docsField(p *Package, f *Form, fld *Field) *DocsField {
 	count("minItems", pr.MinItems)
 	count("maxItems", pr.MaxItems)
 	if pr.Pattern != "" {
-		bounds = append(bounds, "pattern "+codeSpan(pr.Pattern)+" (server-side, not sent)")
+		rule := "pattern " + codeSpan(pr.Pattern)
+		if pr.PatternMessage != "" {
+			rule += " (" + mdText(pr.PatternMessage) + ")"
+		}
+		bounds = append(bounds, rule+" (server-side, not sent)")
+	}
+	if pr.Confirm {
+		bounds = append(bounds, "confirm: unticked is a decline (server-side, not sent)")
 	}
 	row.Bounds = strings.Join(bounds, ", ")
 	switch {

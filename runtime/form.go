@@ -479,6 +479,9 @@ func (e *engine) ask(ctx context.Context, a Asker, message string, opts []AskOpt
 	out, err := askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (struct{}, error) {
 		return struct{}{}, e.decodeInto(s, content, dst)
 	})
+	if err == nil && out.Action == ActionAccept && e.unconfirmed(dst) != "" {
+		return e.declineUnconfirmed(dst), nil // confirm.go
+	}
 	return out.Action, err
 }
 

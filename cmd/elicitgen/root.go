@@ -271,7 +271,10 @@ a client is asked only for the properties the model left out. Exit status:
 }
 
 func newCheckCmd() *cobra.Command {
-	var flags genFlags
+	var (
+		flags  genFlags
+		format string
+	)
 	cmd := &cobra.Command{
 		Use:   "check [packages]",
 		Short: "Fail when generated files are stale, missing or orphaned",
@@ -284,10 +287,19 @@ with build tags. Warnings go to stderr and do not change the exit status:
 titles and descriptions that show Go names to a person, translations whose
 source text changed since they were written (stale), and strings a
 translation catalog (elicit.<tag>.json) lacks.
+With --format github it first prints one GitHub Actions annotation
+(::error) per finding, at the stale form's line, so that a pull request
+shows where to run go generate.
 Exit status: 0 clean, 1 stale, 2 error.`,
-		Example:      `  elicitgen check ./...`,
+		Example: `  elicitgen check ./...
+
+  # in GitHub Actions
+  elicitgen check --format github ./...`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "github" {
+				return withCode(2, fmt.Errorf("elicitgen check: unknown --format %q (want text or github)", format))
+			}
 			cfg, err := flags.config(args)
 			if err != nil {
 				return err
@@ -303,6 +315,11 @@ Exit status: 0 clean, 1 stale, 2 error.`,
 				return withCode(2, fmt.Errorf("elicitgen: %w", err))
 			}
 			if diff != "" {
+				if format == "github" {
+					if err := printCheckAnnotations(cmd, res, cfg.Dir); err != nil { // check_github.go
+						return withCode(2, fmt.Errorf("elicitgen: %w", err))
+					}
+				}
 				fmt.Fprint(cmd.OutOrStdout(), diff)
 				return withCode(1, fmt.Errorf("elicitgen: generated files are out of date: run go generate"))
 			}
@@ -310,6 +327,7 @@ Exit status: 0 clean, 1 stale, 2 error.`,
 		},
 	}
 	flags.register(cmd, typeCheck)
+	cmd.Flags().StringVar(&format, "format", "text", "report `format`: text, or github (GitHub Actions annotations first)")
 	return cmd
 }
 
