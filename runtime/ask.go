@@ -36,6 +36,8 @@ type askConfig struct {
 	audit []string
 	// askedFirst is WithAskedFirst.
 	askedFirst bool
+	// messages is WithMessages (nil: the built-in catalog).
+	messages *Catalog
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -150,7 +152,7 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		}
 		again := *req
 		asked = &again
-		again.Message = retryMessage(req.Message, invalid)
+		again.Message = retryMessage(req, cfg, a, invalid)
 		if ra, ok := a.(Reasker); ok {
 			// The asker counts the retries: on 2026-07-28 they span
 			// rounds, each of which runs the handler again.

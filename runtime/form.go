@@ -335,7 +335,7 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 		}
 		if !present {
 			if p.Required {
-				errs.Add(p.Name, "is required")
+				errs.AddID(p, MsgRequired, "is required")
 			}
 			if p.Default == nil {
 				continue
@@ -388,13 +388,14 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 	if used != len(content) {
 		for _, k := range sortedKeys(content) {
 			if s.Property(k) == nil {
-				errs.Add(k, "is not a field of this form")
+				errs.addKey(k, MsgNotField, "is not a field of this form")
 			}
 		}
 	}
 	if errs.Len() == 0 {
 		e.checkHook(&errs, base)
 	}
+	errs.sourceTitles(e.schema)
 	return errs.Err(s.Name)
 }
 
@@ -429,6 +430,7 @@ func (e *engine) validate(base unsafe.Pointer) error {
 	if errs.Len() == 0 {
 		e.checkHook(&errs, base)
 	}
+	errs.sourceTitles(e.schema)
 	return errs.Err(e.schema.Name)
 }
 
@@ -510,7 +512,11 @@ func decodeIntField(errs *errList, p *Property, fd *fieldDesc, v any, present bo
 		msg = intFits(fd, n)
 	}
 	if msg != "" {
-		errs.Add(p.Name, msg)
+		id := MsgInteger
+		if strings.Contains(msg, "range") {
+			id = MsgRange
+		}
+		errs.AddID(p, id, msg, clip(fmt.Sprint(v)))
 		return false
 	}
 	if present {
@@ -616,7 +622,7 @@ func decodeFloatField(errs *errList, p *Property, fd *fieldDesc, v any, present 
 	if fd.size == 4 {
 		r := float32(f)
 		if isInf32(r) {
-			errs.Add(p.Name, formatNumber(f)+" is out of range for float32")
+			errs.AddID(p, MsgRange, formatNumber(f)+" is out of range for float32", formatNumber(f))
 			return false
 		}
 		*(*float32)(dst) = r
@@ -647,7 +653,7 @@ func decodeTimeField(errs *errList, p *Property, v any, present bool, dst unsafe
 		if present && p.Format != "" {
 			checkString(errs, p, s) // reports the format
 		} else {
-			errs.Add(p.Name, quote(s)+" is not a date-time (RFC 3339)")
+			errs.AddID(p, MsgDateTime, quote(s)+" is not a date-time (RFC 3339)", quote(s))
 		}
 		return false
 	}

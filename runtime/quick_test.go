@@ -150,7 +150,7 @@ func TestRetriesPlainAsker(t *testing.T) {
 		t.Fatalf("AskChoice = %+v, %v", ch, err)
 	}
 	reqs := a.Requests()
-	if len(reqs) != 3 || !strings.Contains(reqs[1].Message, `The previous answer was not accepted: choice: "mars" is not one of`) {
+	if len(reqs) != 3 || !strings.Contains(reqs[1].Message, `The previous answer was not accepted: Your choice must be one of "Europe", "us" ("mars" is not). Please correct it.`) {
 		t.Fatalf("%d requests; second message %q", len(reqs), reqs[min(1, len(reqs)-1)].Message)
 	}
 	a = elicittest.New(bad, bad, bad)
@@ -198,7 +198,7 @@ func TestRetriesModern(t *testing.T) {
 	}
 	r, err = round(bad)
 	var ue *runtime.UnfilledError
-	if !errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The user's client sent the same invalid answer twice (choice: "mars" is not one of`) {
+	if !errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The user's client sent the same invalid answer twice ("Your choice" (choice): "mars" is not one of`) {
 		t.Fatalf("round 3 (the same invalid answer again): %v, %+v", err, r)
 	}
 	// A different invalid answer uses up the retries.
@@ -206,7 +206,7 @@ func TestRetriesModern(t *testing.T) {
 	round(nil)
 	round(bad)
 	r, err = round(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"choice": "venus"}})
-	if !errors.Is(err, runtime.ErrInvalidContent) || errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The answer was invalid: choice: "venus" is not one of`) {
+	if !errors.Is(err, runtime.ErrInvalidContent) || errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The answer was invalid: "Your choice" (choice): "venus" is not one of`) {
 		t.Fatalf("round 3 (retries used up): %v, %+v", err, r)
 	}
 }

@@ -108,6 +108,11 @@ type Property struct {
 	// answer must match. MCP schemas cannot carry it: it is a server-side
 	// rule, checked on answers and never sent.
 	Pattern string
+	// PatternMessage is what a person reads when an answer does not
+	// match Pattern, in place of the expression (tag option
+	// patternMessage; translated like titles). "" says only that the
+	// answer is not in the expected form.
+	PatternMessage string
 }
 
 // Property returns the property named name, or nil.
