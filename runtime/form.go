@@ -328,6 +328,11 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 			used++
 		}
 		present := ok && v != nil // JSON null counts as missing
+		if present && !p.Required && v == "" && (p.Kind == KindString || p.Kind == KindEnum) {
+			// A cleared optional box is an absent answer: its default
+			// applies, and no rule of a value is checked.
+			present = false
+		}
 		if present && fd.re != nil {
 			if sv, ok := v.(string); ok {
 				checkPattern(&errs, p, fd.re, sv)
