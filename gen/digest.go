@@ -159,6 +159,7 @@ func (d *digest) prop(p *runtime.Property) {
 		d.str("unknown") // Analyze never builds other defaults
 	}
 	d.str(p.Pattern)
+	d.str(p.PatternMessage)
 }
 
 func (d *digest) structure(s *Struct) {
