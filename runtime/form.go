@@ -480,7 +480,11 @@ func (e *engine) ask(ctx context.Context, a Asker, message string, opts []AskOpt
 	}
 	s, lang := localize(s, s != e.schema, locales, &cfg, a)
 	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, Language: lang, AskedFirst: cfg.askedFirst}
+	legacy := askerLegacy(a)
 	out, err := askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (struct{}, error) {
+		if legacy {
+			content = foldLegacy(s, content) // one boolean per option -> the list
+		}
 		return struct{}{}, e.decodeInto(s, content, dst)
 	})
 	return out.Action, err

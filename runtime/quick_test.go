@@ -226,15 +226,17 @@ func TestLegacyOptionalMultiLeftOut(t *testing.T) {
 	only := &runtime.Schema{Name: "G", Properties: []runtime.Property{s.Properties[1]}}
 	req := s.Clone()
 	req.Properties[1].Required = true
-	for name, bad := range map[string]*runtime.Schema{"required multi-select": req, "only optional multi-selects": only} {
-		if _, err := bad.JSON(runtime.Version20250618); !errors.Is(err, runtime.ErrUnavailable) {
-			t.Errorf("%s: err = %v, want ErrUnavailable", name, err)
-		}
+	if _, err := only.JSON(runtime.Version20250618); !errors.Is(err, runtime.ErrUnavailable) {
+		t.Errorf("only optional multi-selects: err = %v, want ErrUnavailable", err)
+	}
+	// A required one is asked as one boolean per option.
+	if b, err := req.JSON(runtime.Version20250618); err != nil || !strings.Contains(string(b), `"tags.x":{"type":"boolean","title":"x","description":"tags","default":true}`) {
+		t.Errorf("required multi-select: %s, %v; want one boolean per option", b, err)
 	}
 
 	// Through an exchange: the optional one is left out and decodes to
-	// its default; CanAsk refuses the required one before anything is
-	// asked.
+	// its default; CanAsk refuses a form of optional multi-selects only
+	// before anything is asked.
 	var pushed []*runtime.Request
 	push := runtime.AskerFunc(func(_ context.Context, r *runtime.Request) (*runtime.Response, error) {
 		pushed = append(pushed, r)
@@ -248,8 +250,11 @@ func TestLegacyOptionalMultiLeftOut(t *testing.T) {
 	if err := runtime.CanAsk(context.Background(), x, s); err != nil {
 		t.Errorf("CanAsk(optional multi-select) = %v", err)
 	}
-	if err := runtime.CanAsk(context.Background(), x, s, req); !errors.Is(err, runtime.ErrUnavailable) || !strings.Contains(err.Error(), `multi-select field "tags"`) {
-		t.Errorf("CanAsk(required multi-select second) = %v, want unavailable", err)
+	if err := runtime.CanAsk(context.Background(), x, s, only); !errors.Is(err, runtime.ErrUnavailable) || !strings.Contains(err.Error(), `multi-select fields cannot be asked`) {
+		t.Errorf("CanAsk(optional multi-selects only, second) = %v, want unavailable", err)
+	}
+	if err := runtime.CanAsk(context.Background(), x, req); err != nil {
+		t.Errorf("CanAsk(required multi-select) = %v", err)
 	}
 	if len(pushed) != 0 {
 		t.Errorf("CanAsk asked %d questions", len(pushed))
