@@ -199,6 +199,8 @@ func AskFailureText(err error) string {
 		return ue.modelText()
 	case errors.Is(err, ErrInvalidContent):
 		return "The answer was invalid: " + modelProblems(err) + ". Call the tool again to ask the user again; do not fill in the answer yourself."
+	case failureModelText(err) != "":
+		return failureModelText(err)
 	case errors.As(err, &ae):
 		if errors.Is(err, context.DeadlineExceeded) {
 			return "The user did not answer before the request timed out: ask again later."

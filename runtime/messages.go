@@ -47,6 +47,11 @@ const (
 	MsgListSep    MessageID = "listSep"    // joins problems
 	MsgTitleSep   MessageID = "titleSep"   // joins titles in MsgPartial
 	MsgOther      MessageID = "other"      // {0}: a problem in the author's own words (CheckElicit)
+
+	// Sentences for the person when their client failed (PersonFailureText).
+	MsgFailNoHandler     MessageID = "failNoHandler"     // the client has no handler for questions
+	MsgFailClientInvalid MessageID = "failClientInvalid" // the client refused the question as invalid
+	MsgFailRepeated      MessageID = "failRepeated"      // {field}: the fields' titles; the same invalid answer came twice
 )
 
 // Messages is the runtime's sentences in one language: a template for
@@ -224,6 +229,10 @@ var messagesEN = map[MessageID]string{
 	MsgListSep:       "; ",
 	MsgTitleSep:      ", ",
 	MsgOther:         "{field}: {0}",
+
+	MsgFailNoHandler:     "Your app could not show this question: it has no way to display forms. Nothing was done.",
+	MsgFailClientInvalid: "Your app could not show this question: it does not support this kind of question. Nothing was done.",
+	MsgFailRepeated:      "Your app sent the same answer twice and seems unable to fill in {field}. Nothing was done.",
 }
 
 var messagesJA = map[MessageID]string{
@@ -256,4 +265,8 @@ var messagesJA = map[MessageID]string{
 	MsgListSep:       "、",
 	MsgTitleSep:      "、",
 	MsgOther:         "「{field}」: {0}",
+
+	MsgFailNoHandler:     "お使いのアプリではこの質問を表示できませんでした（フォームを表示する機能がありません）。何も実行されていません。",
+	MsgFailClientInvalid: "お使いのアプリではこの質問を表示できませんでした（この種類の質問に対応していません）。何も実行されていません。",
+	MsgFailRepeated:      "お使いのアプリが同じ回答を2回送信しました。「{field}」を入力できないようです。何も実行されていません。",
 }

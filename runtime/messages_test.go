@@ -109,3 +109,51 @@ func TestCatalogAddsALanguage(t *testing.T) {
 		t.Errorf("re-ask = %q", msg)
 	}
 }
+
+func TestKnownClientFailures(t *testing.T) {
+	type one = struct{ Name string }
+	s := &runtime.Schema{Name: "One", Properties: []runtime.Property{{Name: "name", Kind: runtime.KindString, Title: "Name", Required: true}}}
+	f := runtime.NewForm((*one)(nil), s, "Name")
+	for _, tc := range []struct {
+		clientErr string
+		kind      runtime.ClientFailure
+		model     string
+		personJA  string
+	}{
+		{`calling "elicitation/create": Method not found`, runtime.FailureNoHandler, "it has no handler for it", "フォームを表示する機能がありません"},
+		{"MCP error -32601: No handler registered for elicitation/create", runtime.FailureNoHandler, "it has no handler for it", "フォームを表示する機能がありません"},
+		{`[{"code":"invalid_union","unionErrors":[],"path":["params"],"message":"Invalid input"}]`, runtime.FailureClientInvalid, "refused to show the question", "この種類の質問に対応していません"},
+		{"connection reset", runtime.FailureNone, "Could not ask the user", ""},
+	} {
+		a := runtime.AskerFunc(func(context.Context, *runtime.Request) (*runtime.Response, error) { return nil, errors.New(tc.clientErr) })
+		_, err := runtime.Ask[one](context.Background(), a, f, "?")
+		if k := runtime.ClassifyFailure(err); k != tc.kind {
+			t.Errorf("%s: kind %d, want %d", tc.clientErr, k, tc.kind)
+		}
+		model := runtime.AskFailureText(err)
+		if !strings.Contains(model, tc.model) || tc.kind != runtime.FailureNone && (strings.Contains(model, tc.clientErr) || strings.Contains(model, "try again later")) {
+			t.Errorf("%s: model text %q", tc.clientErr, model)
+		}
+		if p := runtime.PersonFailureText(err, nil, "ja"); tc.personJA != "" && !strings.Contains(p, tc.personJA) || tc.personJA == "" && p != "" {
+			t.Errorf("%s: person text %q", tc.clientErr, p)
+		}
+	}
+
+	// The same invalid answer twice, on an approval: the model is told
+	// to say the approval could not be shown, never to ask for it.
+	type ok = struct{ Approved bool }
+	as := &runtime.Schema{Name: "Ok", Properties: []runtime.Property{{Name: "approved", Kind: runtime.KindBoolean, Title: "Approve sending", Required: true}}}
+	af := runtime.NewForm((*ok)(nil), as, "Approved")
+	bad := elicittest.Accept(map[string]any{"approved": "yes"})
+	_, err := runtime.Ask[ok](context.Background(), elicittest.New(bad, bad), af, "Send?", runtime.WithRetries(1))
+	if runtime.ClassifyFailure(err) != runtime.FailureRepeated {
+		t.Fatalf("err = %v", err)
+	}
+	model := runtime.AskFailureText(err)
+	if !strings.Contains(model, `The approval "Approve sending" (approved) could not be shown to the user`) || strings.Contains(model, "Ask the user for") {
+		t.Errorf("model text %q", model)
+	}
+	if p := runtime.PersonFailureText(err, nil, "en"); p != "Your app sent the same answer twice and seems unable to fill in Approve sending. Nothing was done." {
+		t.Errorf("person text %q", p)
+	}
+}

@@ -67,6 +67,8 @@ type UnfilledError struct {
 	// model must never give itself.
 	labels    []string
 	approvals []bool
+	// titles are the fields' titles as the person saw them ("" for none).
+	titles []string
 }
 
 // unfilled returns the UnfilledError of an ask of s whose answer was
@@ -85,6 +87,7 @@ func unfilled(s *Schema, invalid error, args bool) *UnfilledError {
 					label = quote(f.Title) + " (" + f.Field + ")"
 				}
 				e.labels = append(e.labels, label)
+				e.titles = append(e.titles, p.Title)
 				e.approvals = append(e.approvals, p.Kind == KindBoolean)
 			}
 		}

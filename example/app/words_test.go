@@ -124,3 +124,33 @@ func TestClearedRequiredIsReasked(t *testing.T) {
 		t.Errorf("%+v: not deployed", res)
 	}
 }
+
+// TestNoHandlerIsASentence: a go-sdk client that declares elicitation but
+// has no handler for it: the model is told what to ask the person, never
+// to try again later, and that the confirmation is the person's alone.
+func TestNoHandlerIsASentence(t *testing.T) {
+	ctx := callCtx(t)
+	s := app.NewServer(app.Options{Keys: testKeys(t), Store: app.NewStore()})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "no-handler", Version: "v0"}, &mcp.ClientOptions{Capabilities: caps}).
+		Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: runtime.Version20251125})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: app.ToolDeploy, Arguments: map[string]any{"service": "billing"}})
+	if err != nil || !res.IsError || len(res.Content) == 0 {
+		t.Fatalf("call = %+v, %v; want a tool error", res, err)
+	}
+	txt := res.Content[0].(*mcp.TextContent).Text
+	if !strings.Contains(txt, "cannot ask them directly") || strings.Contains(txt, "try again later") || !strings.Contains(txt, "a confirmation: only the user can give it") {
+		t.Errorf("tool error = %q", txt)
+	}
+	t.Logf("model reads: %s", txt)
+}
