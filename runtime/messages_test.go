@@ -125,7 +125,9 @@ func TestKnownClientFailures(t *testing.T) {
 		{`[{"code":"invalid_union","unionErrors":[],"path":["params"],"message":"Invalid input"}]`, runtime.FailureClientInvalid, "refused to show the question", "この種類の質問に対応していません"},
 		{"connection reset", runtime.FailureNone, "Could not ask the user", ""},
 	} {
-		a := runtime.AskerFunc(func(context.Context, *runtime.Request) (*runtime.Response, error) { return nil, errors.New(tc.clientErr) })
+		a := runtime.AskerFunc(func(context.Context, *runtime.Request) (*runtime.Response, error) {
+			return nil, errors.New(tc.clientErr)
+		})
 		_, err := runtime.Ask[one](context.Background(), a, f, "?")
 		if k := runtime.ClassifyFailure(err); k != tc.kind {
 			t.Errorf("%s: kind %d, want %d", tc.clientErr, k, tc.kind)
