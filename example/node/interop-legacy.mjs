@@ -41,6 +41,7 @@ function check(name, ok, detail) {
 // 2025-06-18 (SDK v1 always offers its latest version).
 function pinned(transport, version) {
   const send = transport.send.bind(transport);
+  transport.setProtocolVersion = (v) => { transport.negotiated = v; };
   transport.send = (msg, opts) => {
     if (msg.method === 'initialize') msg = { ...msg, params: { ...msg.params, protocolVersion: version } };
     return send(msg, opts);
@@ -62,7 +63,7 @@ client.setRequestHandler(ElicitRequestSchema, async (req) => {
 });
 const transport = pinned(new StdioClientTransport({ command: serverPath, args: [], stderr: 'inherit' }), '2025-06-18');
 await client.connect(transport);
-check('negotiated 2025-06-18', transport._protocolVersion === '2025-06-18' || client.getServerVersion() !== undefined, client.getServerVersion());
+check('negotiated 2025-06-18', transport.negotiated === '2025-06-18', transport.negotiated);
 
 const res = await client.callTool({ name: 'pick_topics', arguments: {} });
 const text = res.content?.[0]?.text;
