@@ -273,6 +273,18 @@ func legacyChanges(f *Form) string {
 	for _, fld := range f.Fields {
 		pr := &fld.Prop
 		name := codeSpan(pr.Name)
+		if pr.Kind == runtime.KindMulti && pr.Required && len(pr.Options) > 0 {
+			keys := make([]string, len(pr.Options))
+			for i, o := range pr.Options {
+				keys[i] = codeSpan(runtime.LegacyOptionKey(pr.Name, o.Value))
+			}
+			bounds := ""
+			if pr.MinItems != nil || pr.MaxItems != nil {
+				bounds = "; the item bounds are checked on the server"
+			}
+			out = append(out, name+": asked as one checkbox per option ("+strings.Join(keys, ", ")+"), answered as the list of those checked"+bounds)
+			continue
+		}
 		if pr.Kind == runtime.KindMulti {
 			what := "the answer holds none"
 			if b, err := json.Marshal(pr.Default); err == nil && pr.Default != nil {

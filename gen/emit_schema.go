@@ -103,13 +103,15 @@ func emitSchemas(forms []*Form, key func(*Form) string, version string) ([]byte,
 
 // appendFormSchema appends the form's entry of the schema file: the
 // requestedSchema of its fixed fields, plus AskTimeKey for the fields
-// whose options are supplied when asking. On 2025-06-18 multi-select
-// fields are left out, as the runtime leaves them out of the request.
+// whose options are supplied when asking. On 2025-06-18 optional
+// multi-select fields are left out, as the runtime leaves them out of the
+// request, and required ones are written as one boolean per option
+// (runtime.LegacySchema).
 func appendFormSchema(b []byte, f *Form, version string) ([]byte, error) {
 	fixed := &runtime.Schema{Name: f.Name, Properties: make([]runtime.Property, 0, len(f.Fields))}
 	var ask []runtime.Property
 	for _, fld := range f.Fields {
-		if runtime.EraOf(version).LegacySchema() && fld.Prop.Kind == runtime.KindMulti {
+		if runtime.EraOf(version).LegacySchema() && fld.Prop.Kind == runtime.KindMulti && !fld.Prop.Required {
 			continue
 		}
 		if fld.Prop.Dynamic {

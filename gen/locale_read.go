@@ -307,7 +307,7 @@ func (r *catalogReader) form(f *Form, fm member) *FormLocale {
 	}
 	fl := &FormLocale{Form: f.Name}
 	for _, fld := range f.Fields {
-		if pl := got[fld.Prop.Name]; pl != nil && (pl.Title != "" || pl.Description != "" || len(pl.Options) > 0) {
+		if pl := got[fld.Prop.Name]; pl != nil && (pl.Title != "" || pl.Description != "" || len(pl.Options) > 0 || pl.PatternMessage != "") {
 			fl.Props = append(fl.Props, pl)
 		}
 	}
@@ -333,8 +333,14 @@ func (r *catalogReader) prop(f *Form, p *runtime.Property, pm member) *PropLocal
 			pl.Description, _ = r.text(m, where+" description")
 		case "options":
 			pl.Options = r.options(where, p, m)
+		case "patternMessage":
+			if p.Pattern == "" {
+				r.errorf(m.keyOff, "%s has no pattern= rule whose message to translate", where)
+				continue
+			}
+			pl.PatternMessage, _ = r.text(m, where+" patternMessage")
 		default:
-			r.errorf(m.keyOff, "unknown key %q in %s: a property translates \"title\", \"description\" and \"options\"%s", m.key, where, suggestion{m.key, []string{"title", "description", "options"}})
+			r.errorf(m.keyOff, "unknown key %q in %s: a property translates \"title\", \"description\", \"options\" and \"patternMessage\"%s", m.key, where, suggestion{m.key, []string{"title", "description", "options", "patternMessage"}})
 		}
 	}
 	for _, st := range pl.stale(p) {

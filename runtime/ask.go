@@ -36,6 +36,8 @@ type askConfig struct {
 	audit []string
 	// askedFirst is WithAskedFirst.
 	askedFirst bool
+	// messages is WithMessages (nil: the built-in catalog).
+	messages *Catalog
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -153,7 +155,7 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		}
 		again := *req
 		asked = &again
-		again.Message = retryMessage(req.Message, invalid)
+		again.Message = retryMessage(req, cfg, a, invalid)
 		again.Attempt, again.Retries = tries+1, cfg.retries
 		resp, err = ask(ctx, a, &again, cfg.timeout)
 		if errors.Is(err, ErrRetriesUsed) {

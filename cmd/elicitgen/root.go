@@ -230,11 +230,13 @@ importpath.TypeName when forms come from more than one package.
 
 --protocol prints the schemas as sent to a client of that protocol version
 (` + strings.Join(gen.ProtocolVersions(), ", ") + `). On 2025-06-18 titled enums become
-enum + enumNames, only boolean defaults are kept and optional multi-select
-fields are left out; a form that cannot be asked there (a required
-multi-select) is left out of the output and named on stderr. A tool's
-arguments struct (fields tagged ask) is printed whole and named on stderr:
-a client is asked only for the properties the model left out. Exit status:
+enum + enumNames, only boolean defaults are kept, optional multi-select
+fields are left out and a required multi-select is one boolean per option
+(named field.value); a form that cannot be asked there (one whose only
+fields are optional multi-selects) is left out of the output and named
+on stderr. A tool's arguments struct (fields tagged ask) is printed whole
+and named on stderr: a client is asked only for the properties the model
+left out. Exit status:
 0, or 2 on bad input or an unknown version.`,
 		Example: `  elicitgen schema ./... | jq '.Deploy'
   elicitgen schema --protocol 2025-06-18 ./...`,

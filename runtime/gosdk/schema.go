@@ -74,10 +74,10 @@ func clientRefused(s *runtime.Schema, msg string) *runtime.ValidationError {
 			continue
 		}
 		seen[name] = true
-		ve.Fields = append(ve.Fields, &runtime.FieldError{Field: name, Msg: "the answer does not fit this field (the client's own check refused it)"})
+		ve.Fields = append(ve.Fields, &runtime.FieldError{Field: name, Title: s.Property(name).Title, ID: runtime.MsgRefused, Msg: "the answer does not fit this field (the client's own check refused it)"})
 	}
 	if len(ve.Fields) == 0 {
-		ve.Fields = []*runtime.FieldError{{Msg: "the answer does not fit the form (the client's own check refused it)"}}
+		ve.Fields = []*runtime.FieldError{{ID: runtime.MsgRefused, Msg: "the answer does not fit the form (the client's own check refused it)"}}
 	}
 	return ve
 }
