@@ -101,6 +101,6 @@ func foldLegacy(s *Schema, content map[string]any) map[string]any {
 // askerLegacy reports whether a asks a 2025-06-18 client (as its
 // ProtocolVersioner says).
 func askerLegacy(a Asker) bool {
-	pv, ok := a.(ProtocolVersioner)
+	pv, ok := findAs[ProtocolVersioner](a)
 	return ok && EraOf(pv.ProtocolVersion()).LegacySchema()
 }
