@@ -260,6 +260,9 @@ func (c *Client) result(res *http.Response, id int, ask func(id json.RawMessage)
 			}
 			r, ok, err := handle(data)
 			if err != nil || ok {
+				// Read the stream to its end (the server ends it after
+				// the response), so that the connection is reused.
+				_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
 				return r, err
 			}
 			data = data[:0]

@@ -87,57 +87,86 @@ func CheckLoopback(raw string) error {
 }
 
 // Run measures l: it opens every client's session first, then starts the
-// clock, and closes the sessions after. A failed approval is counted and
-// its client goes on; a client that cannot open its session fails Run.
+// clock, and closes the sessions after.
 func Run(ctx context.Context, l Load) (*Result, error) {
-	if err := CheckLoopback(l.URL); err != nil {
-		return nil, err
-	}
 	if l.Clients < 1 || (l.Duration <= 0 && l.Approvals <= 0) {
 		return nil, errors.New("servebench: a load needs a client and a duration or a count")
 	}
-	hc := l.HTTP
+	p, err := OpenPool(ctx, l.HTTP, l.URL, l.Version, l.Clients)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close(ctx)
+	return p.Run(ctx, l.Duration, l.Approvals), nil
+}
+
+// Pool is a set of clients of one server whose sessions are open, to be
+// run again and again.
+type Pool struct {
+	hc      *http.Client
+	clients []*Client
+}
+
+// OpenPool opens n clients of the server at url (a loopback URL)
+// speaking version, over hc (nil: NewHTTPClient(n)). A client that
+// cannot open its session fails it.
+func OpenPool(ctx context.Context, hc *http.Client, url, version string, n int) (*Pool, error) {
+	if err := CheckLoopback(url); err != nil {
+		return nil, err
+	}
 	if hc == nil {
-		hc = NewHTTPClient(l.Clients)
+		hc = NewHTTPClient(n)
 	}
-	clients := make([]*Client, l.Clients)
-	for i := range clients {
-		c, err := NewClient(hc, l.URL, l.Version)
+	p := &Pool{hc: hc}
+	for range n {
+		c, err := NewClient(hc, url, version)
+		if err == nil {
+			err = c.Open(ctx)
+		}
 		if err != nil {
+			p.Close(ctx)
 			return nil, err
 		}
-		if err := c.Open(ctx); err != nil {
-			return nil, err
-		}
-		clients[i] = c
+		p.clients = append(p.clients, c)
 	}
-	defer func() {
-		for _, c := range clients {
-			_ = c.Close(context.WithoutCancel(ctx))
-		}
-	}()
-	if l.Duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, l.Duration)
-		defer cancel()
+	return p, nil
+}
+
+// Close ends the pool's sessions and closes its idle connections.
+func (p *Pool) Close(ctx context.Context) {
+	for _, c := range p.clients {
+		_ = c.Close(context.WithoutCancel(ctx))
+	}
+	p.hc.CloseIdleConnections()
+}
+
+// Run makes approvals with every client of the pool at once, each one
+// after another, until d has passed or n approvals have started (a zero
+// bound is no bound; one must be set). Approvals in flight at the
+// deadline finish and count (a go-sdk server does not end a 2025-era
+// call whose client hangs up); the elapsed time runs until the last one
+// ends. A failed approval is counted and its client goes on.
+func (p *Pool) Run(ctx context.Context, d time.Duration, n int64) *Result {
+	var deadline time.Time
+	if d > 0 {
+		deadline = time.Now().Add(d)
 	}
 	var (
 		started, failed atomic.Int64
 		mu              sync.Mutex
 		firstErr        error
 		wg              sync.WaitGroup
-		lat             = make([][]time.Duration, l.Clients)
+		lat             = make([][]time.Duration, len(p.clients))
 	)
 	begin := time.Now()
-	for i, c := range clients {
+	for i, c := range p.clients {
 		wg.Go(func() {
-			for ctx.Err() == nil && (l.Approvals <= 0 || started.Add(1) <= l.Approvals) {
+			for ctx.Err() == nil && (n <= 0 || started.Add(1) <= n) {
 				t := time.Now()
-				err := c.Approve(ctx)
-				if ctx.Err() != nil {
-					return // cut by the deadline: not counted
+				if !deadline.IsZero() && !t.Before(deadline) {
+					return
 				}
-				if err != nil {
+				if err := c.Approve(ctx); err != nil {
 					failed.Add(1)
 					mu.Lock()
 					if firstErr == nil {
@@ -152,15 +181,10 @@ func Run(ctx context.Context, l Load) (*Result, error) {
 	}
 	wg.Wait()
 	r := &Result{Errors: failed.Load(), FirstErr: firstErr, Elapsed: time.Since(begin)}
-	if l.Duration > 0 {
-		// Approvals cut by the deadline are not counted, nor the time
-		// spent on them after it.
-		r.Elapsed = min(r.Elapsed, l.Duration)
-	}
 	for _, l := range lat {
 		r.Latencies = append(r.Latencies, l...)
 	}
 	slices.Sort(r.Latencies)
 	r.Approvals = int64(len(r.Latencies))
-	return r, nil
+	return r
 }
