@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -117,6 +118,9 @@ func Measure(ctx context.Context, rem *Remote, p Plan, progress io.Writer) ([]*R
 				row.Spent.Mallocs += spent.Mallocs
 				row.Spent.Bytes += spent.Bytes
 				row.Spent.Deploys += spent.Deploys
+				row.Spent.Claims += spent.Claims
+				row.Spent.ClaimTime += spent.ClaimTime
+				row.Spent.RedisCommands += spent.RedisCommands
 				row.Approvals += res.Approvals
 				row.Errors += res.Errors
 				if row.FirstErr == nil {
@@ -141,8 +145,8 @@ func Measure(ctx context.Context, rem *Remote, p Plan, progress io.Writer) ([]*R
 // WriteTable writes rows as a Markdown table; each ratio is to the row
 // of the same era and clients whose server is base.
 func WriteTable(w io.Writer, rows []*Row, base string) {
-	fmt.Fprintln(w, "| era | clients | server | approvals/s | per core-second | vs "+base+" | p50 | p99 | allocs/approval | B/approval | errors |")
-	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Fprintln(w, "| era | clients | server | approvals/s | per core-second | vs "+base+" | p50 | p99 | allocs/approval | B/approval | claim wait | Redis commands/approval | errors |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, r := range rows {
 		ratio := "1"
 		for _, b := range rows {
@@ -150,14 +154,24 @@ func WriteTable(w io.Writer, rows []*Row, base string) {
 				ratio = fmt.Sprintf("%.2fx", r.PerCoreSecond()/b.PerCoreSecond())
 			}
 		}
-		fmt.Fprintf(w, "| %s | %d | %s | %.0f | %.0f | %s | %s | %s | %.0f | %.0f | %d |\n",
+		claim, cmds := "-", "-"
+		if r.Spent.Claims > 0 {
+			claim = dur(r.Spent.ClaimTime / time.Duration(r.Spent.Claims))
+		}
+		if strings.HasPrefix(r.Server, Redis) {
+			cmds = fmt.Sprintf("%.2f", float64(r.Spent.RedisCommands)/float64(max(r.Approvals+r.Errors, 1)))
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %.0f | %.0f | %s | %s | %s | %.0f | %.0f | %s | %s | %d |\n",
 			r.Version, r.Clients, r.Server, r.PerSecond(), r.PerCoreSecond(), ratio,
-			dur(r.Quantile(0.5)), dur(r.Quantile(0.99)), r.PerApproval(r.Spent.Mallocs), r.PerApproval(r.Spent.Bytes), r.Errors)
+			dur(r.Quantile(0.5)), dur(r.Quantile(0.99)), r.PerApproval(r.Spent.Mallocs), r.PerApproval(r.Spent.Bytes), claim, cmds, r.Errors)
 	}
 }
 
 // dur formats d in µs or ms, three significant digits.
 func dur(d time.Duration) string {
+	if d < 10*time.Microsecond {
+		return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond))
+	}
 	if d < time.Millisecond {
 		return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond))
 	}

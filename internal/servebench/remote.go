@@ -13,7 +13,9 @@ import (
 	"os/exec"
 	goruntime "runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,11 +48,19 @@ type Stats struct {
 	Mallocs uint64        // heap objects allocated
 	Bytes   uint64        // heap bytes allocated
 	Deploys int64         // deploys made, all servers together
+	// Claims counts the replay stores' claims, ClaimTime the time the
+	// requests waited on them.
+	Claims    int64
+	ClaimTime time.Duration
+	// RedisCommands counts the commands Redis ran (INFO commandstats,
+	// without INFO itself): the Redis servers' round trips.
+	RedisCommands int64
 }
 
 // Sub returns s - t.
 func (s Stats) Sub(t Stats) Stats {
-	return Stats{CPU: s.CPU - t.CPU, Mallocs: s.Mallocs - t.Mallocs, Bytes: s.Bytes - t.Bytes, Deploys: s.Deploys - t.Deploys}
+	return Stats{CPU: s.CPU - t.CPU, Mallocs: s.Mallocs - t.Mallocs, Bytes: s.Bytes - t.Bytes, Deploys: s.Deploys - t.Deploys,
+		Claims: s.Claims - t.Claims, ClaimTime: s.ClaimTime - t.ClaimTime, RedisCommands: s.RedisCommands - t.RedisCommands}
 }
 
 // ServeOptions configure ServeMain.
@@ -100,13 +110,15 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 	}()
 	keys := seal.NewRandomKeyRing()
 	var deploys Counter
+	var claims claimClock
+	var rc *redis.Client
 	type server struct {
 		name string
 		h    http.Handler
 	}
 	servers := []server{
 		{Raw, NewRawHandler(NewRawServer(&deploys))},
-		{Memory, NewHandler(NewServer(keys, adapter.NewMemoryReplayStore(MemoryReplayLimit), &deploys))},
+		{Memory, NewHandler(NewServer(keys, claims.timed(adapter.NewMemoryReplayStore(MemoryReplayLimit)), &deploys))},
 	}
 	if redisURL != "" {
 		opt, err := redis.ParseURL(redisURL)
@@ -115,6 +127,7 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 		}
 		c := redis.NewClient(opt)
 		defer c.Close()
+		rc = c
 		if err := c.Ping(ctx).Err(); err != nil {
 			return fmt.Errorf("redis %s: %w", redisURL, err)
 		}
@@ -123,12 +136,21 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 			return err
 		}
 		servers = append(servers,
-			server{Redis, NewHandler(NewServer(keys, redisstore.New(c), &deploys))},
-			server{RedisPipe, NewHandler(NewServer(keys, redisstore.New(ap), &deploys))})
+			server{Redis, NewHandler(NewServer(keys, claims.timed(redisstore.New(c)), &deploys))},
+			server{RedisPipe, NewHandler(NewServer(keys, claims.timed(redisstore.New(ap)), &deploys))})
 	}
 	stats := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s := ReadStats()
 		s.Deploys = deploys.Load()
+		s.Claims, s.ClaimTime = claims.n.Load(), time.Duration(claims.d.Load())
+		if rc != nil {
+			n, err := redisCommands(r.Context(), rc)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadGateway)
+				return
+			}
+			s.RedisCommands = n
+		}
 		_ = json.NewEncoder(w).Encode(s)
 	})
 	o := (*runtime.HTTPOptions)(nil).Resolved()
@@ -153,6 +175,50 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 		}
 	}
 	return nil
+}
+
+// claimClock counts the claims of the stores it wraps and the time they
+// took.
+type claimClock struct{ n, d atomic.Int64 }
+
+func (c *claimClock) timed(s adapter.ReplayStore) adapter.ReplayStore {
+	return timedStore{s, c}
+}
+
+type timedStore struct {
+	adapter.ReplayStore
+	c *claimClock
+}
+
+func (t timedStore) Claim(ctx context.Context, id string, until time.Time) (bool, error) {
+	start := time.Now()
+	ok, err := t.ReplayStore.Claim(ctx, id, until)
+	t.c.d.Add(int64(time.Since(start)))
+	t.c.n.Add(1)
+	return ok, err
+}
+
+// redisCommands returns the number of commands Redis has run, INFO
+// itself left out.
+func redisCommands(ctx context.Context, c *redis.Client) (int64, error) {
+	info, err := c.Info(ctx, "commandstats").Result()
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, line := range strings.Split(info, "\n") {
+		name, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || !strings.HasPrefix(name, "cmdstat_") || name == "cmdstat_info" {
+			continue
+		}
+		calls, _, _ := strings.Cut(strings.TrimPrefix(rest, "calls="), ",")
+		v, err := strconv.ParseInt(calls, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("INFO commandstats: %q", line)
+		}
+		n += v
+	}
+	return n, nil
 }
 
 // ReadStats returns what this process has spent so far (without Deploys).
