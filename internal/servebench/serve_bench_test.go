@@ -43,7 +43,9 @@ func TestMain(m *testing.M) {
 // Per server s: s-per-core is approvals per second of the server
 // process's CPU time, s-ratio that over raw's, s-rps approvals per
 // second of wall time, s-p50-µs and s-p99-µs latencies, s-allocs and
-// s-B the server's allocations per approval. ns/op covers all servers.
+// s-B the server's allocations per approval, s-claim-µs the mean time a
+// claim of the replay store took, s-redis-cmds Redis's commands per
+// approval (its round trips). ns/op covers all servers.
 func BenchmarkServe(b *testing.B) {
 	redisURL := benchRedis(b)
 	cmd := exec.Command(os.Args[0], "-test.run", "^$")
@@ -77,6 +79,12 @@ func BenchmarkServe(b *testing.B) {
 					b.ReportMetric(float64(r.Quantile(0.99).Microseconds()), r.Server+"-p99-µs")
 					b.ReportMetric(r.PerApproval(r.Spent.Mallocs), r.Server+"-allocs")
 					b.ReportMetric(r.PerApproval(r.Spent.Bytes), r.Server+"-B")
+					if r.Spent.Claims > 0 {
+						b.ReportMetric(float64(r.Spent.ClaimTime.Nanoseconds())/float64(r.Spent.Claims)/1e3, r.Server+"-claim-µs")
+					}
+					if r.Server == Redis || r.Server == RedisPipe {
+						b.ReportMetric(r.PerApproval(uint64(r.Spent.RedisCommands)), r.Server+"-redis-cmds")
+					}
 				}
 			})
 		}
