@@ -217,8 +217,12 @@ type message struct {
 func (c *Client) result(res *http.Response, id int, ask func(id json.RawMessage) error) (json.RawMessage, error) {
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(res.Body, 512))
-		return nil, fmt.Errorf("HTTP %d: %s", res.StatusCode, bytes.TrimSpace(b))
+		b, _ := io.ReadAll(io.LimitReader(res.Body, 4<<10))
+		var m message
+		if json.Unmarshal(b, &m) == nil && m.Error != nil {
+			return nil, fmt.Errorf("HTTP %d: JSON-RPC error %d: %s", res.StatusCode, m.Error.Code, m.Error.Message)
+		}
+		return nil, fmt.Errorf("HTTP %d: %.512s", res.StatusCode, bytes.TrimSpace(b))
 	}
 	want := strconv.Itoa(id)
 	handle := func(data []byte) (json.RawMessage, bool, error) {
