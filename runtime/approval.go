@@ -9,8 +9,9 @@ package runtime
 // (2025) questions are always asked by the server, so there the option
 // changes nothing.
 //
-// Use it for approvals (deploy, pay, send, delete) where a client must
-// not be able to approve by pre-filling the answer. It cannot tell who
+// This is what the adapters do for every ask by default; the option
+// matters only on a server whose Config sets AcceptUnasked, to keep it
+// for approvals (deploy, pay, send, delete) there. It cannot tell who
 // answered once asked: a person, a client hook or a model.
 func WithAskedFirst() AskOption {
 	return func(c *askConfig) { c.askedFirst = true }

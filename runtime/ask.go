@@ -139,7 +139,7 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		default:
 			return none, askErr(s.Name, err)
 		}
-		if ir, ok := a.(InvalidAnswerReporter); ok {
+		if ir, ok := findAs[InvalidAnswerReporter](a); ok {
 			ir.InvalidAnswer(ctx, asked, invalid)
 		}
 		if cfg.retries <= 0 {
@@ -148,24 +148,17 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		if err == nil && repeatedAnswer(a, req, resp.Content, &prev) {
 			return none, unfilled(s, invalid, cfg.args)
 		}
-		again := *req
-		asked = &again
-		again.Message = retryMessage(req.Message, invalid)
-		if ra, ok := a.(Reasker); ok {
-			// The asker counts the retries: on 2026-07-28 they span
-			// rounds, each of which runs the handler again.
-			resp, err = ask(ctx, AskerFunc(func(ctx context.Context, r *Request) (*Response, error) {
-				return ra.AskAgain(ctx, r, cfg.retries)
-			}), &again, cfg.timeout)
-			if errors.Is(err, ErrRetriesUsed) {
-				return none, invalid
-			}
-			continue
-		}
 		if tries >= cfg.retries {
 			return none, invalid
 		}
+		again := *req
+		asked = &again
+		again.Message = retryMessage(req.Message, invalid)
+		again.Attempt, again.Retries = tries+1, cfg.retries
 		resp, err = ask(ctx, a, &again, cfg.timeout)
+		if errors.Is(err, ErrRetriesUsed) {
+			return none, invalid
+		}
 	}
 }
 

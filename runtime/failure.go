@@ -12,8 +12,8 @@ import (
 // a protocol error, answered with JSON-RPC -32602, never asked again.
 var ErrMalformedInput = errors.New("elicit: malformed inputResponses")
 
-// ErrRetriesUsed is returned by a Reasker's AskAgain when the retries of
-// the question are used up.
+// ErrRetriesUsed is returned by an Asker for a re-ask (Request.Attempt)
+// beyond Request.Retries: the question's retries are used up.
 var ErrRetriesUsed = errors.New("elicit: retries used up")
 
 // AskError is an ask that failed: the Asker could not get an answer (a
@@ -75,18 +75,6 @@ func WithRetries(n int) AskOption {
 // does not change generated forms, whose titles come from the struct.
 func WithTitle(title string) AskOption {
 	return func(c *askConfig) { c.title = title }
-}
-
-// A Reasker is an Asker that asks a question again itself, so that the
-// retries of WithRetries can span the rounds of a 2026-07-28 call, each of
-// which runs the handler again (the adapters' exchange is one). Askers
-// that are not Reaskers are simply asked again, up to the retries.
-type Reasker interface {
-	Asker
-	// AskAgain asks req again under the key of the last ask with the
-	// same key, unless max retries of that key were used, when it
-	// returns an error matching ErrRetriesUsed.
-	AskAgain(ctx context.Context, req *Request, max int) (*Response, error)
 }
 
 // retryMessage adds the problems of an invalid answer to message.

@@ -12,8 +12,11 @@ import (
 )
 
 // Form ties a generated form type T to its schema and to the table-driven
-// engine that decodes, validates and encodes T. Generated code declares
-// one per form with NewForm and calls it from one-line wrappers. Form is
+// engine that decodes, validates and encodes T. Generated code does not
+// build it: it declares a static descriptor per form
+// (elicitimpl.Form{Type: (*T)(nil), Spec: ...}), which builds the Form
+// with NewForm on the form's first use, and calls it from one-line
+// wrappers. Form is
 // not generic: values travel as a *T in an interface, checked against T on
 // every call, so a form adds no generic instantiation to a build.
 type Form struct {
@@ -476,6 +479,9 @@ func (e *engine) ask(ctx context.Context, a Asker, message string, opts []AskOpt
 	out, err := askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (struct{}, error) {
 		return struct{}{}, e.decodeInto(s, content, dst)
 	})
+	if err == nil && out.Action == ActionAccept && e.unconfirmed(dst) != "" {
+		return e.declineUnconfirmed(dst), nil // confirm.go
+	}
 	return out.Action, err
 }
 

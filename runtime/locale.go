@@ -74,7 +74,7 @@ type LanguagePreferrer interface {
 // current request ("" when none), for handlers that translate their own
 // messages; see MatchLanguage.
 func LanguagePreference(a Asker) string {
-	if lp, ok := a.(LanguagePreferrer); ok {
+	if lp, ok := findAs[LanguagePreferrer](a); ok {
 		return lp.LanguagePreference()
 	}
 	return ""

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"errors"
 	"fmt"
 )
@@ -66,6 +65,15 @@ type Request struct {
 	// AskedFirst: an answer counts only if this server asked the
 	// question earlier in the call (WithAskedFirst).
 	AskedFirst bool
+	// Attempt is 0 for the first ask of a question and n for its n-th
+	// re-ask after an invalid answer (WithRetries); a re-ask carries the
+	// problems of the last answer in Message.
+	Attempt int
+	// Retries is the number of re-asks the ask allows (WithRetries). An
+	// Asker that counts re-asks across the rounds of a 2026-07-28 call
+	// (the adapters' exchange does) refuses an Attempt beyond it with an
+	// error matching ErrRetriesUsed.
+	Retries int
 }
 
 // Response is a client's answer, as an Asker returns it.
@@ -74,23 +82,6 @@ type Response struct {
 	// Content is the submitted form, present only on accept in form mode.
 	Content map[string]any
 }
-
-// Asker sends one elicitation request to the client and returns its answer.
-// SDK adapters implement it; elicittest provides a scripted one for tests.
-//
-// An Asker must return an error (never a zero Response) when the client
-// cannot be asked: ErrUnavailable (possibly wrapped in *UnavailableError)
-// when the client lacks the capability, *InputRequiredError when a
-// 2026-07-28 request must first return input_required to the client.
-type Asker interface {
-	Ask(ctx context.Context, req *Request) (*Response, error)
-}
-
-// AskerFunc adapts a function to the Asker interface.
-type AskerFunc func(ctx context.Context, req *Request) (*Response, error)
-
-// Ask calls f(ctx, req).
-func (f AskerFunc) Ask(ctx context.Context, req *Request) (*Response, error) { return f(ctx, req) }
 
 // Outcome is the typed result of an ask: Action says what the user did,
 // and Value holds the answer only when Action is ActionAccept. A generated

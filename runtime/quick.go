@@ -140,7 +140,7 @@ func AskChoice(ctx context.Context, a Asker, message string, options []Option, o
 // properties are named by the option values), when the Asker reports its
 // version (ProtocolVersioner; the SDK adapters do).
 func AskChoices(ctx context.Context, a Asker, message string, options []Option, opts ...AskOption) (Outcome[[]string], error) {
-	if pv, ok := a.(ProtocolVersioner); ok && EraOf(pv.ProtocolVersion()).LegacySchema() {
+	if pv, ok := findAs[ProtocolVersioner](a); ok && EraOf(pv.ProtocolVersion()).LegacySchema() {
 		return askChoicesLegacy(ctx, a, message, options, opts)
 	}
 	p := Property{Name: ChoicesField, Kind: KindMulti, Title: "Your choices", Required: true, Options: append([]Option(nil), options...)}
@@ -232,7 +232,7 @@ func CanAsk(ctx context.Context, a Asker, schemas ...*Schema) error {
 		if a == nil {
 			return &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: s}
 		}
-		c, ok := a.(Checker)
+		c, ok := findAs[Checker](a)
 		if !ok {
 			return nil
 		}

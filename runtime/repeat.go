@@ -37,7 +37,7 @@ func AnswerDigest(content map[string]any) string {
 // through *prev, the digest of this ask's previous invalid answer.
 func repeatedAnswer(a Asker, req *Request, content map[string]any, prev *string) bool {
 	d := AnswerDigest(content)
-	if m, ok := a.(AnswerMemo); ok {
+	if m, ok := findAs[AnswerMemo](a); ok {
 		return m.SameInvalidAnswer(req, d)
 	}
 	same := *prev != "" && *prev == d

@@ -108,6 +108,15 @@ type Property struct {
 	// answer must match. MCP schemas cannot carry it: it is a server-side
 	// rule, checked on answers and never sent.
 	Pattern string
+	// PatternMessage is the human words of Pattern (the tag option
+	// patternMessage='...'), said instead of the expression when an
+	// answer does not match. Server-side, never sent.
+	PatternMessage string
+
+	// Confirm marks the boolean box that approves (the tag option
+	// confirm): an accept with it false is a decline. Server-side, never
+	// sent.
+	Confirm bool
 }
 
 // Property returns the property named name, or nil.

@@ -40,7 +40,7 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 		return URLOutcome{}, &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
 	}
 	var id string
-	if f, ok := a.(FlowIDer); ok {
+	if f, ok := findAs[FlowIDer](a); ok {
 		id = f.NextFlowID(cfg.key)
 	} else {
 		id = NewElicitationID()

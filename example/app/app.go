@@ -21,6 +21,7 @@ package app
 import (
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
@@ -92,6 +93,14 @@ type Options struct {
 	// Logf, when set, records what the tools did (one line per deployment,
 	// booking and scheduled campaign).
 	Logf func(format string, args ...any)
+	// ProgressInterval is gosdk.Config.ProgressInterval: how often a
+	// 2025-era call with a progressToken hears progress while the person
+	// answers (zero: the adapter's default).
+	ProgressInterval time.Duration
+	// FormApps renders the forms as an MCP App for hosts that declare
+	// app-rendered elicitation (SEP-3118, draft; gosdk.Config.FormApps):
+	// the server advertises the extension and serves the form app.
+	FormApps bool
 }
 
 // App is the server's state: its configuration and store.
@@ -99,11 +108,10 @@ type App struct {
 	cfg         *gosdk.Config
 	store       *Store
 	connectBase string
-	// approve wraps the tools whose question is an approval of a side
-	// effect (deploy_to_production, send_campaign): their answers count
-	// only when this server asked (Config.AskedFirst).
-	approve *gosdk.Config
-	logf    func(format string, args ...any)
+	// fixtures wraps the official conformance suites' tools, which accept
+	// an answer the server did not ask for (see addConformance).
+	fixtures *gosdk.Config
+	logf     func(format string, args ...any)
 }
 
 // New returns the App for opts.
@@ -128,8 +136,13 @@ func New(opts Options) *App {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer}, store: store, connectBase: base,
-		approve: &gosdk.Config{Keys: keys, Replay: replay, AskedFirst: true, Observer: opts.Observer}, logf: logf}
+	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer, ProgressInterval: opts.ProgressInterval, FormApps: opts.FormApps},
+		store: store, connectBase: base,
+		// The 2026-07-28 suite's basic-elicitation and
+		// ignore-extra-params scenarios send a first call that already
+		// answers user_name and expect it to complete: the fixtures
+		// alone accept unasked answers.
+		fixtures: &gosdk.Config{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer}, logf: logf}
 }
 
 // Store returns the app's store.
@@ -143,9 +156,16 @@ func NewServer(opts Options) *mcp.Server {
 // Server returns a new *mcp.Server with the app's tools and, when
 // conformance is set, the conformance fixtures.
 func (a *App) Server(conformance bool) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "elicitgen-example", Title: "elicitgen example server", Version: "v0.1.0"}, &mcp.ServerOptions{
+	opts := &mcp.ServerOptions{
 		Instructions: "Tools that ask the user through MCP elicitation forms. Every result has an outcome: accepted, declined, cancelled or unavailable.",
-	})
+	}
+	if a.cfg.FormApps {
+		opts.Capabilities = gosdk.FormAppCapabilities(nil)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "elicitgen-example", Title: "elicitgen example server", Version: "v0.1.0"}, opts)
+	if a.cfg.FormApps {
+		gosdk.AddFormApp(s)
+	}
 	a.addTools(s)
 	if conformance {
 		a.addConformance(s)

@@ -75,14 +75,14 @@ func (a *App) addConformance(s *mcp.Server) {
 	// suite describes; a failure to ask is a tool error, never a JSON-RPC
 	// error (the adapter's default for 2025-era clients).
 	mcp.AddTool(s, &mcp.Tool{Name: FixtureElicitation, Description: "Conformance: asks for a username and an email address."},
-		gosdk.HandleFor(a.cfg, func(ctx context.Context, _ *mcp.CallToolRequest, in MessageArgs, ask runtime.Asker) (*mcp.CallToolResult, any, error) {
+		gosdk.HandleFor(a.fixtures, func(ctx context.Context, _ *mcp.CallToolRequest, in MessageArgs, ask runtime.Asker) (*mcp.CallToolResult, any, error) {
 			out, err := forms.AskTestElicitation(ctx, ask, in.Message)
 			return completed("User response", out, err)
 		}))
 	add := func(name, desc string, h gosdk.Handler) {
 		t := noArgs()
 		t.Name, t.Description = name, desc
-		s.AddTool(t, gosdk.Handle(a.cfg, h))
+		s.AddTool(t, gosdk.Handle(a.fixtures, h))
 	}
 	add(FixtureSEP1034, "Conformance (SEP-1034): a form with a default of every primitive type.",
 		func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
@@ -148,7 +148,7 @@ func (a *App) addConformance(s *mcp.Server) {
 		a.multipleInputs)
 	add(FixtureIRRCapabilities, "Conformance (SEP-2322): asks only what the client declared it can answer.", capabilities)
 	s.AddPrompt(&mcp.Prompt{Name: FixtureIRRPrompt, Description: "Conformance (SEP-2322): a prompt that first asks for context (key user_context)."},
-		gosdk.HandlePrompt(a.cfg, contextPrompt))
+		gosdk.HandlePrompt(a.fixtures, contextPrompt))
 
 	// 0.2.0-alpha.12, 2026-07-28: server-stateless (SEP-2575).
 	s.AddTool(&mcp.Tool{Name: FixtureMissingCapability, Description: "Conformance (SEP-2575): needs the sampling capability; without it, -32021 naming it.", InputSchema: map[string]any{"type": "object"}},
@@ -306,7 +306,7 @@ func rootsCount(m mcp.InputResponseMap, key string) (int, bool) {
 // drives gosdk.NewAsker and Finish itself (instead of gosdk.Handle) so
 // that it can add those entries: the adapter's Finish only knows forms.
 func (a *App) multipleInputs(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	ask, err := gosdk.NewAsker(ctx, a.cfg, req)
+	ask, err := gosdk.NewAsker(ctx, a.fixtures, req)
 	if err != nil {
 		return nil, err // tampered or expired state: -32602
 	}
@@ -319,7 +319,7 @@ func (a *App) multipleInputs(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		res = &mcp.CallToolResult{Content: text(fmt.Sprintf("%s %s (%s), %d root(s) visible", greeting, v.Name, out.Action, roots))}
 	}
 	res, err = ask.Finish(res, err)
-	if err != nil || !ask.Era().MultiRoundTrip() {
+	if err != nil || !runtime.EraOf(req.ProtocolVersion()).MultiRoundTrip() {
 		return res, err
 	}
 	missing := mcp.InputRequestMap{}
@@ -335,11 +335,7 @@ func (a *App) multipleInputs(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	case res.InputRequests == nil:
 		// The form is answered (its answer rides in the sealed state);
 		// only the other inputs are still missing.
-		state, err := ask.SealState()
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.CallToolResult{InputRequests: missing, RequestState: state}, nil
+		return ask.InputRequired(missing)
 	}
 	for k, v := range missing {
 		res.InputRequests[k] = v

@@ -94,13 +94,13 @@ type ConnectResult struct {
 var providerRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 func (a *App) addTools(s *mcp.Server) {
-	addApproval(a, s, ToolDeploy, "Deploy a service",
+	addTool(a, s, ToolDeploy, "Deploy a service",
 		"Deploys a service after the user picks the branch (pre-filled with the service's current branch) and environment and confirms.", a.deploy)
 	addTool(a, s, ToolBook, "Book a table",
 		fmt.Sprintf("Books a table. Asks the user for the date or party size when not given. When the date is fully booked, asks the user whether to try another date, up to %d times.", MaxRebooks), a.book)
 	addTool(a, s, ToolKR, "Key result dashboard",
 		"Returns the records of one of the organisation's key results; asks the user which one when kr is not given.", a.kr)
-	addApproval(a, s, ToolCampaign, "Send a campaign",
+	addTool(a, s, ToolCampaign, "Send a campaign",
 		"Sends an e-mail campaign once the user approves it and picks a send window.", a.campaign)
 	addTool(a, s, ToolConnect, "Connect an account",
 		"Asks the user to connect an account on the provider's page (URL-mode elicitation: credentials never pass through the client).", a.connect)
@@ -111,15 +111,6 @@ func (a *App) addTools(s *mcp.Server) {
 func addTool[In, Out any](a *App, s *mcp.Server, name, title, description string, h gosdk.HandlerFor[In, Out]) {
 	t := &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: gosdk.InputSchema[In](), OutputSchema: outputSchema[Out]()}
 	mcp.AddTool(s, t, gosdk.HandleFor(a.cfg, h))
-}
-
-// addApproval is addTool for a tool whose question approves a side
-// effect: an answer counts only if this server asked it earlier in the
-// call (a first call carrying an answer is asked instead), and, as for
-// every tool, a state that carried answers is used once.
-func addApproval[In, Out any](a *App, s *mcp.Server, name, title, description string, h gosdk.HandlerFor[In, Out]) {
-	t := &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: gosdk.InputSchema[In](), OutputSchema: outputSchema[Out]()}
-	mcp.AddTool(s, t, gosdk.HandleFor(a.approve, h))
 }
 
 // deploy asks which branch and environment, pre-filling the service's

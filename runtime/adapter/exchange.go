@@ -201,6 +201,9 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 			return nil, err
 		}
 	}
+	if req.Attempt > 0 {
+		return x.askAgain(ctx, req)
+	}
 	x.mu.Lock()
 	base := baseKey(req)
 	x.counts[base]++
@@ -520,13 +523,13 @@ func PageURL(base, name, value string) string {
 	return u.String()
 }
 
-// AskAgain implements runtime.Reasker: on 2026-07-28 the retry is
-// another input_required round for the same key, counted in the sealed
-// state.
-func (x *Exchange) AskAgain(ctx context.Context, req *runtime.Request, max int) (*runtime.Response, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+// askAgain asks a re-ask (req.Attempt > 0) under the key of the last ask
+// with the same key, unless req.Retries re-asks of that key were used,
+// when it returns an error matching ErrRetriesUsed. On 2026-07-28 the
+// re-ask is another input_required round for the same key, counted in
+// the sealed state, so the retries span the rounds.
+func (x *Exchange) askAgain(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	max := req.Retries
 	x.mu.Lock()
 	base := baseKey(req)
 	key := numberedKey(base, x.counts[base])

@@ -32,9 +32,12 @@ type Settings struct {
 	// handler (Exchange.Claim). Adapters always set it (their Config's
 	// store, or an in-memory one); nil makes such requests fail closed.
 	Replay ReplayStore
-	// AskedFirst applies runtime.WithAskedFirst to every ask of the
-	// call.
-	AskedFirst bool
+	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
+	// server asked its question (in inputResponses, without a sealed
+	// state that asked it). By default such an answer is ignored and the
+	// question is asked: a client could otherwise approve before anyone
+	// saw the form. runtime.WithAskedFirst still applies per ask.
+	AcceptUnasked bool
 }
 
 // Claim spends the state of x in the settings' replay store when it
@@ -73,7 +76,7 @@ func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Re
 	}
 	x, err := NewExchange(s.Sealer(), c)
 	if x != nil {
-		x.askedFirst = s.AskedFirst
+		x.askedFirst = !s.AcceptUnasked
 	}
 	s.observeStart(c, x, err)
 	return x, err

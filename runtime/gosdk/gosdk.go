@@ -104,10 +104,29 @@ type Config struct {
 	// deployment one shared store (runtime/redisstore). A failing store
 	// refuses the request (-32603).
 	Replay adapter.ReplayStore
-	// AskedFirst applies runtime.WithAskedFirst to every ask of the
-	// tools wrapped with this Config: an answer counts only if this
-	// server asked the question earlier in the call.
-	AskedFirst bool
+	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
+	// server asked its question (a first call already carrying
+	// inputResponses). By default an answer counts only if this server
+	// issued the question earlier in the call, in a sealed requestState:
+	// otherwise a client could approve before any person saw the form.
+	// Set it only where a client is trusted to answer unasked (the
+	// official conformance suite's ignore-extra-params scenario expects
+	// it); runtime.WithAskedFirst still applies per ask.
+	AcceptUnasked bool
+	// ProgressInterval is how often a 2025-era call that carries a
+	// progressToken is sent notifications/progress while the person
+	// answers a form, so that a client which resets its timeout on
+	// progress keeps the form open: zero means
+	// adapter.DefaultProgressInterval, a negative value none.
+	ProgressInterval time.Duration
+	// FormApps renders forms as an MCP App for clients that declare
+	// app-rendered elicitation (SEP-3118, draft): their form requests
+	// carry _meta.ui.resourceUri naming the form app, which AddFormApp
+	// serves, and the server must advertise the extension
+	// (FormAppCapabilities). The answer is validated as any other; a
+	// client without the extension gets the same request and shows its
+	// own form.
+	FormApps bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -121,7 +140,7 @@ func (c *Config) replayStore() adapter.ReplayStore {
 // adapters.
 func (c *Config) settings() *adapter.Settings {
 	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AskedFirst: c.AskedFirst}
+		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked}
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
@@ -190,11 +209,14 @@ func HandleFor[In, Out any](cfg *Config, h HandlerFor[In, Out]) mcp.ToolHandlerF
 	}
 }
 
-// Asker asks forms for one tool call. It implements runtime.Asker (and
-// runtime.FlowIDer); Finish turns the handler's result into the
-// era-correct reply. Handle does both for you.
+// Asker asks forms for one tool call: Ask asks, Finish turns the
+// handler's result into the era-correct reply, and Handle does both for
+// you. Unwrap returns the call's exchange, through which the runtime
+// finds what the call knows (the person's language, the protocol
+// version, the client's capabilities; see runtime.Asker), also when a
+// handler wraps its Asker with runtime.Wrap.
 type Asker struct {
-	*adapter.Exchange
+	x   *adapter.Exchange
 	cfg *Config
 }
 
@@ -213,7 +235,31 @@ func NewAsker(ctx context.Context, cfg *Config, req *mcp.CallToolRequest) (*Aske
 	if err != nil {
 		return nil, err
 	}
-	return &Asker{Exchange: x, cfg: cfg}, nil
+	return &Asker{x: x, cfg: cfg}, nil
+}
+
+// Ask asks req of the client (see runtime.Asker).
+func (a *Asker) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	return a.x.Ask(ctx, req)
+}
+
+// Unwrap returns the call's exchange (see runtime.Wrapper).
+func (a *Asker) Unwrap() runtime.Asker { return a.x }
+
+// InputRequired returns a 2026-07-28 input_required result that asks
+// the client for other kinds of input (sampling, roots) than this
+// package's forms, with a requestState sealing every answer so far: for
+// a handler that mixes them with forms. Call it after Finish returned a
+// result without inputRequests.
+func (a *Asker) InputRequired(requests mcp.InputRequestMap) (*mcp.CallToolResult, error) {
+	if !a.x.Era().MultiRoundTrip() {
+		return nil, fmt.Errorf("gosdk: input_required on protocol version %s", a.x.Era().Version())
+	}
+	state, err := a.x.SealState()
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: requests, RequestState: state}, nil
 }
 
 // newExchange completes call (whose Tool, Args and Principal bind the
@@ -234,7 +280,8 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 		}
 		answers, malformed = inputResponses(responses)
 	}
-	push := &pusher{ss: req.Session, version: call.Version}
+	push := &pusher{ss: req.Session, version: call.Version, progress: req.Params.GetMeta()["progressToken"], every: adapter.ProgressInterval(cfg.ProgressInterval),
+		app: cfg.FormApps && call.Caps.App}
 	if !runtime.EraOf(call.Version).MultiRoundTrip() && sessionless(req.Session) {
 		// The client's capabilities are unknown, not absent: let the
 		// pusher say why it cannot ask.
@@ -269,10 +316,10 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 
 // finish is Finish, with a tool error returned as its text.
 func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, string, error) {
-	r := a.cfg.settings().Finish(a.Exchange, err)
+	r := a.cfg.settings().Finish(a.x, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
-		in, err := inputRequests(r.Requests)
+		in, err := inputRequests(r.Requests, a.cfg.FormApps && a.x.Caps().App)
 		if err != nil {
 			return nil, "", err
 		}
@@ -294,16 +341,19 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 		}
 		return res, "", nil
 	}
-	return nil, "", replyError(r, a.Era().Version())
+	return nil, "", replyError(r, a.x.Era().Version())
 }
 
 // inputRequests encodes the questions of an input_required result.
-func inputRequests(reqs []*runtime.InputRequiredError) (mcp.InputRequestMap, error) {
+func inputRequests(reqs []*runtime.InputRequiredError, app bool) (mcp.InputRequestMap, error) {
 	out := make(mcp.InputRequestMap, len(reqs))
 	for _, p := range reqs {
 		params, err := elicitParams(p.Request, runtime.Version20260728)
 		if err != nil {
 			return nil, err
+		}
+		if app && p.Request.Mode == runtime.ModeForm {
+			params.Meta = adapter.AppMeta(params.Meta, p.Request)
 		}
 		params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
 		out[p.Key] = params
@@ -361,7 +411,9 @@ func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) adapter
 	if c == nil || c.Elicitation == nil {
 		return adapter.ClientCaps{}
 	}
-	return adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
+	caps := adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
+	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && adapter.AppCaps(c.Extensions)
+	return caps
 }
 
 // inputResponses converts the elicitation answers of a retry.
@@ -435,6 +487,12 @@ type pusher struct {
 	ss          *mcp.ServerSession
 	version     string
 	sessionless bool // served by a stateless HTTP handler: SessionlessReason
+	// progress is the call's progressToken (nil: none), sent progress
+	// every interval while the person answers.
+	progress any
+	every    time.Duration
+	// app: form requests name the form app (Config.FormApps).
+	app bool
 }
 
 // Ask sends req as elicitation/create and returns the client's answer.
@@ -448,6 +506,15 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	params, err := elicitParams(req, p.version)
 	if err != nil {
 		return nil, err
+	}
+	if p.app && req.Mode == runtime.ModeForm {
+		params.Meta = adapter.AppMeta(params.Meta, req)
+	}
+	if p.progress != nil {
+		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
+			return p.ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.progress, Progress: float64(n), Message: adapter.ProgressMessage})
+		})
+		defer stop()
 	}
 	res, err := p.ss.Elicit(ctx, params)
 	if err != nil {

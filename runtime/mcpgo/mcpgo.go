@@ -103,10 +103,29 @@ type Config struct {
 	// deployment one shared store (runtime/redisstore). A failing store
 	// refuses the request.
 	Replay adapter.ReplayStore
-	// AskedFirst applies runtime.WithAskedFirst to every ask of the
-	// tools wrapped with this Config: an answer counts only if this
-	// server asked the question earlier in the call.
-	AskedFirst bool
+	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
+	// server asked its question (a first call already carrying
+	// inputResponses). By default an answer counts only if this server
+	// issued the question earlier in the call, in a sealed requestState:
+	// otherwise a client could approve before any person saw the form.
+	// Set it only where a client is trusted to answer unasked (the
+	// official conformance suite's ignore-extra-params scenario expects
+	// it); runtime.WithAskedFirst still applies per ask.
+	AcceptUnasked bool
+	// ProgressInterval is how often a 2025-era call that carries a
+	// progressToken is sent notifications/progress while the person
+	// answers a form, so that a client which resets its timeout on
+	// progress keeps the form open: zero means
+	// adapter.DefaultProgressInterval, a negative value none.
+	ProgressInterval time.Duration
+	// FormApps renders forms as an MCP App for clients that declare
+	// app-rendered elicitation (SEP-3118, draft): their form requests
+	// carry _meta.ui.resourceUri naming the form app, which AddFormApp
+	// serves, and the server must advertise the extension
+	// (FormAppExtensions). The answer is validated as any other; a
+	// client without the extension gets the same request and shows its
+	// own form.
+	FormApps bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -126,7 +145,7 @@ func (c *Config) settings() *adapter.Settings {
 		policy = runtime.UnavailableToolError
 	}
 	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AskedFirst: c.AskedFirst}
+		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked}
 }
 
 // Handler is a tool handler that can ask the user through ask.
@@ -148,11 +167,14 @@ func Handle(cfg *Config, h Handler) server.ToolHandlerFunc {
 	}
 }
 
-// Asker asks forms for one tool call. It implements runtime.Asker (and
-// runtime.FlowIDer); Finish turns the handler's result into the
-// era-correct reply. Handle does both for you.
+// Asker asks forms for one tool call: Ask asks, Finish turns the
+// handler's result into the era-correct reply, and Handle does both for
+// you. Unwrap returns the call's exchange, through which the runtime
+// finds what the call knows (the person's language, the protocol
+// version, the client's capabilities; see runtime.Asker), also when a
+// handler wraps its Asker with runtime.Wrap.
 type Asker struct {
-	*adapter.Exchange
+	x   *adapter.Exchange
 	cfg *Config
 }
 
@@ -187,7 +209,8 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		answers, malformed = inputResponses(req.Params.InputResponses)
 	}
 	s := cfg.settings()
-	x, err := s.Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version})
+	x, err := s.Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version,
+		progress: progressToken(req), every: adapter.ProgressInterval(cfg.ProgressInterval), app: cfg.FormApps && call.Caps.App})
 	if err == nil {
 		err = s.Claim(ctx, x)
 	}
@@ -195,8 +218,16 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		_, msg := adapter.StartError(err)
 		return nil, startError{err: err, msg: msg}
 	}
-	return &Asker{Exchange: x, cfg: cfg}, nil
+	return &Asker{x: x, cfg: cfg}, nil
 }
+
+// Ask asks req of the client (see runtime.Asker).
+func (a *Asker) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	return a.x.Ask(ctx, req)
+}
+
+// Unwrap returns the call's exchange (see runtime.Wrapper).
+func (a *Asker) Unwrap() runtime.Asker { return a.x }
 
 // Finish returns what the tool call must answer, given what the handler
 // returned: the handler's own result, an input_required result (with
@@ -204,7 +235,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 // 2025-11-25, an error, or a tool error telling the model what to ask the
 // user; see adapter.Exchange.Reply.
 func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
-	r := a.cfg.settings().Finish(a.Exchange, err)
+	r := a.cfg.settings().Finish(a.x, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
 		b := server.NewInputRequestBuilder(r.State)
@@ -214,6 +245,9 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 				return nil, err
 			}
 			params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
+			if a.cfg.FormApps && a.x.Caps().App && p.Request.Mode == runtime.ModeForm {
+				appMeta(&params, p.Request)
+			}
 			b.Elicit(p.Key, params)
 		}
 		res := b.ToolResult()
@@ -228,7 +262,7 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 	case adapter.ReplyURLRequired:
 		e := mcp.URLElicitationRequiredError{Elicitations: make([]mcp.ElicitationParams, len(r.Requests))}
 		for i, p := range r.Requests {
-			e.Elicitations[i], _ = elicitParams(p.Request, a.Era().Version())
+			e.Elicitations[i], _ = elicitParams(p.Request, a.x.Era().Version())
 		}
 		return nil, e
 	}
@@ -293,8 +327,11 @@ func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string) ad
 	if !ok {
 		return adapter.ClientCaps{}
 	}
-	e := s.GetClientCapabilities().Elicitation
-	return adapter.InitializeCaps(version, e != nil, e != nil && e.Form != nil, e != nil && e.URL != nil)
+	c := s.GetClientCapabilities()
+	e := c.Elicitation
+	caps := adapter.InitializeCaps(version, e != nil, e != nil && e.Form != nil, e != nil && e.URL != nil)
+	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && adapter.AppCaps(c.Extensions)
+	return caps
 }
 
 // inputResponses converts the elicitation answers of a retry.
@@ -381,10 +418,33 @@ func elicitParams(req *runtime.Request, version string) (mcp.ElicitationParams, 
 	return p, nil
 }
 
+// appMeta names the form app in p's _meta (Config.FormApps).
+func appMeta(p *mcp.ElicitationParams, req *runtime.Request) {
+	var fields map[string]any
+	if p.Meta != nil {
+		fields = p.Meta.AdditionalFields
+	}
+	p.Meta = mcp.NewMetaFromMap(adapter.AppMeta(fields, req))
+}
+
 // pusher sends elicitation/create on a 2025-era session.
 type pusher struct {
 	srv     *server.MCPServer
 	version string
+	// progress is the call's progressToken (nil: none), sent progress
+	// every interval while the person answers.
+	progress mcp.ProgressToken
+	every    time.Duration
+	// app: form requests name the form app (Config.FormApps).
+	app bool
+}
+
+// progressToken returns the call's progressToken, or nil.
+func progressToken(req mcp.CallToolRequest) mcp.ProgressToken {
+	if req.Params.Meta == nil {
+		return nil
+	}
+	return req.Params.Meta.ProgressToken
 }
 
 // Ask sends req as elicitation/create and returns the client's answer.
@@ -395,6 +455,16 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	params, err := elicitParams(req, p.version)
 	if err != nil {
 		return nil, err
+	}
+	if p.app && req.Mode == runtime.ModeForm {
+		appMeta(&params, req)
+	}
+	if p.progress != nil {
+		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
+			return p.srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+				"progressToken": p.progress, "progress": n, "message": adapter.ProgressMessage})
+		})
+		defer stop()
 	}
 	res, err := p.srv.RequestElicitation(ctx, mcp.ElicitationRequest{
 		Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},

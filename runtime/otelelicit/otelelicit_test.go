@@ -56,7 +56,9 @@ func newFixture(t *testing.T, version string) *fixture {
 			return next(ctx, method, req)
 		}
 	})
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing(), Observer: obs}
+	// AcceptUnasked: the test sends some answers on a first call, to reach
+	// an invalid answer in one round.
+	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing(), Observer: obs, AcceptUnasked: true}
 	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
 		gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "Deploy?", runtime.WithAuditFields("env"))

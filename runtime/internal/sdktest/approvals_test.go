@@ -231,9 +231,9 @@ func TestExactAnswerKeys(t *testing.T) {
 	}
 }
 
-// addAskedFirstTool registers name asking Deploy, asked-first by the ask
-// option (perAsk) or by the Config.
-func addAskedFirstTool(s *server, name string, perAsk bool) {
+// addUnaskedTool registers name asking Deploy under a Config that
+// accepts unasked answers, and with WithAskedFirst when perAsk.
+func addUnaskedTool(s *server, name string, perAsk bool) {
 	body := func(ctx context.Context, ask runtime.Asker) (string, error) {
 		var opts []runtime.AskOption
 		if perAsk {
@@ -250,7 +250,7 @@ func addAskedFirstTool(s *server, name string, perAsk bool) {
 	}
 	switch s.sdk {
 	case goSDK:
-		cfg := &gosdk.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, AskedFirst: !perAsk}
+		cfg := &gosdk.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, AcceptUnasked: true}
 		s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
 			gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 				s.runs.Add(1)
@@ -261,7 +261,7 @@ func addAskedFirstTool(s *server, name string, perAsk bool) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 			}))
 	case mcpGo:
-		cfg := &mcpgo.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, AskedFirst: !perAsk}
+		cfg := &mcpgo.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, AcceptUnasked: true}
 		s.ms.AddTool(mgmcp.NewTool(name),
 			mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
 				s.runs.Add(1)
@@ -274,10 +274,10 @@ func addAskedFirstTool(s *server, name string, perAsk bool) {
 	}
 }
 
-// TestAskedFirst: under WithAskedFirst (or Config.AskedFirst) a first
-// call that arrives carrying an answer is asked instead; by default it
-// completes at once (the conformance scenario
-// input-required-result-ignore-extra-params).
+// TestAskedFirst: by default a first call that arrives carrying an
+// answer is asked instead; under Config.AcceptUnasked it completes at
+// once (the conformance scenario input-required-result-ignore-extra-params),
+// unless the ask itself says WithAskedFirst.
 func TestAskedFirst(t *testing.T) {
 	pre := json.RawMessage(`{"Deploy":{"action":"accept","content":{"branch":"evil","env":"prod","replicas":3,"confirm":true}}}`)
 	for _, sdk := range sdks {
@@ -286,14 +286,14 @@ func TestAskedFirst(t *testing.T) {
 			perAsk    bool
 			wantAsked bool
 		}{
-			{"deploy", false, false},
-			{"deploy_ask_first", true, true},
-			{"deploy_cfg_first", false, true},
+			{"deploy", false, true},
+			{"deploy_unasked", false, false},
+			{"deploy_unasked_ask_first", true, true},
 		} {
 			t.Run(sdk+"/"+tc.tool, func(t *testing.T) {
 				s := newServer(t, sdk, runtime.UnavailableAuto)
 				if tc.tool != "deploy" {
-					addAskedFirstTool(s, tc.tool, tc.perAsk)
+					addUnaskedTool(s, tc.tool, tc.perAsk)
 				}
 				c := connect(t, s, sdk, clientOpts{answer: scripted})
 				// The first call carries an answer nobody asked for.

@@ -15,11 +15,18 @@ import (
 
 // serverOpts are the optional settings of newServer.
 type serverOpts struct {
-	askErrors runtime.AskErrorPolicy
-	observer  runtime.Observer
+	askErrors     runtime.AskErrorPolicy
+	observer      runtime.Observer
+	acceptUnasked bool
 }
 
 type serverOpt func(*serverOpts)
+
+// acceptUnasked sets the adapters' Config.AcceptUnasked: a first call
+// carrying answers completes.
+func acceptUnasked() serverOpt {
+	return func(o *serverOpts) { o.acceptUnasked = true }
+}
 
 // askErrors sets the adapters' Config.AskErrors.
 func askErrors(p runtime.AskErrorPolicy) serverOpt {
@@ -243,6 +250,10 @@ var askMatrix = []matrixCase{
 		}
 		// 2026-07-28: another input_required round for the same key.
 		checkEra(t, s, c, version, "Choice", "Choice")
+		// The re-ask went through the handler's middleware, numbered.
+		if n := s.reasked.Load(); n != 1 {
+			t.Errorf("the wrapper saw %d re-asks, want 1", n)
+		}
 	}},
 	{"same_invalid_answer", func(t *testing.T, sdk, version string) {
 		// A client that cannot fill a field sends the same invalid answer

@@ -70,12 +70,30 @@ type server struct {
 	policy  runtime.UnavailablePolicy
 	askErrs chan error // server-side ask errors of the slow tools
 	runs    atomic.Int32
+	// asked and reasked count the questions the outermost middleware
+	// wrapper saw (see through), re-asks (Request.Attempt > 0) apart.
+	asked, reasked atomic.Int32
 
 	gs *mcp.Server
 	ms *mgserver.MCPServer
 }
 
 type body func(ctx context.Context, ask runtime.Asker) (string, error)
+
+// through wraps an adapter's Asker as middleware would, in two layers of
+// runtime.Wrap, so that every case of the matrix runs through wrappers
+// (translations, retries across rounds, the repeated-answer stop, flow
+// ids, the 2025-06-18 checkbox fallback, CanAsk and the invalid-answer
+// event must all survive them), and counts what the outer layer saw.
+func (s *server) through(ask runtime.Asker) runtime.Asker {
+	return runtime.Wrap(runtime.Wrap(ask, nil), func(ctx context.Context, req *runtime.Request, next runtime.Asker) (*runtime.Response, error) {
+		s.asked.Add(1)
+		if req.Attempt > 0 {
+			s.reasked.Add(1)
+		}
+		return next.Ask(ctx, req)
+	})
+}
 
 // completeKey holds, in a handler's context, a func that sends
 // notifications/elicitation/complete through the SDK adapter.
@@ -208,13 +226,13 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts 
 	switch sdk {
 	case goSDK:
 		s.gs = mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
-		cfg := &gosdk.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors, Observer: so.observer}
+		cfg := &gosdk.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors, Observer: so.observer, AcceptUnasked: so.acceptUnasked}
 		for name, b := range s.allBodies() {
 			s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
 				gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 					s.runs.Add(1)
 					ctx = context.WithValue(ctx, completeKey{}, func(id string) error { return gosdk.Complete(ctx, req.Session, id) })
-					text, err := b(ctx, ask)
+					text, err := b(ctx, s.through(ask))
 					if err != nil {
 						return nil, err
 					}
@@ -228,7 +246,7 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts 
 			}))
 	case mcpGo:
 		s.ms = mgserver.NewMCPServer("srv", "v0", mgserver.WithToolCapabilities(false))
-		cfg := &mcpgo.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors, Observer: so.observer}
+		cfg := &mcpgo.Config{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors, Observer: so.observer, AcceptUnasked: so.acceptUnasked}
 		for name, b := range s.allBodies() {
 			s.ms.AddTool(mgmcp.NewTool(name),
 				mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
@@ -236,7 +254,7 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts 
 					ctx = context.WithValue(ctx, completeKey{}, func(id string) error {
 						return mcpgo.Complete(ctx, mgserver.ServerFromContext(ctx), mgserver.ClientSessionFromContext(ctx), id)
 					})
-					text, err := b(ctx, ask)
+					text, err := b(ctx, s.through(ask))
 					if err != nil {
 						return nil, err
 					}

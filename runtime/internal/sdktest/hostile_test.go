@@ -209,14 +209,15 @@ func TestInputResponsesCap(t *testing.T) {
 
 // TestAnswerBeforeAsked: on 2026-07-28 a client may send inputResponses
 // on its first call, before any question (the conformance scenario
-// input-required-result-ignore-extra-params expects it to complete). The
-// answer is still decoded and validated; the server cannot know whether
-// a person saw a form.
+// input-required-result-ignore-extra-params expects it to complete, so a
+// server may opt in with Config.AcceptUnasked). The answer is still
+// decoded and validated; the server cannot know whether a person saw a
+// form.
 func TestAnswerBeforeAsked(t *testing.T) {
 	answer, _ := scripted(context.Background(), question{Message: deployMsg})
 	for _, sdk := range sdks {
 		t.Run(sdk, func(t *testing.T) {
-			s := newServer(t, sdk, runtime.UnavailableAuto)
+			s := newServer(t, sdk, runtime.UnavailableAuto, acceptUnasked())
 			c := connect(t, s, goSDK, clientOpts{answer: scripted})
 			for _, tc := range []struct {
 				content map[string]any

@@ -21,11 +21,15 @@ import (
 // (which has an elicit.ja.json) and answers with the language preference
 // its asker carried and the accepted value. Config.Locale reads the
 // tool argument "lang", so that a test can set the preference either
-// way: SEP-2792's _meta or the hook.
-func localeServer(t *testing.T, sdk string) *server {
+// way: SEP-2792's _meta or the hook. With wrap, the handler asks through
+// middleware built with runtime.Wrap, which must change nothing.
+func localeServer(t *testing.T, sdk string, wrap bool) *server {
 	s := newServer(t, sdk, runtime.UnavailableAuto) // for the keys, clock and leak check
 	handle := func(ctx context.Context, ask runtime.Asker) (string, error) {
 		s.runs.Add(1)
+		if wrap {
+			ask = s.through(ask)
+		}
 		out, err := testforms.AskDeploy(ctx, ask, deployMsg)
 		if err != nil {
 			return "", err
@@ -111,54 +115,64 @@ func (c *conn) callWithMeta(ctx context.Context, tool string, args, meta map[str
 // SEP-2792 acceptLanguage or from Config.Locale; the wire schema's
 // titles, descriptions and option titles follow it (enumNames on
 // 2025-06-18), while the option values and the accepted answer do not.
+// Asked through middleware (runtime.Wrap), everything is the same.
 func TestLocaleMatrix(t *testing.T) {
 	for _, sdk := range []string{goSDK, mcpGo} {
 		for _, v := range versions {
-			t.Run(sdk+"/"+v, func(t *testing.T) {
-				s := localeServer(t, sdk)
-				var mu sync.Mutex
-				var seen []question
-				answer := func(ctx context.Context, q question) (*runtime.Response, error) {
-					mu.Lock()
-					seen = append(seen, q)
-					mu.Unlock()
-					return scripted(ctx, q)
-				}
-				c := connect(t, s, sdk, clientOpts{version: clientVersion(v), answer: answer})
-				cases := []struct {
-					name       string
-					args, meta map[string]any
-					pref       string
-					ja         bool
-					content    string // the contentLanguage the question reports
-				}{
-					{"acceptLanguage", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "ja-JP, en;q=0.5"}, "ja-JP, en;q=0.5", true, "ja"},
-					{"none", nil, nil, "", false, ""},
-					{"english first", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "en-US, ja;q=0.9"}, "en-US, ja;q=0.9", false, "en"},
-					{"no catalog for it", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "sv"}, "sv", false, "en"},
-					{"hook", map[string]any{"lang": "JA"}, map[string]any{runtime.MetaKeyAcceptLanguage: "en"}, "JA", true, "ja"},
-				}
-				for _, tc := range cases {
-					mu.Lock()
-					seen = nil
-					mu.Unlock()
-					res, err := c.callWithMeta(callCtx(t), "deploy", tc.args, tc.meta)
-					want := fmt.Sprintf("pref=%q %s", tc.pref, acceptedText)
-					if err != nil || res.IsError || res.Text != want {
-						t.Fatalf("%s: call = %+v, %v; want %q", tc.name, res, err, want)
+			for _, wrap := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/wrapped=%t", sdk, v, wrap), func(t *testing.T) {
+					s := localeServer(t, sdk, wrap)
+					var mu sync.Mutex
+					var seen []question
+					answer := func(ctx context.Context, q question) (*runtime.Response, error) {
+						mu.Lock()
+						seen = append(seen, q)
+						mu.Unlock()
+						return scripted(ctx, q)
 					}
-					mu.Lock()
-					qs := append([]question(nil), seen...)
-					mu.Unlock()
-					if len(qs) != 1 {
-						t.Fatalf("%s: %d questions, want 1", tc.name, len(qs))
+					c := connect(t, s, sdk, clientOpts{version: clientVersion(v), answer: answer})
+					cases := []struct {
+						name       string
+						args, meta map[string]any
+						pref       string
+						ja         bool
+						content    string // the contentLanguage the question reports
+					}{
+						{"acceptLanguage", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "ja-JP, en;q=0.5"}, "ja-JP, en;q=0.5", true, "ja"},
+						{"none", nil, nil, "", false, ""},
+						{"english first", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "en-US, ja;q=0.9"}, "en-US, ja;q=0.9", false, "en"},
+						{"no catalog for it", nil, map[string]any{runtime.MetaKeyAcceptLanguage: "sv"}, "sv", false, "en"},
+						{"hook", map[string]any{"lang": "JA"}, map[string]any{runtime.MetaKeyAcceptLanguage: "en"}, "JA", true, "ja"},
 					}
-					checkLocaleSchema(t, tc.name, v, qs[0].Schema, tc.ja)
-					if qs[0].Language != tc.content {
-						t.Errorf("%s: question's _meta contentLanguage = %q, want %q", tc.name, qs[0].Language, tc.content)
+					for _, tc := range cases {
+						mu.Lock()
+						seen = nil
+						mu.Unlock()
+						res, err := c.callWithMeta(callCtx(t), "deploy", tc.args, tc.meta)
+						want := fmt.Sprintf("pref=%q %s", tc.pref, acceptedText)
+						if err != nil || res.IsError || res.Text != want {
+							t.Fatalf("%s: call = %+v, %v; want %q", tc.name, res, err, want)
+						}
+						mu.Lock()
+						qs := append([]question(nil), seen...)
+						mu.Unlock()
+						if len(qs) != 1 {
+							t.Fatalf("%s: %d questions, want 1", tc.name, len(qs))
+						}
+						checkLocaleSchema(t, tc.name, v, qs[0].Schema, tc.ja)
+						if qs[0].Language != tc.content {
+							t.Errorf("%s: question's _meta contentLanguage = %q, want %q", tc.name, qs[0].Language, tc.content)
+						}
 					}
-				}
-			})
+					want := int32(len(cases))
+					if runtime.EraOf(v).MultiRoundTrip() {
+						want *= 2 // each call's handler runs in two rounds
+					}
+					if n := s.asked.Load(); wrap && n != want {
+						t.Errorf("the wrapper saw %d questions, want %d", n, want)
+					}
+				})
+			}
 		}
 	}
 }

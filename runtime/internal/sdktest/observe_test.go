@@ -455,7 +455,7 @@ var observeCases = []struct {
 	{"unasked", func(t *testing.T, sdk, version string) {
 		modernOnly(t, version)
 		rec := newEventLog()
-		s := newServer(t, sdk, runtime.UnavailableAuto, observe(rec))
+		s := newServer(t, sdk, runtime.UnavailableAuto, observe(rec), acceptUnasked())
 		c := connect(t, s, goSDK, clientOpts{answer: scripted})
 		answer, _ := scripted(context.Background(), question{Message: deployMsg})
 		res, err := c.gc.CallTool(callCtx(t), &mcp.CallToolParams{Name: "deploy",
