@@ -1,8 +1,11 @@
 package gen_test
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,18 +60,20 @@ func TestGoldenOutputsBuild(t *testing.T) {
 		}
 	}
 	if !t.Failed() {
-		checkNoInitCode(t, dir)
+		checkInitCode(t, dir)
 	}
 }
 
-// checkNoInitCode fails if a package of the module in dir has
-// initialisation code: generated forms are static data (a package of
-// thousands of forms must not grow one init function of every form), and
-// so are the goldens' own sources. An init of one byte is the RET the
-// compiler writes for a package with nothing to initialise.
-func checkNoInitCode(t *testing.T, dir string) {
+// checkInitCode fails if a package of the module in dir has more
+// initialisation code than its generated file's TSchema method values and
+// elicitimpl.Bind calls, a few instructions per form: the descriptors and
+// translations are static data (a package of thousands of forms must not
+// grow an init function that builds every form), and the goldens' own
+// sources have no init code. An init of one byte is the RET the compiler writes for a
+// package with nothing to initialise.
+func checkInitCode(t *testing.T, dir string) {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-export", "-f", "{{.ImportPath}} {{.Export}}", "./...")
+	cmd := exec.Command("go", "list", "-export", "-f", "{{.ImportPath}} {{.Dir}} {{.Export}}", "./...")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
@@ -76,10 +81,19 @@ func checkNoInitCode(t *testing.T, dir string) {
 	}
 	checked := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		path, archive, ok := strings.Cut(line, " ")
-		if !ok || archive == "" {
+		f := strings.Fields(line)
+		if len(f) != 3 {
 			continue
 		}
+		path, pkgDir, archive := f[0], f[1], f[2]
+		src, err := os.ReadFile(filepath.Join(pkgDir, gen.GoFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		binds := bytes.Count(src, []byte("\telicitimpl.Bind("))
+		// The prologue and stack check, and per form the TSchema method
+		// value (a closure allocated) and the Bind call.
+		limit := 48 + 96*binds
 		nm, err := exec.Command("go", "tool", "nm", "-size", archive).Output()
 		if err != nil {
 			t.Fatalf("go tool nm %s: %v", archive, err)
@@ -88,8 +102,11 @@ func checkNoInitCode(t *testing.T, dir string) {
 		for _, sym := range strings.Split(string(nm), "\n") {
 			// address size kind name
 			f := strings.Fields(sym)
-			if len(f) == 4 && f[2] == "T" && f[3] == path+".init" && f[1] != "1" {
-				t.Errorf("%s has %s bytes of initialisation code, want the forms as static data", path, f[1])
+			if len(f) != 4 || f[2] != "T" || f[3] != path+".init" {
+				continue
+			}
+			if size, err := strconv.Atoi(f[1]); err != nil || size > limit {
+				t.Errorf("%s has %s bytes of initialisation code for %d forms, want at most %d: the Bind calls only", path, f[1], binds, limit)
 			}
 		}
 	}

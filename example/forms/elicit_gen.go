@@ -13,12 +13,10 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion3
+const _ = elicitimpl.SupportPackageIsVersion4
 
 // TestElicitationSchema returns a copy of the requestedSchema of TestElicitation.
-func TestElicitationSchema() *runtime.Schema {
-	return elicitFormTestElicitation.Schema()
-}
+var TestElicitationSchema = elicitFormTestElicitation.Schema
 
 // Validate checks v against every rule of the TestElicitation schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -27,17 +25,14 @@ func (v *TestElicitation) Validate() error {
 }
 
 // AskTestElicitation asks the user to fill in TestElicitation. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*TestElicitation], err error) {
-	o.Action, err = elicitFormTestElicitation.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskTestElicitation func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*TestElicitation], error)
 
 // AcceptTestElicitation is the client-side answer that submits v, if v validates.
-func AcceptTestElicitation(v TestElicitation) (*runtime.Response, error) {
-	return elicitFormTestElicitation.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptTestElicitation func(v TestElicitation) (*runtime.Response, error)
 
 // DeclineTestElicitation is the client-side answer that declines a TestElicitation form.
 var DeclineTestElicitation = elicitimpl.Decline
@@ -46,9 +41,7 @@ var DeclineTestElicitation = elicitimpl.Decline
 var CancelTestElicitation = elicitimpl.Cancel
 
 // SEP1034DefaultsSchema returns a copy of the requestedSchema of SEP1034Defaults.
-func SEP1034DefaultsSchema() *runtime.Schema {
-	return elicitFormSEP1034Defaults.Schema()
-}
+var SEP1034DefaultsSchema = elicitFormSEP1034Defaults.Schema
 
 // Validate checks v against every rule of the SEP1034Defaults schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -57,17 +50,14 @@ func (v *SEP1034Defaults) Validate() error {
 }
 
 // AskSEP1034Defaults asks the user to fill in SEP1034Defaults. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*SEP1034Defaults], err error) {
-	o.Action, err = elicitFormSEP1034Defaults.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskSEP1034Defaults func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*SEP1034Defaults], error)
 
 // AcceptSEP1034Defaults is the client-side answer that submits v, if v validates.
-func AcceptSEP1034Defaults(v SEP1034Defaults) (*runtime.Response, error) {
-	return elicitFormSEP1034Defaults.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptSEP1034Defaults func(v SEP1034Defaults) (*runtime.Response, error)
 
 // DeclineSEP1034Defaults is the client-side answer that declines a SEP1034Defaults form.
 var DeclineSEP1034Defaults = elicitimpl.Decline
@@ -76,9 +66,7 @@ var DeclineSEP1034Defaults = elicitimpl.Decline
 var CancelSEP1034Defaults = elicitimpl.Cancel
 
 // SEP1330EnumsSchema returns a copy of the requestedSchema of SEP1330Enums.
-func SEP1330EnumsSchema() *runtime.Schema {
-	return elicitFormSEP1330Enums.Schema()
-}
+var SEP1330EnumsSchema = elicitFormSEP1330Enums.Schema
 
 // Validate checks v against every rule of the SEP1330Enums schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -87,17 +75,14 @@ func (v *SEP1330Enums) Validate() error {
 }
 
 // AskSEP1330Enums asks the user to fill in SEP1330Enums. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*SEP1330Enums], err error) {
-	o.Action, err = elicitFormSEP1330Enums.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskSEP1330Enums func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*SEP1330Enums], error)
 
 // AcceptSEP1330Enums is the client-side answer that submits v, if v validates.
-func AcceptSEP1330Enums(v SEP1330Enums) (*runtime.Response, error) {
-	return elicitFormSEP1330Enums.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptSEP1330Enums func(v SEP1330Enums) (*runtime.Response, error)
 
 // DeclineSEP1330Enums is the client-side answer that declines a SEP1330Enums form.
 var DeclineSEP1330Enums = elicitimpl.Decline
@@ -106,9 +91,7 @@ var DeclineSEP1330Enums = elicitimpl.Decline
 var CancelSEP1330Enums = elicitimpl.Cancel
 
 // UserNameSchema returns a copy of the requestedSchema of UserName.
-func UserNameSchema() *runtime.Schema {
-	return elicitFormUserName.Schema()
-}
+var UserNameSchema = elicitFormUserName.Schema
 
 // Validate checks v against every rule of the UserName schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -117,17 +100,14 @@ func (v *UserName) Validate() error {
 }
 
 // AskUserName asks the user to fill in UserName. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*UserName], err error) {
-	o.Action, err = elicitFormUserName.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskUserName func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*UserName], error)
 
 // AcceptUserName is the client-side answer that submits v, if v validates.
-func AcceptUserName(v UserName) (*runtime.Response, error) {
-	return elicitFormUserName.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptUserName func(v UserName) (*runtime.Response, error)
 
 // DeclineUserName is the client-side answer that declines a UserName form.
 var DeclineUserName = elicitimpl.Decline
@@ -136,9 +116,7 @@ var DeclineUserName = elicitimpl.Decline
 var CancelUserName = elicitimpl.Cancel
 
 // ConfirmSchema returns a copy of the requestedSchema of Confirm.
-func ConfirmSchema() *runtime.Schema {
-	return elicitFormConfirm.Schema()
-}
+var ConfirmSchema = elicitFormConfirm.Schema
 
 // Validate checks v against every rule of the Confirm schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -147,17 +125,14 @@ func (v *Confirm) Validate() error {
 }
 
 // AskConfirm asks the user to fill in Confirm. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Confirm], err error) {
-	o.Action, err = elicitFormConfirm.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskConfirm func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Confirm], error)
 
 // AcceptConfirm is the client-side answer that submits v, if v validates.
-func AcceptConfirm(v Confirm) (*runtime.Response, error) {
-	return elicitFormConfirm.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptConfirm func(v Confirm) (*runtime.Response, error)
 
 // DeclineConfirm is the client-side answer that declines a Confirm form.
 var DeclineConfirm = elicitimpl.Decline
@@ -166,9 +141,7 @@ var DeclineConfirm = elicitimpl.Decline
 var CancelConfirm = elicitimpl.Cancel
 
 // Step1Schema returns a copy of the requestedSchema of Step1.
-func Step1Schema() *runtime.Schema {
-	return elicitFormStep1.Schema()
-}
+var Step1Schema = elicitFormStep1.Schema
 
 // Validate checks v against every rule of the Step1 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -177,17 +150,14 @@ func (v *Step1) Validate() error {
 }
 
 // AskStep1 asks the user to fill in Step1. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Step1], err error) {
-	o.Action, err = elicitFormStep1.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskStep1 func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Step1], error)
 
 // AcceptStep1 is the client-side answer that submits v, if v validates.
-func AcceptStep1(v Step1) (*runtime.Response, error) {
-	return elicitFormStep1.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptStep1 func(v Step1) (*runtime.Response, error)
 
 // DeclineStep1 is the client-side answer that declines a Step1 form.
 var DeclineStep1 = elicitimpl.Decline
@@ -196,9 +166,7 @@ var DeclineStep1 = elicitimpl.Decline
 var CancelStep1 = elicitimpl.Cancel
 
 // Step2Schema returns a copy of the requestedSchema of Step2.
-func Step2Schema() *runtime.Schema {
-	return elicitFormStep2.Schema()
-}
+var Step2Schema = elicitFormStep2.Schema
 
 // Validate checks v against every rule of the Step2 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -207,17 +175,14 @@ func (v *Step2) Validate() error {
 }
 
 // AskStep2 asks the user to fill in Step2. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Step2], err error) {
-	o.Action, err = elicitFormStep2.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskStep2 func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Step2], error)
 
 // AcceptStep2 is the client-side answer that submits v, if v validates.
-func AcceptStep2(v Step2) (*runtime.Response, error) {
-	return elicitFormStep2.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptStep2 func(v Step2) (*runtime.Response, error)
 
 // DeclineStep2 is the client-side answer that declines a Step2 form.
 var DeclineStep2 = elicitimpl.Decline
@@ -226,9 +191,7 @@ var DeclineStep2 = elicitimpl.Decline
 var CancelStep2 = elicitimpl.Cancel
 
 // PromptContextSchema returns a copy of the requestedSchema of PromptContext.
-func PromptContextSchema() *runtime.Schema {
-	return elicitFormPromptContext.Schema()
-}
+var PromptContextSchema = elicitFormPromptContext.Schema
 
 // Validate checks v against every rule of the PromptContext schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -237,17 +200,14 @@ func (v *PromptContext) Validate() error {
 }
 
 // AskPromptContext asks the user to fill in PromptContext. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*PromptContext], err error) {
-	o.Action, err = elicitFormPromptContext.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskPromptContext func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*PromptContext], error)
 
 // AcceptPromptContext is the client-side answer that submits v, if v validates.
-func AcceptPromptContext(v PromptContext) (*runtime.Response, error) {
-	return elicitFormPromptContext.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptPromptContext func(v PromptContext) (*runtime.Response, error)
 
 // DeclinePromptContext is the client-side answer that declines a PromptContext form.
 var DeclinePromptContext = elicitimpl.Decline
@@ -256,9 +216,7 @@ var DeclinePromptContext = elicitimpl.Decline
 var CancelPromptContext = elicitimpl.Cancel
 
 // DeploySchema returns a copy of the requestedSchema of Deploy.
-func DeploySchema() *runtime.Schema {
-	return elicitFormDeploy.Schema()
-}
+var DeploySchema = elicitFormDeploy.Schema
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -267,17 +225,14 @@ func (v *Deploy) Validate() error {
 }
 
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Deploy], err error) {
-	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskDeploy func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Deploy], error)
 
 // AcceptDeploy is the client-side answer that submits v, if v validates.
-func AcceptDeploy(v Deploy) (*runtime.Response, error) {
-	return elicitFormDeploy.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptDeploy func(v Deploy) (*runtime.Response, error)
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
 var DeclineDeploy = elicitimpl.Decline
@@ -286,9 +241,7 @@ var DeclineDeploy = elicitimpl.Decline
 var CancelDeploy = elicitimpl.Cancel
 
 // RebookSchema returns a copy of the requestedSchema of Rebook.
-func RebookSchema() *runtime.Schema {
-	return elicitFormRebook.Schema()
-}
+var RebookSchema = elicitFormRebook.Schema
 
 // Validate checks v against every rule of the Rebook schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -297,17 +250,14 @@ func (v *Rebook) Validate() error {
 }
 
 // AskRebook asks the user to fill in Rebook. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Rebook], err error) {
-	o.Action, err = elicitFormRebook.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskRebook func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Rebook], error)
 
 // AcceptRebook is the client-side answer that submits v, if v validates.
-func AcceptRebook(v Rebook) (*runtime.Response, error) {
-	return elicitFormRebook.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptRebook func(v Rebook) (*runtime.Response, error)
 
 // DeclineRebook is the client-side answer that declines a Rebook form.
 var DeclineRebook = elicitimpl.Decline
@@ -316,9 +266,7 @@ var DeclineRebook = elicitimpl.Decline
 var CancelRebook = elicitimpl.Cancel
 
 // BookArgsSchema returns a copy of the requestedSchema of BookArgs.
-func BookArgsSchema() *runtime.Schema {
-	return elicitFormBookArgs.Schema()
-}
+var BookArgsSchema = elicitFormBookArgs.Schema
 
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -327,17 +275,14 @@ func (v *BookArgs) Validate() error {
 }
 
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*BookArgs], err error) {
-	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskBookArgs func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*BookArgs], error)
 
 // AcceptBookArgs is the client-side answer that submits v, if v validates.
-func AcceptBookArgs(v BookArgs) (*runtime.Response, error) {
-	return elicitFormBookArgs.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptBookArgs func(v BookArgs) (*runtime.Response, error)
 
 // DeclineBookArgs is the client-side answer that declines a BookArgs form.
 var DeclineBookArgs = elicitimpl.Decline
@@ -354,9 +299,7 @@ func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, m
 }
 
 // KRArgsSchema returns a copy of the requestedSchema of KRArgs.
-func KRArgsSchema() *runtime.Schema {
-	return elicitFormKRArgs.Schema()
-}
+var KRArgsSchema = elicitFormKRArgs.Schema
 
 // Validate checks v against every rule of the KRArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -365,17 +308,14 @@ func (v *KRArgs) Validate() error {
 }
 
 // AskKRArgs asks the user to fill in KRArgs. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskKRArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*KRArgs], err error) {
-	o.Action, err = elicitFormKRArgs.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskKRArgs func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*KRArgs], error)
 
 // AcceptKRArgs is the client-side answer that submits v, if v validates.
-func AcceptKRArgs(v KRArgs) (*runtime.Response, error) {
-	return elicitFormKRArgs.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptKRArgs func(v KRArgs) (*runtime.Response, error)
 
 // DeclineKRArgs is the client-side answer that declines a KRArgs form.
 var DeclineKRArgs = elicitimpl.Decline
@@ -392,9 +332,7 @@ func AskMissingKRArgs(ctx context.Context, asker runtime.Asker, v *KRArgs, messa
 }
 
 // CampaignApprovalSchema returns a copy of the requestedSchema of CampaignApproval.
-func CampaignApprovalSchema() *runtime.Schema {
-	return elicitFormCampaignApproval.Schema()
-}
+var CampaignApprovalSchema = elicitFormCampaignApproval.Schema
 
 // Validate checks v against every rule of the CampaignApproval schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -403,17 +341,14 @@ func (v *CampaignApproval) Validate() error {
 }
 
 // AskCampaignApproval asks the user to fill in CampaignApproval. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*CampaignApproval], err error) {
-	o.Action, err = elicitFormCampaignApproval.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskCampaignApproval func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*CampaignApproval], error)
 
 // AcceptCampaignApproval is the client-side answer that submits v, if v validates.
-func AcceptCampaignApproval(v CampaignApproval) (*runtime.Response, error) {
-	return elicitFormCampaignApproval.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptCampaignApproval func(v CampaignApproval) (*runtime.Response, error)
 
 // DeclineCampaignApproval is the client-side answer that declines a CampaignApproval form.
 var DeclineCampaignApproval = elicitimpl.Decline
@@ -607,6 +542,23 @@ var elicitFormKRArgs = elicitimpl.Form{Type: (*KRArgs)(nil), Spec: `{"name":"KRA
 var elicitFormCampaignApproval = elicitimpl.Form{Type: (*CampaignApproval)(nil), Spec: `{"name":"CampaignApproval","properties":[
 {"name":"approved","field":"Approved","kind":"boolean","title":"Approve sending","description":"Approving sends the campaign to its recipients.","required":true,"default":false},
 {"name":"send_window","field":"Window","kind":"enum","title":"Send window","description":"When to send it.","options":[{"value":"now","title":"Now"},{"value":"tonight","title":"Tonight at 20:00"},{"value":"tomorrow","title":"Tomorrow at 09:00"}],"style":"titled","default":"now"}]}`}
+
+// AskT and AcceptT are made from the descriptors when the package initialises.
+func init() {
+	elicitimpl.Bind(&elicitFormTestElicitation, &AskTestElicitation, &AcceptTestElicitation)
+	elicitimpl.Bind(&elicitFormSEP1034Defaults, &AskSEP1034Defaults, &AcceptSEP1034Defaults)
+	elicitimpl.Bind(&elicitFormSEP1330Enums, &AskSEP1330Enums, &AcceptSEP1330Enums)
+	elicitimpl.Bind(&elicitFormUserName, &AskUserName, &AcceptUserName)
+	elicitimpl.Bind(&elicitFormConfirm, &AskConfirm, &AcceptConfirm)
+	elicitimpl.Bind(&elicitFormStep1, &AskStep1, &AcceptStep1)
+	elicitimpl.Bind(&elicitFormStep2, &AskStep2, &AcceptStep2)
+	elicitimpl.Bind(&elicitFormPromptContext, &AskPromptContext, &AcceptPromptContext)
+	elicitimpl.Bind(&elicitFormDeploy, &AskDeploy, &AcceptDeploy)
+	elicitimpl.Bind(&elicitFormRebook, &AskRebook, &AcceptRebook)
+	elicitimpl.Bind(&elicitFormBookArgs, &AskBookArgs, &AcceptBookArgs)
+	elicitimpl.Bind(&elicitFormKRArgs, &AskKRArgs, &AcceptKRArgs)
+	elicitimpl.Bind(&elicitFormCampaignApproval, &AskCampaignApproval, &AcceptCampaignApproval)
+}
 
 // The translations of the elicit.<tag>.json catalogs, one variable per translated form.
 var elicitLocalesDeploy = []elicitimpl.Locale{

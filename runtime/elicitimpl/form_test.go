@@ -108,3 +108,62 @@ func TestFormFirstUseConcurrent(t *testing.T) {
 		t.Errorf("Runtime returned %p then %p, want one form", f1, f2)
 	}
 }
+
+// The functions Bind makes behave as the generated functions they replace:
+// AskT returns the typed outcome, AcceptT the validated answer.
+func TestBind(t *testing.T) {
+	ctx := context.Background()
+	var ask func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*deploy], error)
+	var accept func(v deploy) (*runtime.Response, error)
+	elicitimpl.Bind(&deployForm, &ask, &accept)
+	if ask == nil || accept == nil {
+		t.Fatal("Bind left a function nil")
+	}
+	out, err := ask(ctx, answer(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"branch": "main"}}), "Deploy?")
+	if v, ok := out.Accepted(); err != nil || !ok || v.Branch != "main" {
+		t.Fatalf("accept: %+v %v", out, err)
+	}
+	out, err = ask(ctx, answer(elicitimpl.Decline()), "Deploy?")
+	if err != nil || out.Action != runtime.ActionDecline || out.Value != nil {
+		t.Fatalf("decline: %+v %v", out, err)
+	}
+	boom := errors.New("boom")
+	failing := runtime.AskerFunc(func(context.Context, *runtime.Request) (*runtime.Response, error) { return nil, boom })
+	if out, err := ask(ctx, failing, "Deploy?"); !errors.Is(err, boom) || out.Value != nil {
+		t.Fatalf("asker error: %+v %v", out, err)
+	}
+	var seen *runtime.Request
+	spy := runtime.AskerFunc(func(_ context.Context, r *runtime.Request) (*runtime.Response, error) {
+		seen = r
+		return elicitimpl.Cancel(), nil
+	})
+	if out, err := ask(ctx, spy, "Deploy?", runtime.WithKey("k")); err != nil || out.Action != runtime.ActionCancel || seen == nil || seen.Key != "k" || seen.Message != "Deploy?" {
+		t.Fatalf("options: %+v %v %+v", out, err, seen)
+	}
+	if r, err := accept(deploy{Branch: "b"}); err != nil || r.Content["branch"] != "b" {
+		t.Errorf("accept: %+v %v", r, err)
+	}
+	if r, err := accept(deploy{}); err == nil || r != nil {
+		t.Errorf("accept of an invalid value: %+v %v", r, err)
+	}
+}
+
+// A destination whose type does not fit the form gets a function that
+// fails saying so, never one that answers.
+func TestBindMismatch(t *testing.T) {
+	type other struct{ X int }
+	var ask func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*other], error)
+	var accept func(v other) (*runtime.Response, error)
+	elicitimpl.Bind(&deployForm, &ask, &accept)
+	if ask == nil || accept == nil {
+		t.Fatal("Bind left a function nil")
+	}
+	if out, err := ask(context.Background(), answer(elicitimpl.Decline()), "?"); err == nil || !strings.Contains(err.Error(), "regenerate") || out.Action != "" {
+		t.Errorf("ask: %+v %v", out, err)
+	}
+	if r, err := accept(other{}); err == nil || r != nil {
+		t.Errorf("accept: %+v %v", r, err)
+	}
+	var notFunc int
+	elicitimpl.Bind(&deployForm, &notFunc, nil) // left alone, no panic
+}

@@ -13,12 +13,10 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion3
+const _ = elicitimpl.SupportPackageIsVersion4
 
 // ScalarsSchema returns a copy of the requestedSchema of Scalars.
-func ScalarsSchema() *runtime.Schema {
-	return elicitFormScalars.Schema()
-}
+var ScalarsSchema = elicitFormScalars.Schema
 
 // Validate checks v against every rule of the Scalars schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -27,17 +25,14 @@ func (v *Scalars) Validate() error {
 }
 
 // AskScalars asks the user to fill in Scalars. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Scalars], err error) {
-	o.Action, err = elicitFormScalars.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskScalars func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Scalars], error)
 
 // AcceptScalars is the client-side answer that submits v, if v validates.
-func AcceptScalars(v Scalars) (*runtime.Response, error) {
-	return elicitFormScalars.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptScalars func(v Scalars) (*runtime.Response, error)
 
 // DeclineScalars is the client-side answer that declines a Scalars form.
 var DeclineScalars = elicitimpl.Decline
@@ -72,3 +67,8 @@ var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), Spec: `{"name":"S
 {"name":"ratio","field":"Ratio","kind":"number","required":true,"minimum":0,"maximum":1},
 {"name":"confirmed","field":"Confirmed","kind":"boolean","required":true,"default":false},
 {"name":"notify","field":"Notify","kind":"boolean","default":true}]}`}
+
+// AskT and AcceptT are made from the descriptors when the package initialises.
+func init() {
+	elicitimpl.Bind(&elicitFormScalars, &AskScalars, &AcceptScalars)
+}

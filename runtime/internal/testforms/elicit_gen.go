@@ -13,12 +13,10 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion3
+const _ = elicitimpl.SupportPackageIsVersion4
 
 // DeploySchema returns a copy of the requestedSchema of Deploy.
-func DeploySchema() *runtime.Schema {
-	return elicitFormDeploy.Schema()
-}
+var DeploySchema = elicitFormDeploy.Schema
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -27,17 +25,14 @@ func (v *Deploy) Validate() error {
 }
 
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Deploy], err error) {
-	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskDeploy func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Deploy], error)
 
 // AcceptDeploy is the client-side answer that submits v, if v validates.
-func AcceptDeploy(v Deploy) (*runtime.Response, error) {
-	return elicitFormDeploy.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptDeploy func(v Deploy) (*runtime.Response, error)
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
 var DeclineDeploy = elicitimpl.Decline
@@ -46,9 +41,7 @@ var DeclineDeploy = elicitimpl.Decline
 var CancelDeploy = elicitimpl.Cancel
 
 // ApproveSchema returns a copy of the requestedSchema of Approve.
-func ApproveSchema() *runtime.Schema {
-	return elicitFormApprove.Schema()
-}
+var ApproveSchema = elicitFormApprove.Schema
 
 // Validate checks v against every rule of the Approve schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -57,17 +50,14 @@ func (v *Approve) Validate() error {
 }
 
 // AskApprove asks the user to fill in Approve. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Approve], err error) {
-	o.Action, err = elicitFormApprove.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskApprove func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Approve], error)
 
 // AcceptApprove is the client-side answer that submits v, if v validates.
-func AcceptApprove(v Approve) (*runtime.Response, error) {
-	return elicitFormApprove.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptApprove func(v Approve) (*runtime.Response, error)
 
 // DeclineApprove is the client-side answer that declines a Approve form.
 var DeclineApprove = elicitimpl.Decline
@@ -76,9 +66,7 @@ var DeclineApprove = elicitimpl.Decline
 var CancelApprove = elicitimpl.Cancel
 
 // NotifySchema returns a copy of the requestedSchema of Notify.
-func NotifySchema() *runtime.Schema {
-	return elicitFormNotify.Schema()
-}
+var NotifySchema = elicitFormNotify.Schema
 
 // Validate checks v against every rule of the Notify schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -87,17 +75,14 @@ func (v *Notify) Validate() error {
 }
 
 // AskNotify asks the user to fill in Notify. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Notify], err error) {
-	o.Action, err = elicitFormNotify.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskNotify func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Notify], error)
 
 // AcceptNotify is the client-side answer that submits v, if v validates.
-func AcceptNotify(v Notify) (*runtime.Response, error) {
-	return elicitFormNotify.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptNotify func(v Notify) (*runtime.Response, error)
 
 // DeclineNotify is the client-side answer that declines a Notify form.
 var DeclineNotify = elicitimpl.Decline
@@ -106,9 +91,7 @@ var DeclineNotify = elicitimpl.Decline
 var CancelNotify = elicitimpl.Cancel
 
 // SubscribeSchema returns a copy of the requestedSchema of Subscribe.
-func SubscribeSchema() *runtime.Schema {
-	return elicitFormSubscribe.Schema()
-}
+var SubscribeSchema = elicitFormSubscribe.Schema
 
 // Validate checks v against every rule of the Subscribe schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -117,17 +100,14 @@ func (v *Subscribe) Validate() error {
 }
 
 // AskSubscribe asks the user to fill in Subscribe. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskSubscribe(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Subscribe], err error) {
-	o.Action, err = elicitFormSubscribe.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskSubscribe func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Subscribe], error)
 
 // AcceptSubscribe is the client-side answer that submits v, if v validates.
-func AcceptSubscribe(v Subscribe) (*runtime.Response, error) {
-	return elicitFormSubscribe.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptSubscribe func(v Subscribe) (*runtime.Response, error)
 
 // DeclineSubscribe is the client-side answer that declines a Subscribe form.
 var DeclineSubscribe = elicitimpl.Decline
@@ -136,9 +116,7 @@ var DeclineSubscribe = elicitimpl.Decline
 var CancelSubscribe = elicitimpl.Cancel
 
 // BookArgsSchema returns a copy of the requestedSchema of BookArgs.
-func BookArgsSchema() *runtime.Schema {
-	return elicitFormBookArgs.Schema()
-}
+var BookArgsSchema = elicitFormBookArgs.Schema
 
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -147,17 +125,14 @@ func (v *BookArgs) Validate() error {
 }
 
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*BookArgs], err error) {
-	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskBookArgs func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*BookArgs], error)
 
 // AcceptBookArgs is the client-side answer that submits v, if v validates.
-func AcceptBookArgs(v BookArgs) (*runtime.Response, error) {
-	return elicitFormBookArgs.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptBookArgs func(v BookArgs) (*runtime.Response, error)
 
 // DeclineBookArgs is the client-side answer that declines a BookArgs form.
 var DeclineBookArgs = elicitimpl.Decline
@@ -174,9 +149,7 @@ func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, m
 }
 
 // ReleaseSchema returns a copy of the requestedSchema of Release.
-func ReleaseSchema() *runtime.Schema {
-	return elicitFormRelease.Schema()
-}
+var ReleaseSchema = elicitFormRelease.Schema
 
 // Validate checks v against every rule of the Release schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -185,17 +158,14 @@ func (v *Release) Validate() error {
 }
 
 // AskRelease asks the user to fill in Release. Only an answer that decodes and
-// validates is an accept, with the new value in o.Value (nil otherwise).
-// An unreachable client matches runtime.ErrUnavailable.
-func AskRelease(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Release], err error) {
-	o.Action, err = elicitFormRelease.Ask(ctx, asker, &o.Value, message, opts...)
-	return o, err
-}
+// validates is an accept, with the new value in the outcome's Value (nil
+// otherwise). An unreachable client matches runtime.ErrUnavailable.
+// It is set when the package initialises.
+var AskRelease func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Release], error)
 
 // AcceptRelease is the client-side answer that submits v, if v validates.
-func AcceptRelease(v Release) (*runtime.Response, error) {
-	return elicitFormRelease.Accept(&v)
-}
+// It is set when the package initialises.
+var AcceptRelease func(v Release) (*runtime.Response, error)
 
 // DeclineRelease is the client-side answer that declines a Release form.
 var DeclineRelease = elicitimpl.Decline
@@ -289,6 +259,16 @@ var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), Spec: `{"name":
 var elicitFormRelease = elicitimpl.Form{Type: (*Release)(nil), Spec: `{"name":"Release","properties":[
 {"name":"ticket","field":"Ticket","kind":"string","description":"The change ticket.","required":true,"pattern":"^CHG-[0-9]{4,8}$","patternMessage":"a change number like CHG-1234"},
 {"name":"approve","field":"Approve","kind":"boolean","title":"Approve","description":"Ship it to production.","required":true,"default":false,"confirm":true}]}`}
+
+// AskT and AcceptT are made from the descriptors when the package initialises.
+func init() {
+	elicitimpl.Bind(&elicitFormDeploy, &AskDeploy, &AcceptDeploy)
+	elicitimpl.Bind(&elicitFormApprove, &AskApprove, &AcceptApprove)
+	elicitimpl.Bind(&elicitFormNotify, &AskNotify, &AcceptNotify)
+	elicitimpl.Bind(&elicitFormSubscribe, &AskSubscribe, &AcceptSubscribe)
+	elicitimpl.Bind(&elicitFormBookArgs, &AskBookArgs, &AcceptBookArgs)
+	elicitimpl.Bind(&elicitFormRelease, &AskRelease, &AcceptRelease)
+}
 
 // The translations of the elicit.<tag>.json catalogs, one variable per translated form.
 var elicitLocalesDeploy = []elicitimpl.Locale{
