@@ -153,8 +153,11 @@ func marker(err error) json.RawMessage {
 
 // ExactAnswersHTTP wraps an MCP HTTP handler (go-sdk's
 // StreamableHTTPHandler, mcp-go's StreamableHTTPServer) so that every
-// POSTed JSON-RPC message passes through ExactAnswers before the SDK
-// decodes it. Bodies over maxBody bytes (zero: 4 MiB) are refused with
+// POSTed JSON-RPC message passes through CheckEnvelope and ExactAnswers
+// before the SDK decodes it. A body CheckEnvelope refuses (a batch, a
+// case-variant or repeated envelope key) is answered 400 with a JSON-RPC
+// -32600 error, or, when it is the client's response to the server's
+// request, handed to the SDK as an error response with its id. Bodies over maxBody bytes (zero: 4 MiB) are refused with
 // 413.
 func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
 	if maxBody <= 0 {
@@ -179,6 +182,35 @@ func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
 		if int64(len(b)) > maxBody {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
+		}
+		if eerr := CheckEnvelope(b); eerr != nil {
+			if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+				toSDK, toClient := batchErrors(t, eerr)
+				if len(toSDK) > 0 {
+					// The client's answers, batched: the first fails its
+					// pending request (the others wait for their timeout).
+					b = toSDK[0]
+					r.Body = io.NopCloser(bytes.NewReader(b))
+					r.ContentLength = int64(len(b))
+					h.ServeHTTP(w, r)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(append([]byte("["), append(bytes.Join(toClient, []byte(",")), ']')...))
+				return
+			}
+			if id := lineID(b); id != nil && lineIsResponse(b) {
+				// The client's answer to the server's request: the SDK
+				// reads an error response in its place, so the server's
+				// pending request fails with the reason.
+				b = ErrorResponse(id, CodeInvalidRequest, eerr)
+			} else {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(ErrorResponse(lineID(b), CodeInvalidRequest, eerr))
+				return
+			}
 		}
 		b = ExactAnswers(b)
 		r.Body = io.NopCloser(bytes.NewReader(b))
