@@ -34,7 +34,10 @@
 // "memory" for this process's memory (the default), or
 // redis://HOST:PORT/DB for a Redis that every instance behind one load
 // balancer shares (runtime/redisstore); the server does not start when
-// that Redis does not answer.
+// that Redis does not answer or may evict claims (maxmemory-policy other
+// than noeviction) unless ELICIT_REDIS_ALLOW_EVICTION gives the reason.
+// ELICIT_REDIS_CLOCK_SKEW bounds how far the instances' clocks and
+// Redis's may differ (default 1m; see docs/limits.md).
 // --instance names this process in its log lines (default: host-pid);
 // every MCP request is logged with it, and every deployment and
 // scheduled campaign.
@@ -79,6 +82,16 @@ const legacyKeysEnv = "ELICITGEN_STATE_KEYS"
 // store: "" or "memory", or redis://HOST:PORT/DB.
 const ReplayStoreEnv = "ELICIT_REPLAY_STORE"
 
+// AllowEvictionEnv names the environment variable that lets the Redis
+// replay store run on a Redis whose maxmemory-policy may evict claims:
+// its value is the reason, logged at start (redisstore.Store.AllowEviction).
+const AllowEvictionEnv = "ELICIT_REDIS_ALLOW_EVICTION"
+
+// ClockSkewEnv names the environment variable that sets how far the
+// clocks of the instances and of Redis may differ (default 1m;
+// redisstore.Store.ClockSkew).
+const ClockSkewEnv = "ELICIT_REDIS_CLOCK_SKEW"
+
 // replayStore returns the store spec names (nil for memory) and its
 // closer. A Redis store must answer a ping.
 func replayStore(spec string) (adapter.ReplayStore, func(), error) {
@@ -90,9 +103,18 @@ func replayStore(spec string) (adapter.ReplayStore, func(), error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
 		}
+		st.AllowEviction = os.Getenv(AllowEvictionEnv)
+		if v := os.Getenv(ClockSkewEnv); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				st.Close()
+				return nil, nil, fmt.Errorf("%s=%q: want a positive duration such as 30s", ClockSkewEnv, v)
+			}
+			st.ClockSkew = d
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if err := st.Ping(ctx); err != nil {
+		if err := st.Start(ctx); err != nil {
 			st.Close()
 			return nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
 		}

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // ErrAnswerKeys is matched (errors.Is) by the error of an elicitation
@@ -42,7 +44,8 @@ func answerKeys(raw []byte) (answer bool, err error) {
 	}
 	action, content := string(foldKey(nil, "action")), string(foldKey(nil, "content"))
 	seen := map[string]bool{}
-	var bad error
+	var bad, notObject error
+	accept := false
 	for d.More() {
 		tok, err := d.Token()
 		if err != nil {
@@ -60,6 +63,13 @@ func answerKeys(raw []byte) (answer bool, err error) {
 		want := "content"
 		if f == action {
 			want, answer = "action", true
+		} else if t := bytes.TrimSpace(v); k == want && (len(t) == 0 || t[0] != '{') {
+			notObject = fmt.Errorf("%w: content of an accept is %.20s, not a JSON object", ErrAnswerKeys, t)
+		}
+		if k == "action" {
+			var a string
+			_ = json.Unmarshal(v, &a)
+			accept = a == "accept"
 		}
 		switch {
 		case bad != nil:
@@ -76,7 +86,29 @@ func answerKeys(raw []byte) (answer bool, err error) {
 	if d.More() {
 		return answer, fmt.Errorf("%w: not a JSON object", ErrAnswerKeys)
 	}
+	if bad == nil && accept && notObject != nil {
+		bad = notObject
+	}
 	return answer, bad
+}
+
+// acceptContent returns the filter of an answer to req: a form-mode
+// accept without content (absent, or null as the SDKs decode it) is
+// malformed input, never an accept of the form's defaults; every
+// conformance suite's form accept carries an object. A URL-mode accept
+// has no content.
+func acceptContent(req *runtime.Request) func(*runtime.Response, error) (*runtime.Response, error) {
+	return func(r *runtime.Response, err error) (*runtime.Response, error) {
+		if err != nil || r == nil || r.Action != runtime.ActionAccept || req.Mode == runtime.ModeURL || r.Content != nil {
+			return r, err
+		}
+		name := ""
+		if req.Schema != nil {
+			name = req.Schema.Name
+		}
+		return nil, fmt.Errorf("%w: %w", runtime.ErrMalformedInput, &runtime.ValidationError{Form: name,
+			Fields: []*runtime.FieldError{{Msg: "elicitation result: an accept must carry content, a JSON object"}}})
+	}
 }
 
 // malformedPrefix starts the action of an elicitation result that

@@ -55,6 +55,9 @@ func CheckEnvelope(msg []byte) error {
 	if len(msg) > 0 && msg[0] == '[' {
 		return fmt.Errorf("%w: a JSON-RPC batch; MCP has no batches since 2025-06-18: send one message per line or request", ErrEnvelope)
 	}
+	if !json.Valid(msg) {
+		return fmt.Errorf("%w: not one valid JSON value", ErrEnvelope)
+	}
 	vals, err := objectKeys(msg, envelopeKeys, "message", "params")
 	if err != nil {
 		return err
@@ -109,7 +112,7 @@ func objectKeys(raw []byte, known map[string]string, where, skip string) (map[st
 	if _, err := d.Token(); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrEnvelope, where, err)
 	}
-	if _, err := d.Token(); err == nil {
+	if _, err := d.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%w: data after the %s", ErrEnvelope, where)
 	}
 	return vals, nil
