@@ -45,7 +45,9 @@
 // The audit log: every question a tool asks and every answer is written
 // to stderr as one JSON line per event (runtime.NewLogObserver on a
 // slog JSON handler, with the instance's name), beside the plain request
-// lines; see the README's Observability section for the attributes.
+// lines, each of which is one line whatever a client sent (line breaks
+// escaped, client-chosen names quoted unless plain); see the README's
+// Observability section for the attributes.
 package main
 
 import (
@@ -135,6 +137,7 @@ func main() {
 		id = host + "-" + strconv.Itoa(os.Getpid())
 	}
 	log.SetFlags(0)
+	log.SetOutput(lineWriter{os.Stderr}) // one line per entry, whatever a client sent
 	log.SetPrefix("elicitgen-example[" + id + "]: ")
 	if err := run(*httpAddr, *conformance, lim, auditObserver(os.Stderr, id)); err != nil {
 		log.Fatal(err)
@@ -184,9 +187,9 @@ func logRequests(next mcp.MethodHandler) mcp.MethodHandler {
 			if p.RequestState != "" {
 				state = "yes"
 			}
-			log.Printf("%s tool=%s requestState=%s inputResponses=%d", method, p.Name, state, len(p.InputResponses))
+			log.Printf("%s tool=%s requestState=%s inputResponses=%d", method, logName(p.Name), state, len(p.InputResponses))
 		} else if len(method) < 14 || method[:14] != "notifications/" {
-			log.Printf("%s", method)
+			log.Printf("%s", logName(method))
 		}
 		return next(ctx, method, req)
 	}
