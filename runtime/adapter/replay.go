@@ -146,6 +146,29 @@ func claimUntil(st *seal.State) time.Time {
 	return st.Expires.Add(seal.MaxClockSkew)
 }
 
+// narrowClaim drops the claim of a state that carries no answer and
+// whose inputResponses answer none of the questions it asked, when
+// unasked answers are not accepted (asked first, the default): nothing
+// of such a request can reach a handler, so it spends no room in the
+// replay store (a client cannot fill it with states answered with
+// junk).
+func (x *Exchange) narrowClaim() {
+	if !x.needClaim || !x.askedFirst || x.state.HasAnswers() {
+		return
+	}
+	for k := range x.call.Responses {
+		if x.state.WasAsked(k) {
+			return
+		}
+	}
+	for k := range x.call.Malformed {
+		if x.state.WasAsked(k) {
+			return
+		}
+	}
+	x.needClaim = false
+}
+
 // NeedsClaim reports whether the call's requestState must be claimed
 // before the handler runs: a 2026-07-28 request whose state carries
 // answers, or that comes with inputResponses. A state without answers
