@@ -54,6 +54,10 @@ const (
 	// DefaultMaxConns bounds the connections served at once
 	// (ListenAndServe); further ones wait in the listen backlog.
 	DefaultMaxConns = 1024
+	// DefaultMaxConnsPerClient bounds the connections of one remote host:
+	// an eighth of DefaultMaxConns. Behind a reverse proxy every client
+	// is the proxy: set it to -1 there and bound clients in the proxy.
+	DefaultMaxConnsPerClient = 128
 )
 
 // HTTPOptions bound what one client can hold of an HTTP MCP server. The
@@ -92,8 +96,12 @@ type HTTPOptions struct {
 	IdleTimeout time.Duration
 	// MaxHeaderBytes is http.Server.MaxHeaderBytes.
 	MaxHeaderBytes int
-	// MaxConns bounds the connections ListenAndServe serves at once.
+	// MaxConns bounds the connections ListenAndServe serves at once;
+	// when they are all taken, the oldest idle keep-alive connection of
+	// the host holding the most is closed early.
 	MaxConns int
+	// MaxConnsPerClient bounds the connections of one remote host.
+	MaxConnsPerClient int
 }
 
 // Resolved returns o with every zero field set to its default (a nil o
@@ -115,6 +123,7 @@ func (o *HTTPOptions) Resolved() HTTPOptions {
 	r.IdleTimeout = pick(r.IdleTimeout, DefaultIdleTimeout)
 	r.MaxHeaderBytes = pick(r.MaxHeaderBytes, DefaultMaxHeaderBytes)
 	r.MaxConns = pick(r.MaxConns, DefaultMaxConns)
+	r.MaxConnsPerClient = pick(r.MaxConnsPerClient, DefaultMaxConnsPerClient)
 	return r
 }
 

@@ -64,7 +64,7 @@ func answerKeys(raw []byte) (answer bool, err error) {
 		if f == action {
 			want, answer = "action", true
 		} else if t := bytes.TrimSpace(v); k == want && (len(t) == 0 || t[0] != '{') {
-			notObject = fmt.Errorf("%w: content of an accept is %.20s, not a JSON object", ErrAnswerKeys, t)
+			notObject = fmt.Errorf("%w: content of an accept is %.20s: content must be a JSON object", ErrAnswerKeys, t)
 		}
 		if k == "action" {
 			var a string
