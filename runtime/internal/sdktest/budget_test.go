@@ -3,6 +3,8 @@ package sdktest
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
@@ -127,4 +130,73 @@ func countSessions(s *mcp.Server) int {
 		}
 	}
 	return n
+}
+
+// fromAddr is an HTTP client whose connections come from the loopback
+// address src (127.0.0.2, ...), a host of its own to the server, each
+// request on a connection of its own kept open afterwards.
+func fromAddr(src string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
+	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 64}}
+}
+
+// TestBudgetsHoldForOthers: two attackers, each from its own address
+// and holding its full budgets (every connection slot it may have, kept
+// idle, and its sessions), leave the server full; a third client's
+// approval still completes, on both eras. The time it takes is logged
+// (go test -v -run TestBudgetsHoldForOthers ./runtime/internal/sdktest/).
+func TestBudgetsHoldForOthers(t *testing.T) {
+	s := newServer(t, goSDK, runtime.UnavailableAuto)
+	o := &runtime.HTTPOptions{MaxConns: 8, MaxConnsPerClient: 4, MaxSessions: 6, MaxSessionsPerClient: 3}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", gosdk.NewHTTPHandler(s.gs, o))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- adapter.Serve(ctx, gosdk.NewHTTPServer(mux, o), ln, o.Resolved()) }()
+	defer func() { cancel(); <-done }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+	held := 0
+	for _, src := range []string{"127.0.0.2", "127.0.0.3"} {
+		for range 6 { // two beyond its connection budget
+			hc := fromAddr(src)
+			req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"a","version":"v0"}}}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if res, err := hc.Do(req); err == nil {
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				held++
+			}
+		}
+	}
+	t.Logf("attackers hold %d initialized connections, %d sessions", held, countSessions(s.gs))
+	for _, version := range []string{runtime.Version20251125, runtime.Version20260728} {
+		start := time.Now()
+		cctx, ccancel := context.WithTimeout(context.Background(), 20*time.Second)
+		c := mcp.NewClient(&mcp.Implementation{Name: "victim", Version: "v0"}, &mcp.ClientOptions{
+			ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				r, err := scripted(ctx, goQuestion(req.Params))
+				if err != nil {
+					return nil, err
+				}
+				return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
+			},
+		})
+		cs, err := c.Connect(cctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			ccancel()
+			t.Fatalf("%s: the victim could not connect: %v", version, err)
+		}
+		res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: "deploy"})
+		cs.Close()
+		ccancel()
+		if err != nil || len(res.Content) == 0 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "deployed") {
+			t.Fatalf("%s: the victim's approval: %+v, %v", version, res, err)
+		}
+		t.Logf("%s: the victim's approval completed in %v with both attackers at their budgets", version, time.Since(start).Round(time.Millisecond))
+	}
 }
