@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -153,8 +154,38 @@ func (l sendBufferListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetWriteBuffer(SendBuffer)
+		if rc, err := tc.SyscallConn(); err == nil {
+			return &queuedConn{TCPConn: tc, raw: rc}, nil
+		}
 	}
 	return c, err
+}
+
+// MaxQueuedBytes bounds, in bytes, what a connection may have written
+// that its client has not acknowledged (the kernel's send queue, where
+// the system reports it). Small pipelined responses to a client that
+// never reads all fit the send buffer, so no write blocks and no write
+// deadline fires; a write finding this much still queued closes the
+// connection instead.
+const MaxQueuedBytes = SendBuffer / 2
+
+// queuedConn closes a connection whose client does not read: see
+// MaxQueuedBytes.
+type queuedConn struct {
+	*net.TCPConn
+	raw syscall.RawConn
+}
+
+// ErrNotReading is the error of a write to a connection whose client has
+// left MaxQueuedBytes unread.
+var ErrNotReading = errors.New("adapter: the client is not reading its responses: connection closed")
+
+func (c *queuedConn) Write(p []byte) (int, error) {
+	if n, ok := sendQueue(c.raw); ok && n > MaxQueuedBytes {
+		c.TCPConn.Close()
+		return 0, ErrNotReading
+	}
+	return c.TCPConn.Write(p)
 }
 
 // LimitListener returns a listener that accepts at most n connections at
