@@ -123,7 +123,7 @@ func objectKeys(raw []byte, known map[string]string, where, skip string) (map[st
 // into a number and some SDKs skip it, so the check and a decoder would
 // read different messages.
 func readable(v json.RawMessage) error {
-	if bytes.IndexAny(v, "eE") < 0 && len(v) < 310 {
+	if !bytes.ContainsAny(v, "eE") && len(v) < 300 {
 		return nil // no number here can overflow (a quick, conservative test)
 	}
 	d := json.NewDecoder(bytes.NewReader(v))
