@@ -4,7 +4,9 @@ import (
 	"go/constant"
 	"go/types"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/elicitgen/elicitgen/runtime"
 )
@@ -57,6 +59,12 @@ func (b *builder) scanEnum(named *types.Named) *enumInfo {
 	e := &enumInfo{enum: &Enum{PkgPath: obj.Pkg().Path(), Name: obj.Name()}}
 	for _, c := range consts {
 		if c.Val().Kind() != constant.String {
+			continue
+		}
+		if v := constant.StringVal(c.Val()); !utf8.ValidString(v) {
+			// JSON carries text: the value would be offered as U+FFFD and
+			// no answer could ever match the constant.
+			b.sink.errorf(b.pos(c.Pos()), "enum constant %s holds invalid UTF-8 (%s): JSON would send it as U+FFFD and no answer could match it; use valid UTF-8 text", c.Name(), strconv.QuoteToASCII(v))
 			continue
 		}
 		title := ""

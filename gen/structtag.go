@@ -7,7 +7,44 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
+
+// normalTagKey is key as a reader sees it: NFKC-normalised (full-width
+// ｅｌｉｃｉｔ is elicit) with format characters (U+200B, U+200D, U+FEFF,
+// bidi controls) removed.
+func normalTagKey(key string) string {
+	if isPlainASCII(key) {
+		return key
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, norm.NFKC.String(key))
+}
+
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// looksElicit reports whether a struct tag key that is not "elicit" reads
+// as elicit or a misspelling of it once normalised (normalTagKey), so
+// that its rules would be dropped without a word.
+func looksElicit(key string) bool {
+	if key == "elicit" {
+		return false
+	}
+	n := normalTagKey(key)
+	return n == "elicit" || nearElicit(n) || nearElicit(key)
+}
 
 // Struct tag syntax. reflect.StructTag reads a tag as space-separated
 // key:"value" pairs and stops, without a word, at the first part that is
@@ -59,7 +96,7 @@ func parseStructTag(tag string) ([]tagPair, *tagSyntaxError) {
 		// fixKey is the key a fix writes: "elicit" for a misspelt one.
 		// Only an error needs it, so it is worked out then.
 		fixKey := func() string {
-			if nearElicit(key) {
+			if looksElicit(key) {
 				return "elicit"
 			}
 			return key
@@ -225,14 +262,14 @@ func (b *builder) checkStructTags(st *ast.StructType, form bool) {
 			return b.pos(f.Tag.Pos())
 		}
 		pairs, serr := parseStructTag(tag)
-		if serr != nil && (form || strings.Contains(strings.ToLower(tag), "elicit")) {
+		if serr != nil && (form || strings.Contains(strings.ToLower(normalTagKey(tag)), "elicit")) {
 			b.sink.errorf(at(serr.Offset), "%s", serr.Msg)
 		}
 		seen := map[string]bool{}
 		for _, p := range pairs {
 			switch {
-			case nearElicit(p.Key):
-				b.sink.errorf(at(p.Offset), "struct tag key %q: did you mean elicit? (elicitgen reads only `elicit:\"...\"`)", p.Key)
+			case looksElicit(p.Key):
+				b.sink.errorf(at(p.Offset), "struct tag key %s: did you mean elicit? (elicitgen reads only `elicit:\"...\"`)", strconv.QuoteToASCII(p.Key))
 			case seen[p.Key] && (p.Key == "elicit" || form && p.Key == "json"):
 				b.sink.errorf(at(p.Offset), "struct tag has %s twice: reflect reads only the first; merge them into one %s:\"...\"", p.Key, p.Key)
 			case p.Key == "json" && form:

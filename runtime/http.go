@@ -1,6 +1,9 @@
 package runtime
 
-import "time"
+import (
+	"net/http"
+	"time"
+)
 
 // HTTP defaults of the adapters' HTTP handlers and servers
 // (gosdk.NewHTTPHandler, mcpgo.NewHTTPHandler and their NewHTTPServer and
@@ -25,6 +28,14 @@ const (
 	// DefaultMaxSessions bounds the 2025-era sessions held at once; an
 	// initialize beyond it is answered 503 with Retry-After.
 	DefaultMaxSessions = 1000
+	// DefaultMaxSessionsPerClient bounds the 2025-era sessions of one
+	// client (principal, else remote address): a tenth of
+	// DefaultMaxSessions. A client at it that opens another loses its own
+	// oldest idle session.
+	DefaultMaxSessionsPerClient = 100
+	// DefaultSessionLifetime closes a 2025-era session that long after
+	// it opened, once it is idle, however often it is pinged.
+	DefaultSessionLifetime = time.Hour
 	// DefaultHeaderTimeout is the time allowed to read a request's
 	// headers.
 	DefaultHeaderTimeout = 10 * time.Second
@@ -43,6 +54,10 @@ const (
 	// DefaultMaxConns bounds the connections served at once
 	// (ListenAndServe); further ones wait in the listen backlog.
 	DefaultMaxConns = 1024
+	// DefaultMaxConnsPerClient bounds the connections of one remote host:
+	// an eighth of DefaultMaxConns. Behind a reverse proxy every client
+	// is the proxy: set it to -1 there and bound clients in the proxy.
+	DefaultMaxConnsPerClient = 128
 )
 
 // HTTPOptions bound what one client can hold of an HTTP MCP server. The
@@ -54,8 +69,20 @@ type HTTPOptions struct {
 	// SessionTimeout closes a 2025-era session idle that long (no
 	// request in flight).
 	SessionTimeout time.Duration
-	// MaxSessions bounds the 2025-era sessions held at once.
+	// MaxSessions bounds the 2025-era sessions held at once. A full
+	// table closes the oldest idle session of the client holding the
+	// most, rather than refusing a newcomer.
 	MaxSessions int
+	// MaxSessionsPerClient bounds the 2025-era sessions of one client
+	// (ClientKey).
+	MaxSessionsPerClient int
+	// SessionLifetime bounds a 2025-era session's life; pings do not
+	// extend it.
+	SessionLifetime time.Duration
+	// ClientKey names the client of a request for its budgets; nil means
+	// the adapter's default (the authenticated user where there is one,
+	// else the remote address's host).
+	ClientKey func(*http.Request) string
 	// HeaderTimeout is http.Server.ReadHeaderTimeout.
 	HeaderTimeout time.Duration
 	// BodyTimeout is the time allowed to read a request's body; the
@@ -69,8 +96,12 @@ type HTTPOptions struct {
 	IdleTimeout time.Duration
 	// MaxHeaderBytes is http.Server.MaxHeaderBytes.
 	MaxHeaderBytes int
-	// MaxConns bounds the connections ListenAndServe serves at once.
+	// MaxConns bounds the connections ListenAndServe serves at once;
+	// when they are all taken, the oldest idle keep-alive connection of
+	// the host holding the most is closed early.
 	MaxConns int
+	// MaxConnsPerClient bounds the connections of one remote host.
+	MaxConnsPerClient int
 }
 
 // Resolved returns o with every zero field set to its default (a nil o
@@ -84,12 +115,15 @@ func (o *HTTPOptions) Resolved() HTTPOptions {
 	r.MaxBodyBytes = pick(r.MaxBodyBytes, DefaultMaxBodyBytes)
 	r.SessionTimeout = pick(r.SessionTimeout, DefaultSessionTimeout)
 	r.MaxSessions = pick(r.MaxSessions, DefaultMaxSessions)
+	r.MaxSessionsPerClient = pick(r.MaxSessionsPerClient, DefaultMaxSessionsPerClient)
+	r.SessionLifetime = pick(r.SessionLifetime, DefaultSessionLifetime)
 	r.HeaderTimeout = pick(r.HeaderTimeout, DefaultHeaderTimeout)
 	r.BodyTimeout = pick(r.BodyTimeout, DefaultBodyTimeout)
 	r.WriteTimeout = pick(r.WriteTimeout, DefaultWriteTimeout)
 	r.IdleTimeout = pick(r.IdleTimeout, DefaultIdleTimeout)
 	r.MaxHeaderBytes = pick(r.MaxHeaderBytes, DefaultMaxHeaderBytes)
 	r.MaxConns = pick(r.MaxConns, DefaultMaxConns)
+	r.MaxConnsPerClient = pick(r.MaxConnsPerClient, DefaultMaxConnsPerClient)
 	return r
 }
 

@@ -24,9 +24,12 @@ func httpFlags(fs *flag.FlagSet) *runtime.HTTPOptions {
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", o.IdleTimeout, "time an idle keep-alive connection stays open")
 	fs.DurationVar(&o.SessionTimeout, "session-timeout", o.SessionTimeout, "time an idle 2025-era session stays open")
 	fs.IntVar(&o.MaxSessions, "max-sessions", o.MaxSessions, "2025-era sessions held at once")
+	fs.IntVar(&o.MaxSessionsPerClient, "max-sessions-per-client", o.MaxSessionsPerClient, "2025-era sessions one client (remote address) holds at once")
+	fs.DurationVar(&o.SessionLifetime, "session-lifetime", o.SessionLifetime, "longest life of a 2025-era session, pings or not")
 	fs.Int64Var(&o.MaxBodyBytes, "max-body-bytes", o.MaxBodyBytes, "largest request body accepted")
 	fs.IntVar(&o.MaxHeaderBytes, "max-header-bytes", o.MaxHeaderBytes, "largest request header block accepted")
 	fs.IntVar(&o.MaxConns, "max-conns", o.MaxConns, "connections served at once")
+	fs.IntVar(&o.MaxConnsPerClient, "max-conns-per-client", o.MaxConnsPerClient, "connections one remote host holds at once")
 	return &o
 }
 

@@ -34,7 +34,10 @@
 // "memory" for this process's memory (the default), or
 // redis://HOST:PORT/DB for a Redis that every instance behind one load
 // balancer shares (runtime/redisstore); the server does not start when
-// that Redis does not answer.
+// that Redis does not answer or may evict claims (maxmemory-policy other
+// than noeviction) unless ELICIT_REDIS_ALLOW_EVICTION gives the reason.
+// ELICIT_REDIS_CLOCK_SKEW bounds how far the instances' clocks and
+// Redis's may differ (default 1m; see docs/limits.md).
 // --instance names this process in its log lines (default: host-pid);
 // every MCP request is logged with it, and every deployment and
 // scheduled campaign.
@@ -42,7 +45,9 @@
 // The audit log: every question a tool asks and every answer is written
 // to stderr as one JSON line per event (runtime.NewLogObserver on a
 // slog JSON handler, with the instance's name), beside the plain request
-// lines; see the README's Observability section for the attributes.
+// lines, each of which is one line whatever a client sent (line breaks
+// escaped, client-chosen names quoted unless plain); see the README's
+// Observability section for the attributes.
 package main
 
 import (
@@ -89,6 +94,16 @@ const ProgressIntervalEnv = "ELICIT_PROGRESS_INTERVAL"
 // Inspector's web UI.
 const FormAppsEnv = "ELICIT_FORM_APPS"
 
+// AllowEvictionEnv names the environment variable that lets the Redis
+// replay store run on a Redis whose maxmemory-policy may evict claims:
+// its value is the reason, logged at start (redisstore.Store.AllowEviction).
+const AllowEvictionEnv = "ELICIT_REDIS_ALLOW_EVICTION"
+
+// ClockSkewEnv names the environment variable that sets how far the
+// clocks of the instances and of Redis may differ (default 1m;
+// redisstore.Store.ClockSkew).
+const ClockSkewEnv = "ELICIT_REDIS_CLOCK_SKEW"
+
 // replayStore returns the store spec names (nil for memory) and its
 // closer. A Redis store must answer a ping.
 func replayStore(spec string) (adapter.ReplayStore, func(), error) {
@@ -100,9 +115,18 @@ func replayStore(spec string) (adapter.ReplayStore, func(), error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
 		}
+		st.AllowEviction = os.Getenv(AllowEvictionEnv)
+		if v := os.Getenv(ClockSkewEnv); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				st.Close()
+				return nil, nil, fmt.Errorf("%s=%q: want a positive duration such as 30s", ClockSkewEnv, v)
+			}
+			st.ClockSkew = d
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if err := st.Ping(ctx); err != nil {
+		if err := st.Start(ctx); err != nil {
 			st.Close()
 			return nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
 		}
@@ -123,6 +147,7 @@ func main() {
 		id = host + "-" + strconv.Itoa(os.Getpid())
 	}
 	log.SetFlags(0)
+	log.SetOutput(lineWriter{os.Stderr}) // one line per entry, whatever a client sent
 	log.SetPrefix("elicitgen-example[" + id + "]: ")
 	if err := run(*httpAddr, *conformance, lim, auditObserver(os.Stderr, id)); err != nil {
 		log.Fatal(err)
@@ -180,9 +205,9 @@ func logRequests(next mcp.MethodHandler) mcp.MethodHandler {
 			if p.RequestState != "" {
 				state = "yes"
 			}
-			log.Printf("%s tool=%s requestState=%s inputResponses=%d", method, p.Name, state, len(p.InputResponses))
+			log.Printf("%s tool=%s requestState=%s inputResponses=%d", method, logName(p.Name), state, len(p.InputResponses))
 		} else if len(method) < 14 || method[:14] != "notifications/" {
-			log.Printf("%s", method)
+			log.Printf("%s", logName(method))
 		}
 		return next(ctx, method, req)
 	}

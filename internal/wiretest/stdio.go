@@ -33,6 +33,12 @@ var malformedLines = []struct {
 		io.WriteString(w, "\"}}}\n")
 	}},
 	{"not a message", 5, func(w io.Writer) { io.WriteString(w, `{"id":5,"hello":"world"}`+"\n") }},
+	{"a batch", 6, func(w io.Writer) {
+		io.WriteString(w, `[{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo","arguments":{}}}]`+"\n")
+	}},
+	{"case-variant method", 7, func(w io.Writer) {
+		io.WriteString(w, `{"jsonrpc":"2.0","id":7,"Method":"tools/call","params":{"name":"echo","arguments":{}}}`+"\n")
+	}},
 }
 
 // CheckMalformedLines drives a stdio server through malformedLines and

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // ErrAnswerKeys is matched (errors.Is) by the error of an elicitation
@@ -42,7 +44,8 @@ func answerKeys(raw []byte) (answer bool, err error) {
 	}
 	action, content := string(foldKey(nil, "action")), string(foldKey(nil, "content"))
 	seen := map[string]bool{}
-	var bad error
+	var bad, notObject error
+	accept := false
 	for d.More() {
 		tok, err := d.Token()
 		if err != nil {
@@ -60,6 +63,13 @@ func answerKeys(raw []byte) (answer bool, err error) {
 		want := "content"
 		if f == action {
 			want, answer = "action", true
+		} else if t := bytes.TrimSpace(v); k == want && (len(t) == 0 || t[0] != '{') {
+			notObject = fmt.Errorf("%w: content of an accept is %.20s: content must be a JSON object", ErrAnswerKeys, t)
+		}
+		if k == "action" {
+			var a string
+			_ = json.Unmarshal(v, &a)
+			accept = a == "accept"
 		}
 		switch {
 		case bad != nil:
@@ -76,7 +86,29 @@ func answerKeys(raw []byte) (answer bool, err error) {
 	if d.More() {
 		return answer, fmt.Errorf("%w: not a JSON object", ErrAnswerKeys)
 	}
+	if bad == nil && accept && notObject != nil {
+		bad = notObject
+	}
 	return answer, bad
+}
+
+// acceptContent returns the filter of an answer to req: a form-mode
+// accept without content (absent, or null as the SDKs decode it) is
+// malformed input, never an accept of the form's defaults; every
+// conformance suite's form accept carries an object. A URL-mode accept
+// has no content.
+func acceptContent(req *runtime.Request) func(*runtime.Response, error) (*runtime.Response, error) {
+	return func(r *runtime.Response, err error) (*runtime.Response, error) {
+		if err != nil || r == nil || r.Action != runtime.ActionAccept || req.Mode == runtime.ModeURL || r.Content != nil {
+			return r, err
+		}
+		name := ""
+		if req.Schema != nil {
+			name = req.Schema.Name
+		}
+		return nil, fmt.Errorf("%w: %w", runtime.ErrMalformedInput, &runtime.ValidationError{Form: name,
+			Fields: []*runtime.FieldError{{Msg: "elicitation result: an accept must carry content, a JSON object"}}})
+	}
 }
 
 // malformedPrefix starts the action of an elicitation result that
@@ -153,8 +185,11 @@ func marker(err error) json.RawMessage {
 
 // ExactAnswersHTTP wraps an MCP HTTP handler (go-sdk's
 // StreamableHTTPHandler, mcp-go's StreamableHTTPServer) so that every
-// POSTed JSON-RPC message passes through ExactAnswers before the SDK
-// decodes it. Bodies over maxBody bytes (zero: 4 MiB) are refused with
+// POSTed JSON-RPC message passes through CheckEnvelope and ExactAnswers
+// before the SDK decodes it. A body CheckEnvelope refuses (a batch, a
+// case-variant or repeated envelope key) is answered 400 with a JSON-RPC
+// -32600 error, or, when it is the client's response to the server's
+// request, handed to the SDK as an error response with its id. Bodies over maxBody bytes (zero: 4 MiB) are refused with
 // 413.
 func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
 	if maxBody <= 0 {
@@ -179,6 +214,35 @@ func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
 		if int64(len(b)) > maxBody {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
+		}
+		if eerr := CheckEnvelope(b); eerr != nil {
+			if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+				toSDK, toClient := batchErrors(t, eerr)
+				if len(toSDK) > 0 {
+					// The client's answers, batched: the first fails its
+					// pending request (the others wait for their timeout).
+					b = toSDK[0]
+					r.Body = io.NopCloser(bytes.NewReader(b))
+					r.ContentLength = int64(len(b))
+					h.ServeHTTP(w, r)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(append([]byte("["), append(bytes.Join(toClient, []byte(",")), ']')...))
+				return
+			}
+			if id := lineID(b); id != nil && lineIsResponse(b) {
+				// The client's answer to the server's request: the SDK
+				// reads an error response in its place, so the server's
+				// pending request fails with the reason.
+				b = ErrorResponse(id, CodeInvalidRequest, eerr)
+			} else {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(ErrorResponse(lineID(b), CodeInvalidRequest, eerr))
+				return
+			}
 		}
 		b = ExactAnswers(b)
 		r.Body = io.NopCloser(bytes.NewReader(b))

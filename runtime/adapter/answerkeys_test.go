@@ -25,6 +25,11 @@ func TestCheckAnswerKeys(t *testing.T) {
 		{`{"action":"decline","action":"accept"}`, `"action" appears twice`},
 		{`[1]`, "not a JSON object"},
 		{`null`, "not a JSON object"},
+		{`{"action":"accept","content":null}`, "content of an accept is null: content must be a JSON object"},
+		{`{"content":"x","action":"accept"}`, "must be a JSON object"},
+		{`{"action":"accept","content":[1]}`, "must be a JSON object"},
+		{`{"action":"decline","content":null}`, ""},
+		{`{"action":"accept"}`, ""}, // URL mode; a form's accept without content fails later
 	} {
 		err := adapter.CheckAnswerKeys([]byte(tc.raw))
 		switch {

@@ -18,20 +18,26 @@ import (
 // to the argument digest a sealed state is bound to and another to a
 // handler that decodes them into a struct (the last spelling wins there),
 // so they are refused (JSON-RPC -32602) before any state is opened or
-// issued.
+// issued. Arguments the check cannot read to their end (a number out of
+// float64's range such as 1e400, a malformed token) match it too: what
+// the check cannot read is never passed on.
 var ErrAmbiguousArguments = errors.New("elicit: ambiguous tool arguments")
 
 // CheckArgKeys returns an error matching ErrAmbiguousArguments when the
 // JSON arguments args hold two keys of one object, at any depth, that are
 // equal under encoding/json's case folding (bytes.EqualFold on the
 // decoded key: Unicode simple folding, so "K" (Kelvin) is "k" and "ſ" is
-// "s"), exact duplicates included. Arguments that are not valid JSON are
-// not its business: it returns nil for them.
+// "s"), exact duplicates included, and when args cannot be read to the
+// end as one JSON value (a malformed token, data after the value, a
+// number float64 cannot hold): the key check, the argument digest and
+// the handler's decoding then all read the same object. Empty and null
+// arguments are nil.
 func CheckArgKeys(args []byte) error {
-	if bytes.IndexByte(args, '{') < 0 {
+	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 		return nil
 	}
 	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
 	type frame struct {
 		object bool
 		path   string
@@ -40,6 +46,7 @@ func CheckArgKeys(args []byte) error {
 		last   string            // the last key read
 	}
 	var stack []*frame
+	seenTop := false
 	path := func() string {
 		if len(stack) == 0 {
 			return "$"
@@ -49,10 +56,26 @@ func CheckArgKeys(args []byte) error {
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
+			if len(stack) > 0 {
+				return fmt.Errorf("%w: the arguments end inside a value", ErrAmbiguousArguments)
+			}
 			return nil
 		}
 		if err != nil {
-			return nil
+			return fmt.Errorf("%w: the arguments are not readable JSON: %v", ErrAmbiguousArguments, err)
+		}
+		if n, ok := tok.(json.Number); ok {
+			if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+				at := path()
+				if len(stack) > 0 && stack[len(stack)-1].object {
+					top := stack[len(stack)-1]
+					at += "." + top.last
+				}
+				return fmt.Errorf("%w: number %.40s at %s is out of range", ErrAmbiguousArguments, n, at)
+			}
+		}
+		if len(stack) == 0 && seenTop {
+			return fmt.Errorf("%w: data after the arguments' value", ErrAmbiguousArguments)
 		}
 		var top *frame
 		if len(stack) > 0 {
@@ -75,6 +98,9 @@ func CheckArgKeys(args []byte) error {
 		} else if top != nil {
 			child += "[]"
 		}
+		if len(stack) == 0 {
+			seenTop = tok != json.Delim('{') && tok != json.Delim('[')
+		}
 		switch tok {
 		case json.Delim('{'):
 			stack = append(stack, &frame{object: true, path: child, keys: map[string]string{}, key: true})
@@ -82,6 +108,7 @@ func CheckArgKeys(args []byte) error {
 			stack = append(stack, &frame{path: child})
 		case json.Delim('}'), json.Delim(']'):
 			stack = stack[:len(stack)-1]
+			seenTop = len(stack) == 0
 			if len(stack) > 0 && stack[len(stack)-1].object {
 				stack[len(stack)-1].key = true
 			}

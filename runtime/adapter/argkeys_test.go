@@ -26,8 +26,15 @@ func TestCheckArgKeys(t *testing.T) {
 		{`{"é":1,"É":2}`, `"é" and "É"`},
 		{`[{"a":1},{"a":1}]`, ""},
 		{`{"a":{"b":1},"b":2}`, ""},
-		{`not json {"a":1,"a":1}`, ""},
+		{`not json {"a":1,"a":1}`, "not readable JSON"},
 		{``, ""},
+		{`null`, ""},
+		{`{"pad":1e400,"SERVICE":"web","service":"billing"}`, "number 1e400 at $.pad is out of range"},
+		{`{"pad":[-1e999]}`, "out of range"},
+		{`{"service":"billing"`, "end inside a value"},
+		{`{"service":"billing"} {"service":"web"}`, "data after"},
+		{`{"service":"billing"}]`, "not readable"},
+		{`{"n":1e308,"m":123456789012345678901234567890}`, ""},
 	} {
 		err := adapter.CheckArgKeys([]byte(tc.args))
 		switch {

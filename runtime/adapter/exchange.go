@@ -262,7 +262,7 @@ func (x *Exchange) askPush(ctx context.Context, req *runtime.Request) (*runtime.
 		r.ElicitationID = runtime.NewElicitationID()
 		req = &r
 	}
-	return x.call.Push.Ask(ctx, req)
+	return acceptContent(req)(x.call.Push.Ask(ctx, req))
 }
 
 // askModern runs with x.mu held.
@@ -281,6 +281,9 @@ func (x *Exchange) askModern(key string, req *runtime.Request) (*runtime.Respons
 		return nil, fmt.Errorf("%w: %w", runtime.ErrMalformedInput, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: "inputResponses[" + strconv.Quote(key) + "]: " + reason}}})
 	}
 	if r, ok := x.call.Responses[key]; ok && r != nil && (!x.askedFirst && !req.AskedFirst || x.state.WasAsked(key)) {
+		if _, err := acceptContent(req)(r, nil); err != nil {
+			return nil, err
+		}
 		x.state.Answers[key] = r
 		if req.Mode == runtime.ModeURL && x.state.Flows[key] == "" && req.ElicitationID != "" {
 			x.state.Flows[key] = req.ElicitationID

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -101,6 +102,7 @@ func NewHTTPServer(h http.Handler, o runtime.HTTPOptions) *http.Server {
 		ReadHeaderTimeout: o.HeaderTimeout,
 		IdleTimeout:       o.IdleTimeout,
 		MaxHeaderBytes:    o.MaxHeaderBytes,
+		ConnState:         connState,
 	}
 }
 
@@ -135,13 +137,15 @@ func Serve(ctx context.Context, srv *http.Server, ln net.Listener, o runtime.HTT
 const SendBuffer = 256 << 10
 
 // Listener returns ln bounded by o: at most o.MaxConns connections at
-// once (LimitListener) and, when o.WriteTimeout is set, a send buffer of
+// once and o.MaxConnsPerClient of one remote host, idle keep-alive
+// connections closed early when slots run short
+// (LimitListenerPerClient), and, when o.WriteTimeout is set, a send buffer of
 // SendBuffer bytes per TCP connection.
 func Listener(ln net.Listener, o runtime.HTTPOptions) net.Listener {
 	if o.WriteTimeout > 0 {
 		ln = sendBufferListener{ln}
 	}
-	return LimitListener(ln, o.MaxConns)
+	return LimitListenerPerClient(ln, o.MaxConns, o.MaxConnsPerClient)
 }
 
 type sendBufferListener struct{ net.Listener }
@@ -150,39 +154,160 @@ func (l sendBufferListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetWriteBuffer(SendBuffer)
+		if rc, err := tc.SyscallConn(); err == nil {
+			return &queuedConn{TCPConn: tc, raw: rc}, nil
+		}
 	}
 	return c, err
+}
+
+// MaxQueuedBytes bounds, in bytes, what a connection may have written
+// that its client has not acknowledged (the kernel's send queue, where
+// the system reports it). Small pipelined responses to a client that
+// never reads all fit the send buffer, so no write blocks and no write
+// deadline fires; a write finding this much still queued closes the
+// connection instead.
+const MaxQueuedBytes = SendBuffer / 2
+
+// queuedConn closes a connection whose client does not read: see
+// MaxQueuedBytes.
+type queuedConn struct {
+	*net.TCPConn
+	raw syscall.RawConn
+}
+
+// ErrNotReading is the error of a write to a connection whose client has
+// left MaxQueuedBytes unread.
+var ErrNotReading = errors.New("adapter: the client is not reading its responses: connection closed")
+
+func (c *queuedConn) Write(p []byte) (int, error) {
+	if n, ok := sendQueue(c.raw); ok && n > MaxQueuedBytes {
+		c.TCPConn.Close()
+		return 0, ErrNotReading
+	}
+	return c.TCPConn.Write(p)
 }
 
 // LimitListener returns a listener that accepts at most n connections at
 // once from ln: Accept waits while n are open. n <= 0 means no limit.
 func LimitListener(ln net.Listener, n int) net.Listener {
-	if n <= 0 {
+	return LimitListenerPerClient(ln, n, 0)
+}
+
+// LimitListenerPerClient is LimitListener with a budget per client too:
+// one remote host holds at most perClient connections (<= 0: no budget);
+// beyond it, its own oldest idle keep-alive connection is closed, or the
+// new connection when none is idle. When all n slots are taken, the
+// oldest idle keep-alive connection of the host holding the most is
+// closed early, so that idle connections never lock newcomers out; a
+// server from NewHTTPServer reports which connections are idle.
+func LimitListenerPerClient(ln net.Listener, n, perClient int) net.Listener {
+	if n <= 0 && perClient <= 0 {
 		return ln
 	}
-	return &limitedListener{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
+	l := &limitedListener{Listener: ln, done: make(chan struct{}), perClient: perClient, conns: map[*limitedConn]struct{}{}}
+	if n > 0 {
+		l.sem = make(chan struct{}, n)
+	}
+	return l
 }
 
 type limitedListener struct {
 	net.Listener
-	sem       chan struct{}
+	sem       chan struct{} // nil: no total
 	done      chan struct{}
 	closeOnce sync.Once
+	perClient int
+
+	mu    sync.Mutex
+	conns map[*limitedConn]struct{}
 }
 
-// Accept waits for a free slot, then for a connection.
+// Accept waits for a free slot (closing an idle connection early when
+// none is free), then for a connection.
 func (l *limitedListener) Accept() (net.Conn, error) {
-	select {
-	case l.sem <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
+	for {
+		if l.sem != nil {
+			select {
+			case l.sem <- struct{}{}:
+			default:
+				l.shed("")
+				select {
+				case l.sem <- struct{}{}:
+				case <-l.done:
+					return nil, net.ErrClosed
+				}
+			}
+		}
+		c, err := l.Listener.Accept()
+		if err != nil {
+			if l.sem != nil {
+				<-l.sem
+			}
+			return nil, err
+		}
+		host, _, _ := net.SplitHostPort(c.RemoteAddr().String())
+		lc := &limitedConn{Conn: c, host: host}
+		lc.release = func() {
+			l.mu.Lock()
+			delete(l.conns, lc)
+			l.mu.Unlock()
+			if l.sem != nil {
+				<-l.sem
+			}
+		}
+		if l.perClient > 0 && l.count(host) >= l.perClient && !l.shed(host) {
+			lc.Close() // at its budget with nothing idle: refused
+			continue
+		}
+		l.mu.Lock()
+		l.conns[lc] = struct{}{}
+		l.mu.Unlock()
+		return lc, nil
 	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.sem
-		return nil, err
+}
+
+func (l *limitedListener) count(host string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for c := range l.conns {
+		if c.host == host {
+			n++
+		}
 	}
-	return &limitedConn{Conn: c, release: func() { <-l.sem }}, nil
+	return n
+}
+
+// shed closes the oldest idle connection of host ("": of the host holding
+// the most connections that has an idle one) and reports whether it
+// closed one.
+func (l *limitedListener) shed(host string) bool {
+	l.mu.Lock()
+	if host == "" {
+		count := map[string]int{}
+		for c := range l.conns {
+			count[c.host]++
+		}
+		best := -1
+		for c := range l.conns {
+			if c.idleSince() != (time.Time{}) && count[c.host] > best {
+				host, best = c.host, count[c.host]
+			}
+		}
+	}
+	var victim *limitedConn
+	for c := range l.conns {
+		if since := c.idleSince(); c.host == host && since != (time.Time{}) && (victim == nil || since.Before(victim.idleSince())) {
+			victim = c
+		}
+	}
+	l.mu.Unlock()
+	if victim == nil {
+		return false
+	}
+	victim.Close()
+	return true
 }
 
 // Close closes the listener and wakes a waiting Accept.
@@ -194,14 +319,41 @@ func (l *limitedListener) Close() error {
 // limitedConn frees its slot once, on Close.
 type limitedConn struct {
 	net.Conn
+	host    string
 	once    sync.Once
 	release func()
+
+	mu   sync.Mutex
+	idle time.Time // since when the server has it idle; zero when busy
 }
 
 func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)
 	return err
+}
+
+func (c *limitedConn) idleSince() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.idle
+}
+
+// connState is the http.Server.ConnState of NewHTTPServer: it tells a
+// limitedConn whether the server has it idle (a keep-alive connection
+// between requests).
+func connState(c net.Conn, s http.ConnState) {
+	lc, ok := c.(*limitedConn)
+	if !ok {
+		return
+	}
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if s == http.StateIdle {
+		lc.idle = time.Now()
+	} else {
+		lc.idle = time.Time{}
+	}
 }
 
 // PeekBody reads r's body, at most limit bytes (<= 0: no limit), into one

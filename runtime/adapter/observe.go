@@ -94,7 +94,7 @@ func (s *Settings) observeStart(c *Call, x *Exchange, err error) {
 		}
 		e := o.event(runtime.EventStateRefused, "", nil)
 		if e.Reason = runtime.RefusalReason(err); e.Reason == "" {
-			e.Kind, e.Reason = runtime.EventFailed, err.Error()
+			e.Kind, e.Reason = runtime.EventFailed, auditReason(err)
 		}
 		e.Reply = "invalid_params"
 		o.obs.Observe(o.ctx, e)
@@ -172,21 +172,6 @@ func (x *Exchange) attempt(key string) int {
 	return used + 1
 }
 
-// auditContent returns the accepted values of the fields req names in
-// AuditFields, or nil.
-func auditContent(req *runtime.Request, resp *runtime.Response) map[string]any {
-	if resp == nil || resp.Action != runtime.ActionAccept || len(req.AuditFields) == 0 || resp.Content == nil {
-		return nil
-	}
-	m := make(map[string]any, len(req.AuditFields))
-	for _, f := range req.AuditFields {
-		if v, ok := resp.Content[f]; ok {
-			m[f] = v
-		}
-	}
-	return m
-}
-
 // outcome fills e (an event about an ask that returned resp, err) and
 // reports it. An *InputRequiredError reports the question as asked.
 func (x *Exchange) outcome(ctx context.Context, e runtime.Event, req *runtime.Request, resp *runtime.Response, err error) {
@@ -213,7 +198,7 @@ func (x *Exchange) outcome(ctx context.Context, e runtime.Event, req *runtime.Re
 		x.obs.unavailable = true
 		x.obs.mu.Unlock()
 	case errors.Is(err, runtime.ErrMalformedInput):
-		e.Kind, e.InvalidFields = runtime.EventInvalid, invalidFields(err)
+		e.Kind, e.InvalidFields = runtime.EventInvalid, invalidFields(req, err)
 	case errors.Is(err, runtime.ErrInvalidContent):
 		// The SDK rejected an accepted answer before the runtime saw it;
 		// the ask function reports it invalid next.
@@ -222,7 +207,7 @@ func (x *Exchange) outcome(ctx context.Context, e runtime.Event, req *runtime.Re
 	case errors.Is(err, context.DeadlineExceeded):
 		e.Kind, e.Reason = runtime.EventTimedOut, err.Error()
 	default:
-		e.Kind, e.Reason = runtime.EventFailed, err.Error()
+		e.Kind, e.Reason = runtime.EventFailed, auditReason(err)
 	}
 	x.obs.obs.Observe(ctx, e)
 }
@@ -252,19 +237,6 @@ func (x *Exchange) noteAsked(key string, asked bool) {
 		x.obs.asked = make(map[string]bool, 1)
 	}
 	x.obs.asked[key] = asked
-}
-
-// invalidFields returns the field names of a validation error.
-func invalidFields(err error) []string {
-	var ve *runtime.ValidationError
-	if !errors.As(err, &ve) {
-		return []string{""}
-	}
-	out := make([]string, 0, len(ve.Fields))
-	for _, f := range ve.Fields {
-		out = append(out, f.Field)
-	}
-	return out
 }
 
 // observePush asks req through push, reporting the question and its
@@ -334,7 +306,7 @@ func (x *Exchange) InvalidAnswer(ctx context.Context, req *runtime.Request, err 
 	attempt := x.attempt(key)
 	x.mu.Unlock()
 	e := x.question(runtime.EventInvalid, key, req, attempt)
-	e.InvalidFields = invalidFields(err)
+	e.InvalidFields = invalidFields(req, err)
 	x.obs.mu.Lock()
 	e.Asked = x.obs.asked[key]
 	x.obs.mu.Unlock()
@@ -455,7 +427,7 @@ func (x *Exchange) observeRefused(err error) {
 	e := o.event(runtime.EventStateRefused, "", nil)
 	reply := "invalid_params"
 	if e.Reason = runtime.RefusalReason(err); e.Reason == "" {
-		e.Kind, e.Reason, reply = runtime.EventFailed, err.Error(), "internal_error"
+		e.Kind, e.Reason, reply = runtime.EventFailed, auditReason(err), "internal_error"
 	}
 	e.Reply = reply
 	o.obs.Observe(o.ctx, e)

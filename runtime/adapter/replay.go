@@ -146,6 +146,29 @@ func claimUntil(st *seal.State) time.Time {
 	return st.Expires.Add(seal.MaxClockSkew)
 }
 
+// narrowClaim drops the claim of a state that carries no answer and
+// whose inputResponses answer none of the questions it asked, when
+// unasked answers are not accepted (asked first, the default): nothing
+// of such a request can reach a handler, so it spends no room in the
+// replay store (a client cannot fill it with states answered with
+// junk).
+func (x *Exchange) narrowClaim() {
+	if !x.needClaim || !x.askedFirst || x.state.HasAnswers() {
+		return
+	}
+	for k := range x.call.Responses {
+		if x.state.WasAsked(k) {
+			return
+		}
+	}
+	for k := range x.call.Malformed {
+		if x.state.WasAsked(k) {
+			return
+		}
+	}
+	x.needClaim = false
+}
+
 // NeedsClaim reports whether the call's requestState must be claimed
 // before the handler runs: a 2026-07-28 request whose state carries
 // answers, or that comes with inputResponses. A state without answers
@@ -165,8 +188,10 @@ func (x *Exchange) Claim(ctx context.Context, store ReplayStore) error {
 	if store == nil {
 		return fmt.Errorf("%w: none configured", ErrReplayStore)
 	}
-	first, err := store.Claim(ctx, x.state.ID, claimUntil(&x.state))
+	first, err := claim(ctx, store, &x.state)
 	switch {
+	case err != nil && errors.Is(err, runtime.ErrInvalidState):
+		return err // issued before the store lost records, or a claim whose reply was lost: spent
 	case err != nil && errors.Is(err, ErrReplayStore):
 		return err
 	case err != nil:
@@ -178,6 +203,49 @@ func (x *Exchange) Claim(ctx context.Context, store ReplayStore) error {
 	x.claimed = true
 	x.mu.Unlock()
 	return nil
+}
+
+// IssuedReplayStore is a ReplayStore that can tell when it lost records
+// (a restart without persistence, a flush, an eviction): it is given the
+// time each state was issued, and refuses, with an error matching
+// ErrStoreForgot, every state issued before the loss, since the claim
+// of such a state may be among the records lost. The runtime uses
+// ClaimIssued instead of Claim when a store implements it
+// (redisstore.Store does).
+type IssuedReplayStore interface {
+	ReplayStore
+	// ClaimIssued is Claim of a state issued at issued (by its sealer's
+	// clock, to the second).
+	ClaimIssued(ctx context.Context, id string, issued, until time.Time) (bool, error)
+}
+
+// ErrStoreForgot is matched (errors.Is) by the error of a claim refused
+// because the replay store lost records after the state was issued: the
+// state is refused (it also matches runtime.ErrInvalidState: JSON-RPC
+// -32602), so the tool is called again without it and the person is
+// asked again.
+var ErrStoreForgot error = &spentError{"the replay store lost its records after this state was issued (a restart without persistence, a flush or an eviction), so it may have been used; call the tool again without requestState to be asked again"}
+
+// ErrClaimUnknown is matched by the error of a claim whose reply did not
+// arrive in time: the store may have applied it, so the state counts as
+// spent (it also matches runtime.ErrInvalidState: -32602) and the person
+// is asked again, rather than a later retry finding it used.
+var ErrClaimUnknown error = &spentError{"the replay store did not answer in time, so the state counts as spent; call the tool again without requestState to be asked again"}
+
+type spentError struct{ msg string }
+
+func (e *spentError) Error() string { return "elicit: request state " + e.msg }
+
+// Is makes the error match runtime.ErrInvalidState.
+func (e *spentError) Is(target error) bool { return target == runtime.ErrInvalidState }
+
+// claim claims st in store, with its issue time when the store can use
+// it.
+func claim(ctx context.Context, store ReplayStore, st *seal.State) (bool, error) {
+	if is, ok := store.(IssuedReplayStore); ok && !st.Issued.IsZero() {
+		return is.ClaimIssued(ctx, st.ID, st.Issued, claimUntil(st))
+	}
+	return store.Claim(ctx, st.ID, claimUntil(st))
 }
 
 // errUnclaimed fails an ask whose answers need a claim that was not made.

@@ -77,6 +77,7 @@ func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Re
 	x, err := NewExchange(s.Sealer(), c)
 	if x != nil {
 		x.askedFirst = !s.AcceptUnasked
+		x.narrowClaim()
 	}
 	s.observeStart(c, x, err)
 	return x, err

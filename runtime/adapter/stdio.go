@@ -35,7 +35,12 @@ const (
 // deeper than MaxLineDepth, a line longer than its limit) or -32600 (JSON
 // that is not a message), carrying the line's id when one can be read
 // (so the caller's pending call ends) and null otherwise. The server goes
-// on with the next line. An accepted line passes through ExactAnswers, so
+// on with the next line. A refused line that is a response (the client's
+// answer to the server's elicitation/create) and has an id is passed on
+// as an error response with that id instead, so the server's pending
+// request fails with the reason rather than waiting. CheckEnvelope runs
+// on every line: batches and case-variant or repeated envelope keys are
+// refused. An accepted line passes through ExactAnswers, so
 // that the SDK never reads a case-variant answer key as the real one.
 //
 // Give the SDK Reader as its input and Writer as its output: the filter's
@@ -97,9 +102,13 @@ func (f *LineFilter) next() ([]byte, error) {
 			problem = fmt.Errorf("JSON nested deeper than %d levels", MaxLineDepth)
 		case !json.Valid(line):
 			problem = errors.New("not valid JSON")
-		case f.check != nil:
-			if cerr := f.check(line); cerr != nil {
-				problem, code = fmt.Errorf("not a JSON-RPC message: %v", cerr), CodeInvalidRequest
+		default:
+			if eerr := CheckEnvelope(line); eerr != nil {
+				problem, code = eerr, CodeInvalidRequest
+			} else if f.check != nil {
+				if cerr := f.check(line); cerr != nil {
+					problem, code = fmt.Errorf("not a JSON-RPC message: %v", cerr), CodeInvalidRequest
+				}
 			}
 		}
 		if problem == nil {
@@ -107,6 +116,25 @@ func (f *LineFilter) next() ([]byte, error) {
 		}
 		if f.report != nil {
 			f.report(problem)
+		}
+		if t := bytes.TrimSpace(line); !long && len(t) > 0 && t[0] == '[' && code == CodeInvalidRequest {
+			pass, werr := f.refuseBatch(t, problem)
+			if werr != nil {
+				return nil, werr
+			}
+			if len(pass) > 0 {
+				return pass, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if id := lineID(line); id != nil && !long && lineIsResponse(line) {
+			// A client's reply to the server's request (an elicitation
+			// result) that cannot be read: the server's pending request
+			// fails with the reason, instead of waiting for ever.
+			return append(ErrorResponse(id, code, problem), '\n'), nil
 		}
 		if werr := f.reply(lineID(line), code, problem); werr != nil {
 			return nil, werr
@@ -144,13 +172,105 @@ func (f *LineFilter) readLine() (line []byte, long bool, err error) {
 }
 
 func (f *LineFilter) reply(id json.RawMessage, code int, problem error) error {
+	data := append(ErrorResponse(id, code, fmt.Errorf("%w; the line was ignored", problem)), '\n')
+	_, err := f.out.Write(data)
+	return err
+}
+
+// refuseBatch answers each request of a refused batch with an error
+// carrying its id (one error with a null id when none has one) and
+// returns the error responses the SDK must read in place of the batch's
+// responses, so that no call on either side waits for ever.
+func (f *LineFilter) refuseBatch(batch []byte, problem error) (pass []byte, err error) {
+	toSDK, toClient := batchErrors(batch, problem)
+	for _, r := range toSDK {
+		pass = append(append(pass, r...), '\n')
+	}
+	for _, r := range toClient {
+		if _, err := f.out.Write(append(r, '\n')); err != nil {
+			return nil, err
+		}
+	}
+	return pass, nil
+}
+
+// batchErrors returns, for a refused batch, the error responses the SDK
+// reads in place of the batch's responses (to the server's requests) and
+// those the client gets for its requests: one per element with an id,
+// or a single one with a null id when no element has one.
+func batchErrors(batch []byte, problem error) (toSDK, toClient [][]byte) {
+	var elems []json.RawMessage
+	_ = json.Unmarshal(batch, &elems)
+	for _, e := range elems {
+		id := lineID(e)
+		switch {
+		case id == nil:
+		case lineIsResponse(e):
+			toSDK = append(toSDK, ErrorResponse(id, CodeInvalidRequest, problem))
+		default:
+			toClient = append(toClient, ErrorResponse(id, CodeInvalidRequest, fmt.Errorf("%w; the line was ignored", problem)))
+		}
+	}
+	if len(toSDK) == 0 && len(toClient) == 0 {
+		toClient = append(toClient, ErrorResponse(nil, CodeInvalidRequest, fmt.Errorf("%w; the line was ignored", problem)))
+	}
+	return toSDK, toClient
+}
+
+// ErrorResponse returns the JSON-RPC error response with id (nil: null),
+// code and problem's text as its message.
+func ErrorResponse(id json.RawMessage, code int, problem error) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	msg, _ := json.Marshal(problem.Error() + "; the line was ignored")
-	data := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, msg)
-	_, err := f.out.Write(data)
-	return err
+	msg, _ := json.Marshal(problem.Error())
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, id, code, msg)
+}
+
+// lineIsResponse reports whether line, which may not be valid JSON, is a
+// JSON-RPC response: a top-level key that folds to "result" or "error"
+// and none that folds to "method".
+func lineIsResponse(line []byte) bool {
+	resp := false
+	for _, k := range topKeys(line) {
+		switch string(foldKey(nil, k)) {
+		case "METHOD":
+			return false
+		case "RESULT", "ERROR":
+			resp = true
+		}
+	}
+	return resp
+}
+
+// topKeys returns the keys of the top-level object of line, which may not
+// be valid JSON, as far as they can be read.
+func topKeys(line []byte) []string {
+	var keys []string
+	depth := 0
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '"':
+			end := stringEnd(line, i)
+			if end < 0 {
+				return keys
+			}
+			if depth == 1 {
+				if j := skipSpace(line, end); j < len(line) && line[j] == ':' {
+					var k string
+					if json.Unmarshal(line[i:end], &k) == nil {
+						keys = append(keys, k)
+					}
+				}
+			}
+			i = end - 1
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return keys
 }
 
 // LockedWriter serializes writes: each Write reaches the underlying

@@ -34,9 +34,14 @@ var ErrClientGone = errors.New("gosdk: the client is gone: its HTTP request or s
 //     and a POST's body decides: _meta naming a 2026-07-28 or later
 //     protocolVersion is stateless, anything else (initialize, a batch)
 //     stateful.
-//   - Sessions idle for opts.SessionTimeout are closed, and at most
-//     opts.MaxSessions are held: an initialize beyond that is answered
-//     503 with Retry-After.
+//   - Sessions idle for opts.SessionTimeout are closed, and so are idle
+//     sessions older than opts.SessionLifetime (pings do not extend it).
+//     One client (opts.ClientKey) holds at most opts.MaxSessionsPerClient
+//     and all at most opts.MaxSessions: a client at its budget loses its
+//     own oldest idle session to a new one, and a full table sheds the
+//     oldest idle session of the client holding the most; only when every
+//     session has a call in flight is an initialize answered 503 with
+//     Retry-After.
 //   - A body beyond opts.MaxBodyBytes is answered 413; it must arrive
 //     within opts.BodyTimeout, and each write of a response within
 //     opts.WriteTimeout.
@@ -53,7 +58,7 @@ var ErrClientGone = errors.New("gosdk: the client is gone: its HTTP request or s
 // arrive on a loopback address (DNS-rebinding protection).
 func NewHTTPHandler(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
 	o := opts.Resolved()
-	h := &eraRouter{server: s, opts: o, calls: map[string]*liveCall{}}
+	h := &eraRouter{server: s, opts: o, calls: map[string]*liveCall{}, sessions: newSessionTable(o)}
 	s.AddReceivingMiddleware(h.bind)
 	get := func(*http.Request) *mcp.Server { return s }
 	limit := o.MaxBodyBytes
@@ -112,6 +117,8 @@ type eraRouter struct {
 	opts                runtime.HTTPOptions
 	stateful, stateless http.Handler
 
+	sessions *sessionTable
+
 	mu      sync.Mutex
 	calls   map[string]*liveCall // callKey value -> the HTTP request it names
 	opening int                  // sessions being created
@@ -134,12 +141,23 @@ func (h *eraRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodDelete && sid != "":
 		h.endSession(sid)
 	case r.Method == http.MethodPost && sid == "":
-		if !h.openSession() {
+		client := h.clientKey(r)
+		if !h.openSession(client) {
 			w.Header().Set("Retry-After", "30")
 			http.Error(w, "too many sessions: try again later", http.StatusServiceUnavailable)
 			return
 		}
-		defer h.sessionOpened()
+		var once sync.Once
+		opened := func(sid string) { once.Do(func() { h.sessions.opened(sid, client); h.sessionOpened() }) }
+		rec := &sidRecorder{ResponseWriter: w, onSID: opened} // counted before the client can send again
+		defer func() { opened(rec.sid) }()
+		w = rec
+	case sid != "" && h.sessions.expired(sid) && !h.busy(sid):
+		// Past its lifetime: closed, so that the client initializes anew.
+		h.endSession(sid)
+		go sessionByID(h.server, sid).Close()
+		http.Error(w, "session expired", http.StatusNotFound)
+		return
 	}
 	if r.Method == http.MethodPost {
 		key, done := h.track(r, sid)
@@ -176,25 +194,42 @@ func (h *eraRouter) modern(r *http.Request) bool {
 	return runtime.EraOf(msg.Params.Meta.Version).MultiRoundTrip()
 }
 
-// openSession reports whether a new session may be created, and counts
-// it as being created if so.
-func (h *eraRouter) openSession() bool {
-	if h.opts.MaxSessions <= 0 {
+// openSession reports whether a new session of client may be created
+// (making room by the session budgets, see sessions.go), and counts it as
+// being created if so.
+func (h *eraRouter) openSession(client string) bool {
+	if h.opts.MaxSessions <= 0 && h.opts.MaxSessionsPerClient <= 0 && h.opts.SessionLifetime <= 0 {
 		return true
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	n := h.opening
-	for ss := range h.server.Sessions() {
-		if ss.ID() != "" { // stateless requests' sessions have none
-			n++
-		}
-	}
-	if n >= h.opts.MaxSessions {
+	opening := h.opening
+	h.mu.Unlock()
+	if !h.sessions.admit(h.server, client, h.busy, opening) {
 		return false
 	}
+	h.mu.Lock()
 	h.opening++
+	h.mu.Unlock()
 	return true
+}
+
+// busy reports whether session sid has a call in flight.
+func (h *eraRouter) busy(sid string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, c := range h.calls {
+		if c.session == sid {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *eraRouter) clientKey(r *http.Request) string {
+	if h.opts.ClientKey != nil {
+		return h.opts.ClientKey(r)
+	}
+	return ClientOf(r)
 }
 
 func (h *eraRouter) sessionOpened() {

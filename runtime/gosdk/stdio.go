@@ -1,8 +1,6 @@
 package gosdk
 
 import (
-	"encoding/json"
-	"errors"
 	"io"
 	"os"
 
@@ -38,24 +36,9 @@ func IOTransport(r io.ReadCloser, w io.WriteCloser, maxLineBytes int) mcp.Transp
 	return &mcp.IOTransport{Reader: readCloser{f, r}, Writer: f.Writer(), MaxLineLength: -1}
 }
 
-// checkMessage reports whether line, which is JSON, is a message (or a
-// batch of messages) go-sdk decodes.
+// checkMessage reports whether line, which is JSON, is a message go-sdk
+// decodes (batches never reach it: adapter.CheckEnvelope refuses them).
 func checkMessage(line []byte) error {
-	if len(line) > 0 && line[0] == '[' {
-		var batch []json.RawMessage
-		if err := json.Unmarshal(line, &batch); err != nil {
-			return err
-		}
-		if len(batch) == 0 {
-			return errors.New("empty batch")
-		}
-		for _, m := range batch {
-			if _, err := jsonrpc.DecodeMessage(m); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	_, err := jsonrpc.DecodeMessage(line)
 	return err
 }

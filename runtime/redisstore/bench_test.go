@@ -40,6 +40,9 @@ func BenchmarkClaimRound(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer st.Close()
+		if err := st.Start(ctx); err != nil {
+			b.Fatal(err)
+		}
 		stores["redis"] = st
 		names = append(names, "redis")
 	}
@@ -131,6 +134,9 @@ func BenchmarkClaim(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer st.Close()
+		if err := st.Start(ctx); err != nil {
+			b.Fatal(err)
+		}
 		prefix := newID()
 		b.ReportAllocs()
 		i := 0

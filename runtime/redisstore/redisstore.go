@@ -5,65 +5,114 @@
 //
 //	store, err := redisstore.Open("redis://127.0.0.1:6379/0")
 //	...
+//	if err := store.Start(ctx); err != nil { ... } // checks the server's settings
 //	cfg := &gosdk.Config{Keys: keys, Replay: store}
 //
-// A claim is one SET key value NX PX ttl: atomic in Redis, it succeeds
-// for the first claimer only, and the key expires with the state (plus
-// seal.MaxClockSkew). When Redis cannot be reached the claim fails and
-// the request is refused (fail closed); nothing is retried or cached
-// locally.
+// A claim is one Lua script, atomic in Redis: SET key value NX PX ttl, so
+// that it succeeds for the first claimer only, with the TTL reckoned on
+// Redis's clock (TIME) from the state's expiry plus ClockSkew.
+//
+// A store that forgot fails closed. Start writes an epoch key (Redis's
+// time, no TTL); every claim checks it in the same script. When it is
+// gone (a restart without persistence, FLUSHALL, FLUSHDB), the script
+// writes a new one and every state issued before it (plus ClockSkew) is
+// refused with adapter.ErrStoreForgot: its claim may have been among the
+// records lost, so the person is asked again. Eviction can drop claim
+// keys while the epoch survives, so Start refuses a maxmemory-policy
+// other than noeviction unless AllowEviction says why the author accepts
+// it. When Redis cannot be reached the claim fails and the request is
+// refused; a claim whose reply does not arrive within Timeout counts as
+// spent (adapter.ErrClaimUnknown), since Redis may apply it later.
 package redisstore
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 // DefaultPrefix starts the Redis keys of claimed states.
 const DefaultPrefix = "elicitgen:state:"
 
 // DefaultTimeout bounds one claim when the request's context has no
-// earlier deadline.
+// earlier deadline. A client from Open has its dial, read and write
+// timeouts set to it too, so that no claim waits longer.
 const DefaultTimeout = 2 * time.Second
 
+// ErrEvictionPolicy is matched (errors.Is) by the error of Start on a
+// Redis whose maxmemory-policy may evict claim keys (allkeys-*,
+// volatile-*: claim keys have TTLs), or whose policy cannot be read,
+// when AllowEviction is empty.
+var ErrEvictionPolicy = errors.New("redisstore: Redis may evict claims")
+
 // Store claims state ids in Redis. It implements adapter.ReplayStore and
-// is safe for concurrent use.
+// adapter.IssuedReplayStore and is safe for concurrent use. Set its
+// fields before first use.
 type Store struct {
 	client redis.Cmdable
 	closer func() error
 	// Prefix starts every key; DefaultPrefix when empty. Instances that
 	// share a Redis and a key ring must use the same prefix.
 	Prefix string
-	// Timeout bounds one claim; DefaultTimeout when zero.
+	// Timeout bounds one claim; DefaultTimeout when zero. A claim whose
+	// reply has not arrived by then counts as spent.
 	Timeout time.Duration
-	// Now is the clock that turns a claim's until into a TTL; nil means
+	// ClockSkew is how far the clocks of the instances and of Redis may
+	// differ; seal.MaxClockSkew when zero. A claim from an instance whose
+	// clock differs from Redis's by more is refused (fail closed); claim
+	// keys live ClockSkew past their state's expiry on Redis's clock.
+	ClockSkew time.Duration
+	// AllowEviction, when not empty, lets Start accept a maxmemory-policy
+	// that can evict claims (or one it cannot read, as on some managed
+	// Redis services): it is the author's reason, logged with the policy
+	// at start (for example "dedicated instance sized for 10x the claims,
+	// volatile-lru only evicts under memory pressure").
+	AllowEviction string
+	// Logger receives what Start found (persistence off, an accepted
+	// eviction policy); slog.Default() when nil.
+	Logger *slog.Logger
+	// Now is the instance's clock, compared with Redis's; nil means
 	// time.Now.
 	Now func() time.Time
 }
 
-var _ adapter.ReplayStore = (*Store)(nil)
+var (
+	_ adapter.ReplayStore       = (*Store)(nil)
+	_ adapter.IssuedReplayStore = (*Store)(nil)
+)
 
 // New returns a store on client (a *redis.Client, *redis.ClusterClient
-// or any redis.Cmdable). Closing client is the caller's business.
+// or any redis.Cmdable). Closing client is the caller's business; so are
+// its timeouts: set ContextTimeoutEnabled (go-redis otherwise waits its
+// own ReadTimeout whatever the claim's context says) and a ReadTimeout no
+// longer than Timeout, as Open does.
 func New(client redis.Cmdable) *Store {
 	return &Store{client: client}
 }
 
 // Open returns a store on a new client for url, of the form
 // redis://[[user]:password@]host[:port][/db] (rediss:// for TLS; see
-// redis.ParseURL). It does not connect: the first claim does. Close
-// releases the client.
+// redis.ParseURL), with go-redis's dial, read and write timeouts set to
+// DefaultTimeout, context deadlines honoured and no retries (a retried
+// claim could find its own first attempt). It does not connect: Start
+// (or the first claim) does. Close releases the client.
 func Open(url string) (*Store, error) {
 	opt, err := redis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: %w", err)
 	}
+	opt.ContextTimeoutEnabled = true
+	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = DefaultTimeout, DefaultTimeout, DefaultTimeout
+	opt.MaxRetries = -1
 	c := redis.NewClient(opt)
 	return &Store{client: c, closer: c.Close}, nil
 }
@@ -85,9 +134,116 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Claim implements adapter.ReplayStore with SET NX PX. Any Redis error is
-// returned wrapped in adapter.ErrReplayStore.
+// Start checks the Redis server before the store is used and writes the
+// epoch key if there is none. It fails when Redis does not answer, and
+// with ErrEvictionPolicy when maxmemory-policy is not noeviction (or
+// cannot be read) and AllowEviction is empty; an accepted policy is
+// logged with the reason. A server without persistence (no RDB saves,
+// no AOF) is logged: a restart then loses every claim, which the epoch
+// detects (the approvals in flight are asked again).
+func (s *Store) Start(ctx context.Context) error {
+	if err := s.Ping(ctx); err != nil {
+		return err
+	}
+	log := s.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	policy, err := s.config(ctx, "maxmemory-policy")
+	switch {
+	case err == nil && policy == "noeviction":
+	case s.AllowEviction == "" && err != nil:
+		return fmt.Errorf("%w: CONFIG GET maxmemory-policy failed (%v), so the store cannot tell whether Redis evicts claim keys; use maxmemory-policy noeviction, or set AllowEviction to the reason this Redis never evicts them", ErrEvictionPolicy, err)
+	case s.AllowEviction == "":
+		return fmt.Errorf("%w: maxmemory-policy is %s, which can drop claim keys (they have TTLs) and let a spent approval be used again; set maxmemory-policy noeviction, or set AllowEviction to the reason this Redis never evicts them", ErrEvictionPolicy, policy)
+	default:
+		log.Warn("redisstore: running on a Redis that may evict claims, as allowed", "maxmemory-policy", policy, "policy_error", errString(err), "reason", s.AllowEviction)
+	}
+	save, serr := s.config(ctx, "save")
+	aof, aerr := s.config(ctx, "appendonly")
+	if serr == nil && aerr == nil && save == "" && aof == "no" {
+		log.Info("redisstore: Redis has no persistence (save \"\", appendonly no): a restart loses every claim; states issued before it are then refused and their approvals asked again")
+	}
+	now, err := s.client.Time(ctx).Result()
+	if err != nil {
+		return fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+	}
+	if err := s.client.SetNX(ctx, s.prefix()+"epoch", now.UnixMilli(), 0).Err(); err != nil {
+		return fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+	}
+	return nil
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// config returns the value of a Redis configuration parameter.
+func (s *Store) config(ctx context.Context, name string) (string, error) {
+	m, err := s.client.ConfigGet(ctx, name).Result()
+	if err != nil {
+		return "", err
+	}
+	v, ok := m[name]
+	if !ok {
+		return "", fmt.Errorf("no %s in CONFIG GET's reply", name)
+	}
+	return v, nil
+}
+
+func (s *Store) prefix() string {
+	if s.Prefix == "" {
+		return DefaultPrefix
+	}
+	return s.Prefix
+}
+
+// claimScript claims KEYS[2] under the epoch KEYS[1]. ARGV: the state's
+// issue time (ms, -1 when unknown), its until (ms, instance clock), the
+// instance's now (ms) and the clock skew allowed (ms). Replies: {1}
+// claimed, {0} already claimed, {-1} the epoch was gone (now rewritten),
+// {-2} issued before the epoch, {-3, redis now} clocks too far apart.
+var claimScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local issued, untilms, local_now, skew = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+if math.abs(now - local_now) > skew then
+  return {-3, now}
+end
+local epoch = redis.call('GET', KEYS[1])
+if not epoch then
+  redis.call('SET', KEYS[1], now)
+  return {-1}
+end
+if issued >= 0 and issued < tonumber(epoch) + skew then
+  return {-2}
+end
+local ttl = untilms - now + skew
+if ttl <= 0 then
+  return {1}
+end
+if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ttl) then
+  return {1}
+end
+return {0}
+`)
+
+// Claim implements adapter.ReplayStore: ClaimIssued without an issue
+// time (a lost epoch is still detected; the states issued before it are
+// not told apart).
 func (s *Store) Claim(ctx context.Context, id string, until time.Time) (bool, error) {
+	return s.ClaimIssued(ctx, id, time.Time{}, until)
+}
+
+// ClaimIssued implements adapter.IssuedReplayStore. A Redis that answers
+// with an error, or cannot be reached, fails the claim with an error
+// matching adapter.ErrReplayStore; a reply that does not arrive in time,
+// with adapter.ErrClaimUnknown (the state counts as spent); a lost
+// epoch or a state issued before it, with adapter.ErrStoreForgot.
+func (s *Store) ClaimIssued(ctx context.Context, id string, issued, until time.Time) (bool, error) {
 	if id == "" {
 		return false, fmt.Errorf("%w: empty state id", adapter.ErrReplayStore)
 	}
@@ -95,25 +251,57 @@ func (s *Store) Claim(ctx context.Context, id string, until time.Time) (bool, er
 	if s.Now != nil {
 		now = s.Now
 	}
-	ttl := until.Sub(now())
-	if ttl <= 0 {
-		// The state no longer opens anywhere: nothing to remember.
-		return true, nil
-	}
-	ttl = max(ttl, time.Millisecond)
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
+	skew := s.ClockSkew
+	if skew <= 0 {
+		skew = seal.MaxClockSkew
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	prefix := s.Prefix
-	if prefix == "" {
-		prefix = DefaultPrefix
+	issuedMS := int64(-1)
+	if !issued.IsZero() {
+		issuedMS = issued.UnixMilli()
 	}
-	ok, err := s.client.SetNX(ctx, prefix+id, "1", ttl).Result()
-	if err != nil && !errors.Is(err, redis.Nil) {
-		return false, fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+	p := s.prefix()
+	res, err := claimScript.Run(ctx, s.client, []string{p + "epoch", p + id},
+		issuedMS, until.UnixMilli(), now().UnixMilli(), skew.Milliseconds()).Int64Slice()
+	if err != nil {
+		return false, claimError(err)
 	}
-	return ok, nil
+	if len(res) == 0 {
+		return false, fmt.Errorf("%w: redis: empty reply to the claim", adapter.ErrReplayStore)
+	}
+	switch res[0] {
+	case 1:
+		return true, nil
+	case 0:
+		return false, nil
+	case -1, -2:
+		return false, adapter.ErrStoreForgot
+	case -3:
+		var diff time.Duration
+		if len(res) > 1 {
+			diff = now().Sub(time.UnixMilli(res[1])).Round(time.Millisecond)
+		}
+		return false, fmt.Errorf("%w: this instance's clock differs from Redis's by %s, more than the %s allowed: fix the clock (NTP)", adapter.ErrReplayStore, diff, skew)
+	}
+	return false, fmt.Errorf("%w: redis: unexpected reply %v", adapter.ErrReplayStore, res)
+}
+
+// claimError classifies a failed claim: Redis answered with an error, or
+// the connection could not be made (the claim was not applied), or the
+// reply did not arrive (it may have been).
+func claimError(err error) error {
+	var rerr redis.Error
+	var operr *net.OpError
+	switch {
+	case errors.As(err, &rerr):
+		return fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+	case errors.As(err, &operr) && operr.Op == "dial":
+		return fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+	}
+	return fmt.Errorf("%w (%s)", adapter.ErrClaimUnknown, strconv.Quote(err.Error()))
 }

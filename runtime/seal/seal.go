@@ -41,6 +41,9 @@ type State struct {
 	// Expires is the last instant the state opens (by the opener's
 	// clock). Set by Open; Seal ignores it.
 	Expires time.Time
+	// Issued is when the state was sealed (by the sealer's clock, to the
+	// second). Set by Open; Seal ignores it.
+	Issued time.Time
 
 	// sealed are the answers of an opened state not yet decoded, in the
 	// order sealed; a decoded one has its key cleared.
@@ -292,6 +295,7 @@ func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	}
 	st.ID = hex.EncodeToString([]byte(id))
 	st.Expires = time.Unix(expires, 0).Add(time.Second - time.Nanosecond)
+	st.Issued = time.Unix(issued, 0)
 	return st, nil
 }
 

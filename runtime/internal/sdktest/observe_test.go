@@ -315,13 +315,13 @@ var observeCases = []struct {
 		}
 		ev := rec.take()
 		want := []string{
-			"asked Choice a1 asked=true", "answered Choice a1 asked=true accept", "invalid Choice a1 asked=true bogus",
+			"asked Choice a1 asked=true", "answered Choice a1 asked=true accept", "invalid Choice a1 asked=true (1 other keys)",
 			"asked Choice a2 asked=true", "answered Choice a2 asked=true accept", "call_end result",
 		}
 		if runtime.EraOf(version).MultiRoundTrip() {
 			want = []string{
 				"asked Choice a1 asked=true", "call_end input_required",
-				"answered Choice a1 asked=true accept", "invalid Choice a1 asked=true bogus", "asked Choice a2 asked=true", "call_end input_required",
+				"answered Choice a1 asked=true accept", "invalid Choice a1 asked=true (1 other keys)", "asked Choice a2 asked=true", "call_end input_required",
 				"answered Choice a2 asked=true accept", "call_end result",
 			}
 		}

@@ -1,0 +1,226 @@
+package gosdk
+
+import (
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitgen/elicitgen/runtime"
+)
+
+// Session budgets of NewHTTPHandler (runtime.HTTPOptions), so that no
+// client locks out the others: each client (ClientKey: the principal
+// where the request has one, else its remote address) holds at most
+// MaxSessionsPerClient 2025-era sessions, and all of them at most
+// MaxSessions. A client at its budget that opens
+// another loses its own oldest idle session; a full table sheds the
+// oldest idle session of the client holding the most, rather than
+// refusing the newcomer. Only a table whose every session has a call in
+// flight answers 503. A session lives at most SessionLifetime, however
+// often it is pinged; it is closed once idle after that.
+
+// ClientOf names the client of r for its budgets (the default of
+// runtime.HTTPOptions.ClientKey): the authenticated user when an auth
+// middleware put token info with a UserID on the request's context
+// (go-sdk's auth.RequireBearerToken), else the host of its remote
+// address.
+func ClientOf(r *http.Request) string {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil && ti.UserID != "" {
+		return "principal:" + ti.UserID
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return "addr:" + host
+}
+
+type sessionEntry struct {
+	client  string
+	created time.Time
+}
+
+// sessionTable holds the 2025-era sessions of an eraRouter by id.
+type sessionTable struct {
+	mu               sync.Mutex
+	total, perClient int
+	lifetime         time.Duration
+	byID             map[string]*sessionEntry
+	closing          map[string]bool // shed, being closed
+	now              func() time.Time
+}
+
+func newSessionTable(o runtime.HTTPOptions) *sessionTable {
+	return &sessionTable{total: o.MaxSessions, perClient: o.MaxSessionsPerClient, lifetime: o.SessionLifetime,
+		byID: map[string]*sessionEntry{}, closing: map[string]bool{}, now: time.Now}
+}
+
+// admit makes room for a new session of client among the live sessions
+// of s (busy reports whether a session has a call in flight): it closes
+// idle sessions past their lifetime, then, at client's budget, client's
+// oldest idle session, and when the table is full, the oldest idle
+// session of the client holding the most. It reports whether the new
+// session may open. opening counts the sessions being created.
+func (t *sessionTable) admit(s *mcp.Server, client string, busy func(id string) bool, opening int) bool {
+	if t == nil {
+		return true
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	live := map[string]*mcp.ServerSession{}
+	still := map[string]bool{}
+	for ss := range s.Sessions() {
+		if id := ss.ID(); id != "" && !t.closing[id] {
+			live[id] = ss
+		} else if id != "" {
+			still[id] = true
+		}
+	}
+	for id := range t.closing {
+		if !still[id] {
+			delete(t.closing, id)
+		}
+	}
+	for id := range t.byID {
+		if live[id] == nil {
+			delete(t.byID, id)
+		}
+	}
+	now := t.now()
+	closeIdle := func(id string) {
+		delete(t.byID, id)
+		t.closing[id] = true
+		if ss := live[id]; ss != nil {
+			go ss.Close()
+		}
+		delete(live, id)
+	}
+	if t.lifetime > 0 {
+		for id, e := range t.byID {
+			if now.Sub(e.created) > t.lifetime && !busy(id) {
+				closeIdle(id)
+			}
+		}
+	}
+	count := map[string]int{}
+	for id := range live {
+		if e := t.byID[id]; e != nil {
+			count[e.client]++
+		} else {
+			count[""]++ // opened before the table knew it
+		}
+	}
+	oldestIdle := func(of string) string {
+		best := ""
+		for id, e := range t.byID {
+			if e.client == of && !busy(id) && (best == "" || e.created.Before(t.byID[best].created)) {
+				best = id
+			}
+		}
+		return best
+	}
+	if t.perClient > 0 && count[client] >= t.perClient {
+		id := oldestIdle(client)
+		if id == "" {
+			return false
+		}
+		closeIdle(id)
+		count[client]--
+	}
+	if t.total > 0 && len(live)+opening >= t.total {
+		for len(live)+opening >= t.total {
+			heaviest, n := "", 0
+			for c, k := range count {
+				if k > n && c != "" && oldestIdle(c) != "" {
+					heaviest, n = c, k
+				}
+			}
+			if heaviest == "" {
+				return false
+			}
+			closeIdle(oldestIdle(heaviest))
+			count[heaviest]--
+		}
+	}
+	return true
+}
+
+// sessionByID returns the session of s with id (a no-op closer when gone).
+func sessionByID(s *mcp.Server, id string) closer {
+	for ss := range s.Sessions() {
+		if ss.ID() == id {
+			return ss
+		}
+	}
+	return nopClose{}
+}
+
+type closer interface{ Close() error }
+
+type nopClose struct{}
+
+func (nopClose) Close() error { return nil }
+
+// opened records the new session id of client.
+func (t *sessionTable) opened(id, client string) {
+	if t == nil || id == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.byID[id]; !ok {
+		t.byID[id] = &sessionEntry{client: client, created: t.now()}
+	}
+}
+
+// expired reports whether session id is past its lifetime.
+func (t *sessionTable) expired(id string) bool {
+	if t == nil || t.lifetime <= 0 {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.byID[id]
+	return e != nil && t.now().Sub(e.created) > t.lifetime
+}
+
+// sidRecorder catches the Mcp-Session-Id go-sdk gives a new session.
+type sidRecorder struct {
+	http.ResponseWriter
+	sid   string
+	onSID func(sid string) // called with the id before the headers go out
+	sent  bool
+}
+
+func (w *sidRecorder) WriteHeader(code int) {
+	w.catch()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *sidRecorder) catch() {
+	if w.sent {
+		return
+	}
+	w.sent = true
+	w.sid = w.Header().Get("Mcp-Session-Id")
+	if w.sid != "" && w.onSID != nil {
+		w.onSID(w.sid)
+	}
+}
+
+func (w *sidRecorder) Write(p []byte) (int, error) {
+	w.catch()
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *sidRecorder) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *sidRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }

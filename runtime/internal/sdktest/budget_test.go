@@ -1,0 +1,202 @@
+package sdktest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/gosdk"
+)
+
+// headerClient sends every request with X-Client: name.
+type headerClient struct {
+	name string
+	rt   http.RoundTripper
+}
+
+func (h headerClient) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-Client", h.name)
+	return h.rt.RoundTrip(r)
+}
+
+// initialize opens one raw 2025-11-25 session as client and returns its
+// status and session id.
+func initialize(t *testing.T, url, client string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"a","version":"v0"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("X-Client", client)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id")
+}
+
+// TestSessionBudgets: clients holding their full session budgets, and
+// the table full, do not lock out a newcomer: its initialize sheds the
+// oldest idle session of the heaviest client and its approval completes
+// over go-sdk's streamable HTTP; a session past its lifetime is closed
+// however often it is pinged.
+func TestSessionBudgets(t *testing.T) {
+	s := newServer(t, goSDK, runtime.UnavailableAuto)
+	h := gosdk.NewHTTPHandler(s.gs, &runtime.HTTPOptions{
+		MaxSessions: 6, MaxSessionsPerClient: 3, SessionLifetime: 2 * time.Second,
+		ClientKey: func(r *http.Request) string { return r.Header.Get("X-Client") },
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for i := range 10 { // the attacker tries 10: it keeps 3
+		if code, _ := initialize(t, srv.URL, "attacker-a"); code != http.StatusOK {
+			t.Fatalf("attacker-a initialize %d: %d", i, code)
+		}
+	}
+	for range 3 {
+		initialize(t, srv.URL, "attacker-b")
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := countSessions(s.gs); n != 6 {
+		t.Fatalf("%d sessions, want the table full at 6", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "victim", Version: "v0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			r, err := scripted(ctx, goQuestion(req.Params))
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
+		},
+	})
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL,
+		HTTPClient: &http.Client{Transport: headerClient{"victim", http.DefaultTransport}}},
+		&mcp.ClientSessionOptions{ProtocolVersion: runtime.Version20251125})
+	if err != nil {
+		t.Fatalf("the newcomer could not initialize: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy"})
+	if err != nil || len(res.Content) == 0 || !strings.Contains(fmt.Sprint(res.Content[0].(*mcp.TextContent).Text), "deployed") {
+		t.Fatalf("the newcomer's approval: %+v, %v", res, err)
+	}
+	if n := countSessions(s.gs); n > 6 {
+		t.Errorf("%d sessions, over the total of 6", n)
+	}
+	// Lifetime: pings keep the session busy but not alive.
+	_, sid := initialize(t, srv.URL, "pinger")
+	deadline := time.Now().Add(3 * time.Second)
+	code := 0
+	for time.Now().Before(deadline) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("MCP-Protocol-Version", runtime.Version20251125)
+		req.Header.Set("X-Client", "pinger")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if code = resp.StatusCode; code == http.StatusNotFound {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if code != http.StatusNotFound {
+		t.Errorf("a session pinged every 200ms still answers %d after its 2s lifetime", code)
+	}
+}
+
+func countSessions(s *mcp.Server) int {
+	n := 0
+	for ss := range s.Sessions() {
+		if ss.ID() != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// fromAddr is an HTTP client whose connections come from the loopback
+// address src (127.0.0.2, ...), a host of its own to the server, each
+// request on a connection of its own kept open afterwards.
+func fromAddr(src string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
+	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 64}}
+}
+
+// TestBudgetsHoldForOthers: two attackers, each from its own address
+// and holding its full budgets (every connection slot it may have, kept
+// idle, and its sessions), leave the server full; a third client's
+// approval still completes, on both eras. The time it takes is logged
+// (go test -v -run TestBudgetsHoldForOthers ./runtime/internal/sdktest/).
+func TestBudgetsHoldForOthers(t *testing.T) {
+	s := newServer(t, goSDK, runtime.UnavailableAuto)
+	o := &runtime.HTTPOptions{MaxConns: 8, MaxConnsPerClient: 4, MaxSessions: 6, MaxSessionsPerClient: 3}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", gosdk.NewHTTPHandler(s.gs, o))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- adapter.Serve(ctx, gosdk.NewHTTPServer(mux, o), ln, o.Resolved()) }()
+	defer func() { cancel(); <-done }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+	held := 0
+	for _, src := range []string{"127.0.0.2", "127.0.0.3"} {
+		for range 6 { // two beyond its connection budget
+			hc := fromAddr(src)
+			req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"a","version":"v0"}}}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if res, err := hc.Do(req); err == nil {
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				held++
+			}
+		}
+	}
+	t.Logf("attackers hold %d initialized connections, %d sessions", held, countSessions(s.gs))
+	for _, version := range []string{runtime.Version20251125, runtime.Version20260728} {
+		start := time.Now()
+		cctx, ccancel := context.WithTimeout(context.Background(), 20*time.Second)
+		c := mcp.NewClient(&mcp.Implementation{Name: "victim", Version: "v0"}, &mcp.ClientOptions{
+			ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				r, err := scripted(ctx, goQuestion(req.Params))
+				if err != nil {
+					return nil, err
+				}
+				return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
+			},
+		})
+		cs, err := c.Connect(cctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			ccancel()
+			t.Fatalf("%s: the victim could not connect: %v", version, err)
+		}
+		res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: "deploy"})
+		cs.Close()
+		ccancel()
+		if err != nil || len(res.Content) == 0 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "deployed") {
+			t.Fatalf("%s: the victim's approval: %+v, %v", version, res, err)
+		}
+		t.Logf("%s: the victim's approval completed in %v with both attackers at their budgets", version, time.Since(start).Round(time.Millisecond))
+	}
+}
