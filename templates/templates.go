@@ -1,9 +1,12 @@
 // Package templates holds the text/template sources elicitgen renders for
-// its non-Go outputs, such as the Markdown catalog of `elicitgen docs`.
+// its non-Go outputs, such as the Markdown catalog of `elicitgen docs`,
+// and the html/template source of the hosted form page (package
+// runtime/page).
 //
 // The templates only lay out data: every decision (ordering, escaping,
-// wording of bounds and defaults) is made in Go by the package gen, which
-// builds the view model each template names on its first line.
+// wording of bounds and defaults) is made in Go by the package gen (or
+// runtime/page), which builds the view model each template names on its
+// first line.
 package templates
 
 import "embed"
@@ -12,3 +15,10 @@ import "embed"
 //
 //go:embed *.tmpl
 var FS embed.FS
+
+// Page holds page.html, the html/template of the hosted form page, and
+// page.css, its style sheet (inlined, allowed by its hash in the page's
+// Content-Security-Policy).
+//
+//go:embed page.html page.css
+var Page embed.FS

@@ -1,0 +1,286 @@
+package page
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"html/template"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/elicitgen/elicitgen/templates"
+)
+
+var (
+	pageTemplate = template.Must(template.ParseFS(templates.Page, "page.html"))
+	pageCSS      = func() template.CSS {
+		b, err := templates.Page.ReadFile("page.css")
+		if err != nil {
+			panic(err) // embedded: cannot happen
+		}
+		return template.CSS(bytes.TrimSpace(b))
+	}()
+	// contentSecurityPolicy allows nothing but the page's own inline
+	// style sheet (by its hash) and posting the form to the page itself.
+	contentSecurityPolicy = func() string {
+		sum := sha256.Sum256([]byte(pageCSS))
+		return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) +
+			"'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+	}()
+)
+
+// csrfCookie names the cookie that double-submits the CSRF token.
+const csrfCookie = "elicit_csrf"
+
+// setHeaders sets the headers of every response of the handler.
+func setHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+}
+
+// ServeHTTP serves the page whose token is the last segment of the
+// request's path: GET shows it, POST answers it. Every refusal is one
+// plain sentence with a 4xx status (5xx when the store fails), and
+// stores nothing.
+func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setHeaders(w)
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPost:
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		p.notice(w, r, nil, http.StatusMethodNotAllowed, func(t *text) string { return t.Method })
+		return
+	}
+	tokStr := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
+	tok, err := p.openPage(tokStr)
+	if err != nil {
+		if errors.Is(err, ErrExpired) {
+			p.notice(w, r, nil, http.StatusGone, func(t *text) string { return t.Expired })
+		} else {
+			p.notice(w, r, nil, http.StatusNotFound, func(t *text) string { return t.Invalid })
+		}
+		return
+	}
+	if r.Method == http.MethodPost {
+		// Read the body before anything else, within its limit.
+		if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/x-www-form-urlencoded" {
+			p.notice(w, r, nil, http.StatusUnsupportedMediaType, func(t *text) string { return t.BadPost })
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, p.cfg.MaxBody)
+		if err := r.ParseForm(); err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				p.notice(w, r, nil, http.StatusRequestEntityTooLarge, func(t *text) string { return t.TooLarge })
+			} else {
+				p.notice(w, r, nil, http.StatusBadRequest, func(t *text) string { return t.BadPost })
+			}
+			return
+		}
+	}
+	ctx := r.Context()
+	e, err := p.store.Get(ctx, tok.id)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			p.notice(w, r, nil, http.StatusNotFound, func(t *text) string { return t.Invalid })
+		} else {
+			p.notice(w, r, nil, http.StatusServiceUnavailable, func(t *text) string { return t.Store })
+		}
+		return
+	}
+	q, err := decodeQuestion(e.Question)
+	if err != nil {
+		p.notice(w, r, nil, http.StatusServiceUnavailable, func(t *text) string { return t.Store })
+		return
+	}
+	if q.binding() != tok.call {
+		p.notice(w, r, nil, http.StatusNotFound, func(t *text) string { return t.Invalid })
+		return
+	}
+	if p.cfg.Identity != nil {
+		who, ok := p.cfg.Identity(r)
+		switch {
+		case !ok || who == "":
+			p.notice(w, r, q, http.StatusUnauthorized, func(t *text) string { return t.SignIn })
+			return
+		case who != q.Principal:
+			p.notice(w, r, q, http.StatusForbidden, func(t *text) string { return t.Foreign })
+			return
+		}
+	}
+	if e.Status != StatusOpen {
+		p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Answered })
+		return
+	}
+	if !p.now().Before(q.expires) {
+		p.notice(w, r, q, http.StatusGone, func(t *text) string { return t.Expired })
+		return
+	}
+	if r.Method != http.MethodPost {
+		p.showForm(w, r, tok, q, nil, nil, http.StatusOK)
+		return
+	}
+	p.answer(ctx, w, r, tok, q)
+}
+
+// answer handles the post of an open page that the request's person may
+// answer.
+func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Request, tok *pageToken, q *question) {
+	c, err := r.Cookie(csrfCookie)
+	if err != nil || !p.checkCSRF(r.PostForm.Get("csrf"), tok.id, c.Value) || len(r.PostForm["csrf"]) != 1 {
+		p.notice(w, r, q, http.StatusForbidden, func(t *text) string { return t.Stale })
+		return
+	}
+	var a answer
+	switch acts := r.PostForm["action"]; {
+	case len(acts) == 1 && acts[0] == "decline":
+		a.Action = "decline"
+	case len(acts) == 1 && acts[0] == "accept":
+		t := textFor(q.Language)
+		content, bad := p.content(q.schema, r.PostForm, t)
+		var errs []fieldProblem
+		if len(bad) == 0 {
+			errs = problems(q.schema.CheckAnswer(content))
+			if len(errs) == 0 && p.cfg.Validate != nil {
+				errs = problems(p.cfg.Validate(q.Form, content))
+			}
+		}
+		if len(bad)+len(errs) > 0 {
+			p.showForm(w, r, tok, q, r.PostForm, append(bad, errs...), http.StatusUnprocessableEntity)
+			return
+		}
+		a.Action, a.Content = "accept", content
+	default:
+		p.notice(w, r, q, http.StatusBadRequest, func(t *text) string { return t.BadPost })
+		return
+	}
+	enc, err := json.Marshal(&a)
+	if err != nil {
+		p.notice(w, r, q, http.StatusBadRequest, func(t *text) string { return t.BadPost })
+		return
+	}
+	switch err := p.store.Answer(ctx, tok.id, enc); {
+	case err == nil:
+	case errors.Is(err, ErrAnswered):
+		p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Answered })
+		return
+	case errors.Is(err, ErrNotFound):
+		p.notice(w, r, q, http.StatusGone, func(t *text) string { return t.Expired })
+		return
+	default:
+		p.notice(w, r, q, http.StatusServiceUnavailable, func(t *text) string { return t.Store })
+		return
+	}
+	if a.Action == "decline" {
+		p.notice(w, r, q, http.StatusOK, func(t *text) string { return t.Declined })
+		return
+	}
+	p.notice(w, r, q, http.StatusOK, func(t *text) string { return t.Sent })
+}
+
+// view is the data of page.html.
+type view struct {
+	Lang    string
+	Title   string
+	CSS     template.CSS
+	Text    *text
+	Notice  string
+	Message string
+	Summary []summaryItem
+	Fields  []fieldView
+	Action  string
+	CSRF    string
+	Expires string
+}
+
+type summaryItem struct {
+	Target string // the id of the field, "" for the form
+	Text   string
+}
+
+// notice writes a page of one sentence, in the question's language, or
+// the request's when there is no question.
+func (p *Pages) notice(w http.ResponseWriter, r *http.Request, q *question, status int, say func(*text) string) {
+	var t *text
+	if q != nil {
+		t = textFor(q.Language)
+	} else {
+		t = textFor(r.Header.Get("Accept-Language"))
+	}
+	p.render(w, r, status, &view{Lang: t.Lang, Title: t.Title, Text: t, Notice: say(t)})
+}
+
+// render writes v with status; the template is executed into a buffer
+// first, so that a failure never sends half a page.
+func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, v *view) {
+	v.CSS = pageCSS
+	var buf bytes.Buffer
+	if err := pageTemplate.Execute(&buf, v); err != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(buf.Bytes())
+	}
+}
+
+// showForm writes the form of q: as issued (posted nil), or with what
+// was posted and the problems found.
+func (p *Pages) showForm(w http.ResponseWriter, r *http.Request, tok *pageToken, q *question, posted url.Values, errs []fieldProblem, status int) {
+	t := textFor(q.Language)
+	lang := q.Language
+	if lang == "" {
+		lang = t.Lang
+	}
+	nonce := ""
+	if c, err := r.Cookie(csrfCookie); err == nil && validNonce(c.Value) {
+		nonce = c.Value
+	} else {
+		var b [16]byte
+		rand.Read(b[:])
+		nonce = hex.EncodeToString(b[:])
+	}
+	csrf, err := p.sealCSRF(tok.id, nonce, q.expires)
+	if err != nil {
+		p.notice(w, r, q, http.StatusServiceUnavailable, func(t *text) string { return t.Store })
+		return
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: csrfCookie, Value: nonce, Path: p.path + tokenOf(r),
+		MaxAge:   max(1, int(q.expires.Sub(p.now()).Seconds())),
+		HttpOnly: true, Secure: p.base.Scheme == "https", SameSite: http.SameSiteStrictMode,
+	})
+	v := &view{
+		Lang: lang, Title: t.Title, Text: t, Message: q.Message,
+		Action: p.path + tokenOf(r), CSRF: csrf, Expires: t.closes(q.expires),
+	}
+	v.Fields, v.Summary = fields(q.schema, posted, errs, t)
+	p.render(w, r, status, v)
+}
+
+// tokenOf returns the last segment of the request's path: the token.
+func tokenOf(r *http.Request) string {
+	return r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
+}
+
+func validNonce(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}

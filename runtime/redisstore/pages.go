@@ -1,0 +1,203 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/elicitgen/elicitgen/runtime/page"
+)
+
+// DefaultPagePrefix starts the Redis keys of hosted form pages.
+const DefaultPagePrefix = "elicitgen:page:"
+
+// PageStore is a page.Store in Redis, so that the instance that serves a
+// page need not be the one that continues the call. A page is one hash
+// (question, status, answer) and its call key one string, both expiring
+// at the instant Put names. Answer and Take are Lua scripts, atomic in
+// Redis: of two concurrent answers (or takes) one wins. When Redis cannot
+// be reached every operation fails, wrapped in page.ErrStore, and the
+// page refuses: nothing is cached locally. It is safe for concurrent
+// use.
+type PageStore struct {
+	client redis.Cmdable
+	// Prefix starts every key; DefaultPagePrefix when empty. Instances
+	// that serve one another's pages use the same prefix.
+	Prefix string
+	// Timeout bounds one operation; DefaultTimeout when zero.
+	Timeout time.Duration
+}
+
+var _ page.Store = (*PageStore)(nil)
+
+// NewPageStore returns a page store on client. Closing client is the
+// caller's business.
+func NewPageStore(client redis.Cmdable) *PageStore {
+	return &PageStore{client: client}
+}
+
+// PageStore returns a page store on s's client: the same Redis the
+// replay store uses.
+func (s *Store) PageStore() *PageStore {
+	return &PageStore{client: s.client, Timeout: s.Timeout}
+}
+
+func (s *PageStore) key(id string) string {
+	if s.Prefix != "" {
+		return s.Prefix + id
+	}
+	return DefaultPagePrefix + id
+}
+
+func (s *PageStore) callKey(call string) string { return s.key("call:" + call) }
+
+func (s *PageStore) ctx(ctx context.Context) (context.Context, context.CancelFunc) {
+	t := s.Timeout
+	if t <= 0 {
+		t = DefaultTimeout
+	}
+	return context.WithTimeout(ctx, t)
+}
+
+func failed(err error) error {
+	return fmt.Errorf("%w: redis: %w", page.ErrStore, err)
+}
+
+// Hash fields of a page.
+const (
+	fieldQuestion = "q"
+	fieldStatus   = "s"
+	fieldAnswer   = "a"
+)
+
+// putScript stores a new page unless its key exists: KEYS page, call;
+// ARGV question, expiry (Unix ms), id.
+var putScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'q', ARGV[1], 's', 'open')
+redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+if KEYS[2] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PXAT', ARGV[2]) end
+return 1`)
+
+// answerScript records the answer of an open page: 1 done, 0 not open,
+// -1 no page.
+var answerScript = redis.NewScript(`
+local s = redis.call('HGET', KEYS[1], 's')
+if not s then return -1 end
+if s ~= 'open' then return 0 end
+redis.call('HSET', KEYS[1], 's', 'answered', 'a', ARGV[1])
+return 1`)
+
+// takeScript marks an answered page taken and returns its answer, or a
+// number: -1 no page, -2 open, -3 taken.
+var takeScript = redis.NewScript(`
+local s = redis.call('HGET', KEYS[1], 's')
+if not s then return -1 end
+if s == 'open' then return -2 end
+if s ~= 'answered' then return -3 end
+redis.call('HSET', KEYS[1], 's', 'taken')
+return redis.call('HGET', KEYS[1], 'a')`)
+
+// Put implements page.Store.
+func (s *PageStore) Put(ctx context.Context, id, call string, question []byte, until time.Time) error {
+	ctx, cancel := s.ctx(ctx)
+	defer cancel()
+	ck := ""
+	if call != "" {
+		ck = s.callKey(call)
+	}
+	n, err := putScript.Run(ctx, s.client, []string{s.key(id), ck}, question, until.UnixMilli(), id).Int()
+	if err != nil {
+		return failed(err)
+	}
+	if n == 0 {
+		return page.ErrExists
+	}
+	return nil
+}
+
+// Get implements page.Store.
+func (s *PageStore) Get(ctx context.Context, id string) (page.Entry, error) {
+	ctx, cancel := s.ctx(ctx)
+	defer cancel()
+	m, err := s.client.HGetAll(ctx, s.key(id)).Result()
+	if err != nil {
+		return page.Entry{}, failed(err)
+	}
+	q, ok := m[fieldQuestion]
+	if !ok {
+		return page.Entry{}, page.ErrNotFound
+	}
+	e := page.Entry{Question: []byte(q)}
+	switch m[fieldStatus] {
+	case "open":
+		e.Status = page.StatusOpen
+	case "answered":
+		e.Status = page.StatusAnswered
+	case "taken":
+		e.Status = page.StatusTaken
+	default:
+		return page.Entry{}, failed(errors.New("page has no valid status"))
+	}
+	if a, ok := m[fieldAnswer]; ok {
+		e.Answer = []byte(a)
+	}
+	return e, nil
+}
+
+// Answer implements page.Store.
+func (s *PageStore) Answer(ctx context.Context, id string, answer []byte) error {
+	ctx, cancel := s.ctx(ctx)
+	defer cancel()
+	n, err := answerScript.Run(ctx, s.client, []string{s.key(id)}, answer).Int()
+	switch {
+	case err != nil:
+		return failed(err)
+	case n == -1:
+		return page.ErrNotFound
+	case n == 0:
+		return page.ErrAnswered
+	}
+	return nil
+}
+
+// Take implements page.Store.
+func (s *PageStore) Take(ctx context.Context, id string) ([]byte, error) {
+	ctx, cancel := s.ctx(ctx)
+	defer cancel()
+	v, err := takeScript.Run(ctx, s.client, []string{s.key(id)}).Result()
+	if err != nil {
+		return nil, failed(err)
+	}
+	switch v := v.(type) {
+	case string:
+		return []byte(v), nil
+	case int64:
+		switch v {
+		case -1:
+			return nil, page.ErrNotFound
+		case -2:
+			return nil, page.ErrNotAnswered
+		case -3:
+			return nil, page.ErrTaken
+		}
+	}
+	return nil, failed(fmt.Errorf("unexpected reply %v", v))
+}
+
+// Find implements page.Store.
+func (s *PageStore) Find(ctx context.Context, call string) (string, error) {
+	ctx, cancel := s.ctx(ctx)
+	defer cancel()
+	id, err := s.client.Get(ctx, s.callKey(call)).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", page.ErrNotFound
+	}
+	if err != nil {
+		return "", failed(err)
+	}
+	return id, nil
+}
