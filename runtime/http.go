@@ -1,6 +1,9 @@
 package runtime
 
-import "time"
+import (
+	"net/http"
+	"time"
+)
 
 // HTTP defaults of the adapters' HTTP handlers and servers
 // (gosdk.NewHTTPHandler, mcpgo.NewHTTPHandler and their NewHTTPServer and
@@ -71,6 +74,16 @@ type HTTPOptions struct {
 	MaxHeaderBytes int
 	// MaxConns bounds the connections ListenAndServe serves at once.
 	MaxConns int
+	// Pages, when set, is served by the adapters' HTTP handlers for
+	// every request whose path starts with PagesPath: the hosted form
+	// pages (a *page.Pages from runtime/page, the same value as the
+	// adapter Config's Pages). Mount the handler on your mux at PagesPath
+	// too (ListenAndServe does). The pages keep their own limits
+	// (page.Config.MaxBody).
+	Pages http.Handler
+	// PagesPath is the path of the pages' BaseURL, ending in "/"
+	// ("/elicit/").
+	PagesPath string
 }
 
 // Resolved returns o with every zero field set to its default (a nil o
