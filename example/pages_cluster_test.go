@@ -65,7 +65,10 @@ func TestPagesAcrossInstances(t *testing.T) {
 	}
 	rr := &roundRobin{}
 	proxy := httptest.NewUnstartedServer(&httputil.ReverseProxy{
-		Rewrite:       func(r *httputil.ProxyRequest) { r.Out.URL.Scheme, r.Out.URL.Host = "http", "cluster"; r.Out.Host = r.In.Host },
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.Out.URL.Scheme, r.Out.URL.Host = "http", "cluster"
+			r.Out.Host = r.In.Host
+		},
 		Transport:     rr,
 		FlushInterval: -1,
 		ErrorLog:      log.New(testWriter{t}, "proxy: ", 0),
