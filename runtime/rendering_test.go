@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -100,5 +101,16 @@ func TestWithRenderingUnknown(t *testing.T) {
 	_, err := testforms.AskApprove(t.Context(), runtime.AskerFunc(nil), "?", runtime.WithRendering("sideways"))
 	if err == nil || !strings.Contains(err.Error(), `unknown rendering "sideways"`) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// The audit record carries the rendering and why.
+func TestLogObserverRendering(t *testing.T) {
+	var buf strings.Builder
+	o := runtime.NewLogObserver(slog.New(slog.NewJSONHandler(&buf, nil)))
+	o.Observe(t.Context(), runtime.Event{Kind: runtime.EventAsked, Form: "Deploy", Mode: runtime.ModeForm,
+		Rendering: runtime.RenderingLink, RenderingReason: "the client declared no elicitation; the tool result carries the page's link"})
+	if !strings.Contains(buf.String(), `"rendering":"link","rendering_reason":"the client declared no elicitation; the tool result carries the page's link"`) {
+		t.Fatalf("record: %s", buf.String())
 	}
 }
