@@ -62,7 +62,9 @@ type renderChoice struct {
 // by askPage; an override the client cannot take is an unavailable error.
 // It runs with x.mu held.
 func (x *Exchange) route(key string, req *runtime.Request) (runtime.Rendering, string, error) {
-	if req.Mode != runtime.ModeForm {
+	if req.Mode != runtime.ModeForm || x.pages == nil && req.Rendering == runtime.RenderingAuto && x.obs == nil {
+		// Without pages, an override or an observer, the question is
+		// asked as before: no choice to make or report.
 		return runtime.RenderingAuto, "", nil
 	}
 	c := x.call
@@ -73,6 +75,9 @@ func (x *Exchange) route(key string, req *runtime.Request) (runtime.Rendering, s
 	})
 	if r == runtime.RenderingAuto && req.Rendering != runtime.RenderingAuto {
 		return r, why, x.unavailable(req, why)
+	}
+	if x.obs == nil {
+		return r, why, nil
 	}
 	x.rmu.Lock()
 	if x.renders == nil {
