@@ -122,6 +122,7 @@ func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this loopback `address` (host:port) instead of stdio")
 	conformance := flag.Bool("conformance", false, "also serve the fixtures of the official MCP conformance suites")
 	instance := flag.String("instance", "", "this process's `name` in log lines (default: host-pid)")
+	cgiMode := flag.Bool("cgi", false, "serve the one request of a CGI invocation (net/http/cgi), 2026-07-28 requests only; the stores and keys come from the environment")
 	pages := flag.Bool("pages", os.Getenv(PagesEnv) == "1", "serve hosted form pages (with --http) to clients that cannot show a form (also "+PagesEnv+"=1)")
 	lim := httpFlags(flag.CommandLine)
 	flag.Parse()
@@ -132,12 +133,15 @@ func main() {
 	}
 	log.SetFlags(0)
 	log.SetPrefix("elicitgen-example[" + id + "]: ")
-	if err := run(*httpAddr, *conformance, *pages, lim, auditObserver(os.Stderr, id)); err != nil {
+	if *cgiMode && *httpAddr != "" {
+		log.Fatal("--cgi and --http exclude each other")
+	}
+	if err := run(*httpAddr, *cgiMode, *conformance, *pages, lim, auditObserver(os.Stderr, id)); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr string, conformance, pages bool, lim *runtime.HTTPOptions, audit runtime.Observer) error {
+func run(httpAddr string, cgiMode, conformance, pages bool, lim *runtime.HTTPOptions, audit runtime.Observer) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
 	spec := os.Getenv(KeysEnv)
 	if spec == "" {
@@ -166,6 +170,9 @@ func run(httpAddr string, conformance, pages bool, lim *runtime.HTTPOptions, aud
 	opts.Identity = identity
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if cgiMode {
+		return serveCGI(opts, pages, pageStore, lim)
+	}
 	if httpAddr == "" {
 		if pages {
 			return errors.New("--pages needs --http: the pages are served on the HTTP handler")

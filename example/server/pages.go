@@ -76,15 +76,29 @@ func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool
 	if base == "" {
 		base = "http://" + addr.String() + PagesPath
 	}
+	quiet := addr == nil // a CGI process: one request, no banner
 	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity}
 	if identity == nil {
 		cfg.LinkOnly = true
-		log.Printf("hosted pages without %s: anyone who holds a page's link can answer it (loopback only)", TrustedUserHeaderEnv)
+		if !quiet {
+			log.Printf("hosted pages without %s: anyone who holds a page's link can answer it (loopback only)", TrustedUserHeaderEnv)
+		}
 	}
 	p, err := page.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("serving hosted form pages under %s", base)
+	if !quiet {
+		log.Printf("serving hosted form pages under %s", base)
+	}
 	return p, nil
 }
+
+func getenvOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

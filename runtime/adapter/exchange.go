@@ -494,7 +494,7 @@ func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Rep
 		if x.sealer != nil && x.sealer.Now != nil {
 			now = x.sealer.Now
 		}
-		return Reply{Kind: ReplyLink, Text: LinkText(x.call.Tool, links, now()), Err: links[0]}
+		return Reply{Kind: ReplyLink, Text: LinkText(x.call.Tool, links, now())}
 	}
 	if x.era.MultiRoundTrip() {
 		if pending := x.Pending(); len(pending) > 0 {
