@@ -254,6 +254,7 @@ func fields(s *runtime.Schema, posted url.Values, errs []fieldProblem, t *text) 
 		}
 	}
 	for _, e := range errs {
+		e.msg = t.say(e.msg)
 		i := propIndex(s, e.field)
 		if i < 0 {
 			text := e.msg

@@ -48,6 +48,7 @@ func setHeaders(w http.ResponseWriter) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.Set("Content-Type", "text/html; charset=utf-8")
 }
 
@@ -227,6 +228,7 @@ func (p *Pages) notice(w http.ResponseWriter, r *http.Request, q *question, stat
 // first, so that a failure never sends half a page.
 func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, v *view) {
 	v.CSS = pageCSS
+	w.Header().Set("Content-Language", v.Lang)
 	var buf bytes.Buffer
 	if err := pageTemplate.Execute(&buf, v); err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)

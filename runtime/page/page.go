@@ -157,9 +157,18 @@ type Question struct {
 }
 
 // QuestionFor returns the question of req, a form-mode request as an
-// Asker receives it, for the call b.
+// Asker receives it, for the call b; its key is KeyFor(req).
 func QuestionFor(req *runtime.Request, b seal.Binding) *Question {
-	return &Question{Key: req.Key, Schema: req.Schema, Message: req.Message, Language: req.Language, Call: b}
+	return &Question{Key: KeyFor(req), Schema: req.Schema, Message: req.Message, Language: req.Language, Call: b}
+}
+
+// KeyFor returns the key that names req's question within its call, for
+// Find: the request's Key, or its form's name when it has none.
+func KeyFor(req *runtime.Request) string {
+	if req.Key != "" || req.Schema == nil {
+		return req.Key
+	}
+	return req.Schema.Name
 }
 
 // Link is an issued page.
@@ -404,13 +413,40 @@ func (p *Pages) Take(ctx context.Context, id string, b seal.Binding) (*runtime.R
 }
 
 // Find returns the id of the page last issued for the question key of
-// the call b ("" key: the schema's name), so that the same call made
-// again can take the answer given on the page: ErrNotFound when there is
-// none.
+// the call b (Question.Key, or the schema's name when that was empty: as
+// KeyFor returns it for a request), so that the same call made again can
+// take the answer given on the page: ErrNotFound when there is none.
 func (p *Pages) Find(ctx context.Context, b seal.Binding, key string) (string, error) {
 	id, err := p.store.Find(ctx, callKey(b, key))
 	if err != nil {
 		return "", storeErr("find", err)
 	}
 	return id, nil
+}
+
+// DefaultPoll is how often Wait looks for an answer.
+const DefaultPoll = 500 * time.Millisecond
+
+// Wait takes the answer of page id for the call b as soon as it is given
+// (looking every DefaultPoll, or poll when positive), for a handler that
+// holds the call open while the person answers (URL mode on 2025-11-25).
+// It returns what Take returns, except that it keeps waiting while the
+// page is open, and returns ctx's error when ctx ends first.
+func (p *Pages) Wait(ctx context.Context, id string, b seal.Binding, poll time.Duration) (*runtime.Response, error) {
+	if poll <= 0 {
+		poll = DefaultPoll
+	}
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		resp, err := p.Take(ctx, id, b)
+		if !errors.Is(err, ErrNotAnswered) {
+			return resp, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
 }

@@ -42,6 +42,19 @@ type text struct {
 	Once       string
 	TooLong    string
 	BadBool    string
+
+	// Runtime holds translations of the runtime's exact field messages
+	// (the runtime's message catalog will supersede it).
+	Runtime map[string]string
+}
+
+// say returns the runtime's field message msg in t's language, when t
+// has it.
+func (t *text) say(msg string) string {
+	if m, ok := t.Runtime[msg]; ok {
+		return m
+	}
+	return msg
 }
 
 var texts = []text{{
@@ -107,9 +120,14 @@ var texts = []text{{
 
 	NotNumber:  "数値を入力してください",
 	NotInteger: "整数を入力してください",
-	Once:       "は一度だけ指定してください",
-	TooLong:    "が長すぎます",
-	BadBool:    "はチェックを入れるか外してください",
+	Once:       "一度だけ指定してください",
+	TooLong:    "長すぎます",
+	BadBool:    "チェックを入れるか外してください",
+
+	Runtime: map[string]string{
+		"is required":                 "入力してください",
+		"is not a field of this form": "このフォームの項目ではありません",
+	},
 }}
 
 var textTags = func() []string {

@@ -17,8 +17,9 @@ const DefaultPagePrefix = "elicitgen:page:"
 // PageStore is a page.Store in Redis, so that the instance that serves a
 // page need not be the one that continues the call. A page is one hash
 // (question, status, answer) and its call key one string, both expiring
-// at the instant Put names. Answer and Take are Lua scripts, atomic in
-// Redis: of two concurrent answers (or takes) one wins. When Redis cannot
+// at the instant Put names. Put, Answer and Take are Lua scripts on the
+// page's one key, atomic in Redis (and fit for a Redis Cluster): of two
+// concurrent answers (or takes) one wins. When Redis cannot
 // be reached every operation fails, wrapped in page.ErrStore, and the
 // page refuses: nothing is cached locally. It is safe for concurrent
 // use.
@@ -73,13 +74,12 @@ const (
 	fieldAnswer   = "a"
 )
 
-// putScript stores a new page unless its key exists: KEYS page, call;
-// ARGV question, expiry (Unix ms), id.
+// putScript stores a new page unless its key exists: KEYS page; ARGV
+// question, expiry (Unix ms).
 var putScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'q', ARGV[1], 's', 'open')
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-if KEYS[2] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PXAT', ARGV[2]) end
 return 1`)
 
 // answerScript records the answer of an open page: 1 done, 0 not open,
@@ -105,16 +105,20 @@ return redis.call('HGET', KEYS[1], 'a')`)
 func (s *PageStore) Put(ctx context.Context, id, call string, question []byte, until time.Time) error {
 	ctx, cancel := s.ctx(ctx)
 	defer cancel()
-	ck := ""
-	if call != "" {
-		ck = s.callKey(call)
-	}
-	n, err := putScript.Run(ctx, s.client, []string{s.key(id), ck}, question, until.UnixMilli(), id).Int()
+	n, err := putScript.Run(ctx, s.client, []string{s.key(id)}, question, until.UnixMilli()).Int()
 	if err != nil {
 		return failed(err)
 	}
 	if n == 0 {
 		return page.ErrExists
+	}
+	// The call key is a hint for Find (Take checks the call again), so it
+	// need not be written in the same script: a page and its call key may
+	// then live in different slots of a Redis Cluster.
+	if ttl := time.Until(until); call != "" && ttl > 0 {
+		if err := s.client.Set(ctx, s.callKey(call), id, ttl).Err(); err != nil {
+			return failed(err)
+		}
 	}
 	return nil
 }
