@@ -251,11 +251,9 @@ func (x *Exchange) pendingURL(key, message string, link *page.Link, flow string)
 	return x.addPending(key, &runtime.Request{Mode: runtime.ModeURL, Message: message, URL: link.URL, ElicitationID: flow})
 }
 
-// Page polling bounds of a 2025-11-25 URL-mode ask waiting for its page.
-const (
-	pagePollFirst = 100 * time.Millisecond
-	pagePollMax   = time.Second
-)
+// pagePoll is how often a 2025-11-25 URL-mode ask looks for its page's
+// answer.
+const pagePoll = 250 * time.Millisecond
 
 // askURLPagePush asks req on its page through a 2025-11-25 URL-mode
 // elicitation/create, waits for the page's answer (bounded by ctx and the
@@ -276,34 +274,21 @@ func (x *Exchange) askURLPagePush(ctx context.Context, key string, req *runtime.
 	if open.Action != runtime.ActionAccept {
 		return &runtime.Response{Action: open.Action}, nil
 	}
-	wait := pagePollFirst
-	for {
-		resp, err := x.pages.Take(ctx, id, b)
-		switch {
-		case err == nil:
-			if x.call.Complete != nil {
-				// The answer is taken: a failed notification changes
-				// nothing the handler gets.
-				_ = x.call.Complete(ctx, id)
-			}
-			return resp, nil
-		case errors.Is(err, page.ErrExpired):
-			return nil, fmt.Errorf("%w: the page closed at %s unanswered", runtime.ErrTimeout, link.Expires.UTC().Format(time.RFC3339))
-		case !errors.Is(err, page.ErrNotAnswered):
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, pageErr("take", err)
+	resp, err := x.pages.Wait(ctx, id, b, pagePoll)
+	switch {
+	case err == nil:
+		if x.call.Complete != nil {
+			// The answer is taken: a failed notification changes nothing
+			// the handler gets.
+			_ = x.call.Complete(ctx, id)
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-t.C:
-		}
-		wait = min(wait*2, pagePollMax)
+		return resp, nil
+	case errors.Is(err, page.ErrExpired):
+		return nil, fmt.Errorf("%w: the page closed at %s unanswered", runtime.ErrTimeout, link.Expires.UTC().Format(time.RFC3339))
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
 	}
+	return nil, pageErr("take", err)
 }
 
 // observePage reports a question asked on its page and its outcome.
