@@ -27,10 +27,11 @@ const (
 	// and to call the tool again, with the same arguments, once they have
 	// answered; that call takes the page's answer.
 	RenderingLink Rendering = "link"
-	// RenderingApp: the form as an MCP App (SEP-3118, draft), for clients
-	// that declare the MCP Apps extension with elicitation. Reserved: no
-	// adapter chooses it yet, and WithRendering(RenderingApp) is asked as
-	// RenderingForm.
+	// RenderingApp: the form request names an MCP App that renders it
+	// (SEP-3118, draft: _meta.ui.resourceUri), for clients that declare
+	// the MCP Apps extension with elicitation, on a server that renders
+	// forms as apps (the adapters' Config.FormApps). The client's own
+	// form stays the fallback.
 	RenderingApp Rendering = "app"
 )
 
@@ -45,9 +46,10 @@ func (r Rendering) Valid() bool {
 
 // WithRendering asks this question with rendering r instead of the one
 // the adapter would choose, when the client and the server can take it:
-// RenderingForm needs a client that declared form mode, RenderingURLPage
-// one that declared URL mode and a server with hosted pages, and
-// RenderingLink a server with hosted pages. When they cannot, the ask
+// RenderingForm needs a client that declared form mode, RenderingApp one
+// that also declared app-rendered elicitation on a server that renders
+// form apps, RenderingURLPage one that declared URL mode and a server
+// with hosted pages, and RenderingLink a server with hosted pages. When they cannot, the ask
 // fails as unavailable (an error matching ErrUnavailable), as any ask the
 // client cannot take; it never falls back to another rendering. For
 // example, WithRendering(RenderingForm) keeps a question off the hosted
@@ -68,6 +70,9 @@ type RenderingInput struct {
 	// ClientName and ClientVersion are the client's clientInfo, when it
 	// sent one.
 	ClientName, ClientVersion string
+	// App: the client declared app-rendered elicitation and the server
+	// renders forms as apps.
+	App bool
 	// Pages: the server serves hosted form pages.
 	Pages bool
 	// Schema is the form, as it would be sent.
@@ -111,11 +116,19 @@ func ChooseRendering(in RenderingInput) (Rendering, string) {
 	urlPage := in.Pages && in.URL && era.URLMode()
 	link := in.Pages
 	switch in.Override {
-	case RenderingForm, RenderingApp:
+	case RenderingForm:
 		if !form {
 			return RenderingAuto, "WithRendering(form): " + formWhy
 		}
 		return RenderingForm, "WithRendering(form)"
+	case RenderingApp:
+		switch {
+		case !form:
+			return RenderingAuto, "WithRendering(app): " + formWhy
+		case !in.App:
+			return RenderingAuto, "WithRendering(app): the client did not declare app-rendered elicitation, or the server renders no form apps"
+		}
+		return RenderingApp, "WithRendering(app)"
 	case RenderingURLPage:
 		switch {
 		case !in.Pages:
@@ -134,10 +147,14 @@ func ChooseRendering(in RenderingInput) (Rendering, string) {
 		prof := ClientProfileFor(in.ClientName, in.ClientVersion)
 		why := prof.CannotFill(in.Schema)
 		if why == "" || !in.Pages {
-			if why != "" {
-				return RenderingForm, "declared form mode (" + why + ", and the server has no hosted pages)"
+			r, said := RenderingForm, "declared form mode"
+			if in.App {
+				r, said = RenderingApp, "declared form mode and app-rendered elicitation"
 			}
-			return RenderingForm, "declared form mode"
+			if why != "" {
+				return r, said + " (" + why + ", and the server has no hosted pages)"
+			}
+			return r, said
 		}
 		formWhy = why
 	}

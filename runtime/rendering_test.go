@@ -39,6 +39,9 @@ func TestChooseRendering(t *testing.T) {
 		{"override link, no pages", in{Version: runtime.Version20251125, Form: true, Schema: deploy, Override: runtime.RenderingLink}, runtime.RenderingAuto, "WithRendering(link): the server has no hosted pages"},
 		{"override url-page, no URL mode", in{Version: runtime.Version20251125, Form: true, Pages: true, Schema: deploy, Override: runtime.RenderingURLPage}, runtime.RenderingAuto, "WithRendering(url-page): the client did not declare URL-mode elicitation"},
 		{"override url-page on 2025-06-18", in{Version: runtime.Version20250618, URL: true, Pages: true, Schema: deploy, Override: runtime.RenderingURLPage}, runtime.RenderingAuto, "WithRendering(url-page): the client did not declare URL-mode elicitation"},
+		{"app client", in{Version: runtime.Version20260728, Form: true, App: true, Pages: true, Schema: deploy}, runtime.RenderingApp, "declared form mode and app-rendered elicitation"},
+		{"override app, no app", in{Version: runtime.Version20260728, Form: true, Schema: deploy, Override: runtime.RenderingApp}, runtime.RenderingAuto, ""},
+		{"override app", in{Version: runtime.Version20260728, Form: true, App: true, Schema: deploy, Override: runtime.RenderingApp}, runtime.RenderingApp, "WithRendering(app)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, why := runtime.ChooseRendering(tc.in)

@@ -21,6 +21,7 @@ package app
 import (
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
@@ -103,6 +104,14 @@ type Options struct {
 	// with runtime.HTTPOptions.Pages. The conformance fixtures never use
 	// them.
 	Pages *page.Pages
+	// ProgressInterval is gosdk.Config.ProgressInterval: how often a
+	// 2025-era call with a progressToken hears progress while the person
+	// answers (zero: the adapter's default).
+	ProgressInterval time.Duration
+	// FormApps renders the forms as an MCP App for hosts that declare
+	// app-rendered elicitation (SEP-3118, draft; gosdk.Config.FormApps):
+	// the server advertises the extension and serves the form app.
+	FormApps bool
 }
 
 // App is the server's state: its configuration and store.
@@ -138,7 +147,8 @@ func New(opts Options) *App {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	cfg := &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer, Pages: opts.Pages}
+	cfg := &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer, Pages: opts.Pages,
+		ProgressInterval: opts.ProgressInterval, FormApps: opts.FormApps}
 	if opts.Identity != nil {
 		cfg.Principal = gosdk.IdentityPrincipal(opts.Identity)
 		cfg.PromptPrincipal = gosdk.IdentityPromptPrincipal(opts.Identity)
@@ -162,9 +172,16 @@ func NewServer(opts Options) *mcp.Server {
 // Server returns a new *mcp.Server with the app's tools and, when
 // conformance is set, the conformance fixtures.
 func (a *App) Server(conformance bool) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "elicitgen-example", Title: "elicitgen example server", Version: "v0.1.0"}, &mcp.ServerOptions{
+	opts := &mcp.ServerOptions{
 		Instructions: "Tools that ask the user through MCP elicitation forms. Every result has an outcome: accepted, declined, cancelled or unavailable.",
-	})
+	}
+	if a.cfg.FormApps {
+		opts.Capabilities = gosdk.FormAppCapabilities(nil)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "elicitgen-example", Title: "elicitgen example server", Version: "v0.1.0"}, opts)
+	if a.cfg.FormApps {
+		gosdk.AddFormApp(s)
+	}
 	a.addTools(s)
 	if conformance {
 		a.addConformance(s)

@@ -44,7 +44,7 @@ function check(name, ok, detail) {
 }
 
 // connect starts a server process and connects a client declaring caps.
-async function connect(name, caps) {
+async function connect(name, caps, env) {
   const client = new Client({ name: `ts-interop-${name}`, version: '1.0.0' }, { capabilities: caps });
   const session = { client, questions: [], answer: null };
   if (caps.elicitation) {
@@ -54,7 +54,7 @@ async function connect(name, caps) {
       return session.answer(req.params);
     });
   }
-  await client.connect(new StdioClientTransport({ command: serverPath, args: [], stderr: 'inherit' }));
+  await client.connect(new StdioClientTransport({ command: serverPath, args: [], stderr: 'inherit', ...(env ? { env } : {}) }));
   session.tools = (await client.listTools()).tools; // also caches the output-schema validators
   return session;
 }
@@ -212,8 +212,39 @@ async function main() {
   await formOnly.client.close();
 }
 
+// Human time is not tool time: a person who takes longer than the
+// client's request timeout keeps the form, because the server sends
+// notifications/progress while it waits (here every 200 ms) and the
+// client resets its timeout on progress. Without the reset, the same
+// wait times out: the check can fail.
+async function progress() {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME ?? '', ELICIT_PROGRESS_INTERVAL: '200ms' };
+  const s = await connect('progress', { elicitation: { form: {} } }, env);
+  const slowAnswer = (q) => new Promise((resolve) => setTimeout(() => resolve({
+    action: 'accept', content: { branch: prop(q, 'branch').default, environment: 'staging', confirmed: true },
+  }), 1500));
+  s.answer = slowAnswer;
+  let heard = 0;
+  try {
+    const res = await s.client.callTool({ name: 'deploy_to_production', arguments: { service: 'billing' } }, undefined,
+      { timeout: 1000, resetTimeoutOnProgress: true, onprogress: () => { heard++; } });
+    check('a slow person keeps the form past the 1 s timeout (progress resets it)', res.structuredContent?.deployed === true && heard >= 3, { heard, res });
+  } catch (e) {
+    check('a slow person keeps the form past the 1 s timeout (progress resets it)', false, String(e));
+  }
+  try {
+    await s.client.callTool({ name: 'deploy_to_production', arguments: { service: 'billing' } }, undefined,
+      { timeout: 1000, onprogress: () => {} });
+    check('without resetTimeoutOnProgress the same wait times out', false, 'completed');
+  } catch (e) {
+    check('without resetTimeoutOnProgress the same wait times out', String(e).includes('timed out'), String(e));
+  }
+  await s.client.close();
+}
+
 try {
   await main();
+  await progress();
 } catch (e) {
   check('interop run', false, e?.stack ?? String(e));
 }

@@ -95,6 +95,16 @@ const legacyKeysEnv = "ELICITGEN_STATE_KEYS"
 // store: "" or "memory", or redis://HOST:PORT/DB.
 const ReplayStoreEnv = "ELICIT_REPLAY_STORE"
 
+// ProgressIntervalEnv, when set, is how often a 2025-era tool call with a
+// progressToken is sent notifications/progress while the person answers
+// (a Go duration: "15s"; "-1s" for none).
+const ProgressIntervalEnv = "ELICIT_PROGRESS_INTERVAL"
+
+// FormAppsEnv set to 1 renders the forms as an MCP App for hosts that
+// declare app-rendered elicitation (SEP-3118, draft), such as the MCP
+// Inspector's web UI.
+const FormAppsEnv = "ELICIT_FORM_APPS"
+
 // replayStore returns the store spec names (nil for memory), the page
 // store in the same Redis (nil for memory), and its closer. A Redis
 // store must answer a ping.
@@ -143,6 +153,14 @@ func main() {
 
 func run(httpAddr string, cgiMode, conformance, pages bool, lim *runtime.HTTPOptions, audit runtime.Observer) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
+	opts.FormApps = os.Getenv(FormAppsEnv) == "1"
+	if v := os.Getenv(ProgressIntervalEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", ProgressIntervalEnv, err)
+		}
+		opts.ProgressInterval = d
+	}
 	spec := os.Getenv(KeysEnv)
 	if spec == "" {
 		spec = os.Getenv(legacyKeysEnv)

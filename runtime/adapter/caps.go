@@ -21,6 +21,9 @@ type ClientCaps struct {
 	Form bool
 	// URL: the client opens URL-mode requests (2025-11-25 and later).
 	URL bool
+	// App: the client also renders a form request with the MCP App its
+	// _meta.ui.resourceUri names (SEP-3118; see AppCaps). Only with Form.
+	App bool
 }
 
 // Allows reports whether the client declared mode m.
@@ -87,5 +90,7 @@ func capsFromMap(version string, m map[string]any) ClientCaps {
 	if !caps.Form && !caps.URL {
 		caps.Form = true
 	}
+	ext, _ := m["extensions"].(map[string]any)
+	caps.App = caps.Form && AppCaps(ext)
 	return caps
 }

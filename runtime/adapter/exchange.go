@@ -119,10 +119,11 @@ type Exchange struct {
 	// pages serve questions whose rendering is a hosted page (pages.go);
 	// links are the questions waiting on a page whose link the tool
 	// result carries.
-	pages   *page.Pages
-	links   []*LinkRequiredError
-	rmu     sync.Mutex // guards renders
-	renders map[string]renderChoice
+	pages    *page.Pages
+	formApps bool
+	links    []*LinkRequiredError
+	rmu      sync.Mutex // guards renders
+	renders  map[string]renderChoice
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request

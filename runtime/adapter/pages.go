@@ -71,7 +71,7 @@ func (x *Exchange) route(key string, req *runtime.Request) (runtime.Rendering, s
 	r, why := runtime.ChooseRendering(runtime.RenderingInput{
 		Version: c.Version, Form: c.Caps.Form, URL: c.Caps.URL,
 		ClientName: c.ClientName, ClientVersion: c.ClientVersion,
-		Pages: x.pages != nil, Schema: req.Schema, Override: req.Rendering,
+		App: x.formApps && c.Caps.App, Pages: x.pages != nil, Schema: req.Schema, Override: req.Rendering,
 	})
 	if r == runtime.RenderingAuto && req.Rendering != runtime.RenderingAuto {
 		return r, why, x.unavailable(req, why)

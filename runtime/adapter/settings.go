@@ -43,6 +43,10 @@ type Settings struct {
 	// (runtime.RenderingURLPage, runtime.RenderingLink); nil means no
 	// pages, and a client that cannot render a form is not asked.
 	Pages *page.Pages
+	// FormApps: the adapter renders form requests as an MCP App for
+	// clients that declare it (ClientCaps.App); the rendering is then
+	// reported as runtime.RenderingApp.
+	FormApps bool
 }
 
 // Claim spends the state of x in the settings' replay store when it
@@ -82,7 +86,7 @@ func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Re
 	x, err := NewExchange(s.Sealer(), c)
 	if x != nil {
 		x.askedFirst = !s.AcceptUnasked
-		x.pages = s.Pages
+		x.pages, x.formApps = s.Pages, s.FormApps
 	}
 	s.observeStart(c, x, err)
 	return x, err

@@ -126,6 +126,20 @@ type Config struct {
 	// from it). Nil means no pages: such clients are not asked
 	// (Unavailable).
 	Pages *page.Pages
+	// ProgressInterval is how often a 2025-era call that carries a
+	// progressToken is sent notifications/progress while the person
+	// answers a form, so that a client which resets its timeout on
+	// progress keeps the form open: zero means
+	// adapter.DefaultProgressInterval, a negative value none.
+	ProgressInterval time.Duration
+	// FormApps renders forms as an MCP App for clients that declare
+	// app-rendered elicitation (SEP-3118, draft): their form requests
+	// carry _meta.ui.resourceUri naming the form app, which AddFormApp
+	// serves, and the server must advertise the extension
+	// (FormAppCapabilities). The answer is validated as any other; a
+	// client without the extension gets the same request and shows its
+	// own form.
+	FormApps bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -139,7 +153,7 @@ func (c *Config) replayStore() adapter.ReplayStore {
 // adapters.
 func (c *Config) settings() *adapter.Settings {
 	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked, Pages: c.Pages}
+		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked, Pages: c.Pages, FormApps: c.FormApps}
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
@@ -285,7 +299,8 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 		}
 		answers, malformed = inputResponses(responses)
 	}
-	push := &pusher{ss: req.Session, version: call.Version}
+	push := &pusher{ss: req.Session, version: call.Version, progress: req.Params.GetMeta()["progressToken"], every: adapter.ProgressInterval(cfg.ProgressInterval),
+		app: cfg.FormApps && call.Caps.App}
 	if !runtime.EraOf(call.Version).MultiRoundTrip() && sessionless(req.Session) {
 		// The client's capabilities are unknown, not absent: let the
 		// pusher say why it cannot ask.
@@ -323,7 +338,7 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 	r := a.cfg.settings().Finish(a.x, err)
 	switch r.Kind {
 	case adapter.ReplyInputRequired:
-		in, err := inputRequests(r.Requests)
+		in, err := inputRequests(r.Requests, a.cfg.FormApps && a.x.Caps().App)
 		if err != nil {
 			return nil, "", err
 		}
@@ -349,12 +364,15 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 }
 
 // inputRequests encodes the questions of an input_required result.
-func inputRequests(reqs []*runtime.InputRequiredError) (mcp.InputRequestMap, error) {
+func inputRequests(reqs []*runtime.InputRequiredError, app bool) (mcp.InputRequestMap, error) {
 	out := make(mcp.InputRequestMap, len(reqs))
 	for _, p := range reqs {
 		params, err := elicitParams(p.Request, runtime.Version20260728)
 		if err != nil {
 			return nil, err
+		}
+		if app && p.Request.Mode == runtime.ModeForm {
+			params.Meta = adapter.AppMeta(params.Meta, p.Request)
 		}
 		params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
 		out[p.Key] = params
@@ -412,7 +430,9 @@ func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) adapter
 	if c == nil || c.Elicitation == nil {
 		return adapter.ClientCaps{}
 	}
-	return adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
+	caps := adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
+	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && adapter.AppCaps(c.Extensions)
+	return caps
 }
 
 // inputResponses converts the elicitation answers of a retry.
@@ -486,6 +506,12 @@ type pusher struct {
 	ss          *mcp.ServerSession
 	version     string
 	sessionless bool // served by a stateless HTTP handler: SessionlessReason
+	// progress is the call's progressToken (nil: none), sent progress
+	// every interval while the person answers.
+	progress any
+	every    time.Duration
+	// app: form requests name the form app (Config.FormApps).
+	app bool
 }
 
 // Ask sends req as elicitation/create and returns the client's answer.
@@ -499,6 +525,15 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	params, err := elicitParams(req, p.version)
 	if err != nil {
 		return nil, err
+	}
+	if p.app && req.Mode == runtime.ModeForm {
+		params.Meta = adapter.AppMeta(params.Meta, req)
+	}
+	if p.progress != nil {
+		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
+			return p.ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.progress, Progress: float64(n), Message: adapter.ProgressMessage})
+		})
+		defer stop()
 	}
 	res, err := p.ss.Elicit(ctx, params)
 	if err != nil {

@@ -59,7 +59,7 @@ func HandlePrompt(cfg *Config, h PromptHandler) mcp.PromptHandler {
 		x.ObserveEnd(r)
 		switch r.Kind {
 		case adapter.ReplyInputRequired:
-			in, err := inputRequests(r.Requests)
+			in, err := inputRequests(r.Requests, cfg.FormApps && x.Caps().App)
 			if err != nil {
 				return nil, err
 			}

@@ -120,6 +120,20 @@ type Config struct {
 	// Identity must read the same person that Principal reads
 	// (IdentityPrincipal builds Principal from it). Nil means no pages.
 	Pages *page.Pages
+	// ProgressInterval is how often a 2025-era call that carries a
+	// progressToken is sent notifications/progress while the person
+	// answers a form, so that a client which resets its timeout on
+	// progress keeps the form open: zero means
+	// adapter.DefaultProgressInterval, a negative value none.
+	ProgressInterval time.Duration
+	// FormApps renders forms as an MCP App for clients that declare
+	// app-rendered elicitation (SEP-3118, draft): their form requests
+	// carry _meta.ui.resourceUri naming the form app, which AddFormApp
+	// serves, and the server must advertise the extension
+	// (FormAppExtensions). The answer is validated as any other; a
+	// client without the extension gets the same request and shows its
+	// own form.
+	FormApps bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -139,7 +153,7 @@ func (c *Config) settings() *adapter.Settings {
 		policy = runtime.UnavailableToolError
 	}
 	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked, Pages: c.Pages}
+		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked, Pages: c.Pages, FormApps: c.FormApps}
 }
 
 // Handler is a tool handler that can ask the user through ask.
@@ -209,7 +223,8 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		answers, malformed = inputResponses(req.Params.InputResponses)
 	}
 	s := cfg.settings()
-	x, err := s.Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version})
+	x, err := s.Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version,
+		progress: progressToken(req), every: adapter.ProgressInterval(cfg.ProgressInterval), app: cfg.FormApps && call.Caps.App})
 	if err == nil {
 		err = s.Claim(ctx, x)
 	}
@@ -244,6 +259,9 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 				return nil, err
 			}
 			params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
+			if a.cfg.FormApps && a.x.Caps().App && p.Request.Mode == runtime.ModeForm {
+				appMeta(&params, p.Request)
+			}
 			b.Elicit(p.Key, params)
 		}
 		res := b.ToolResult()
@@ -323,8 +341,11 @@ func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string) ad
 	if !ok {
 		return adapter.ClientCaps{}
 	}
-	e := s.GetClientCapabilities().Elicitation
-	return adapter.InitializeCaps(version, e != nil, e != nil && e.Form != nil, e != nil && e.URL != nil)
+	c := s.GetClientCapabilities()
+	e := c.Elicitation
+	caps := adapter.InitializeCaps(version, e != nil, e != nil && e.Form != nil, e != nil && e.URL != nil)
+	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && adapter.AppCaps(c.Extensions)
+	return caps
 }
 
 // inputResponses converts the elicitation answers of a retry.
@@ -411,10 +432,33 @@ func elicitParams(req *runtime.Request, version string) (mcp.ElicitationParams, 
 	return p, nil
 }
 
+// appMeta names the form app in p's _meta (Config.FormApps).
+func appMeta(p *mcp.ElicitationParams, req *runtime.Request) {
+	var fields map[string]any
+	if p.Meta != nil {
+		fields = p.Meta.AdditionalFields
+	}
+	p.Meta = mcp.NewMetaFromMap(adapter.AppMeta(fields, req))
+}
+
 // pusher sends elicitation/create on a 2025-era session.
 type pusher struct {
 	srv     *server.MCPServer
 	version string
+	// progress is the call's progressToken (nil: none), sent progress
+	// every interval while the person answers.
+	progress mcp.ProgressToken
+	every    time.Duration
+	// app: form requests name the form app (Config.FormApps).
+	app bool
+}
+
+// progressToken returns the call's progressToken, or nil.
+func progressToken(req mcp.CallToolRequest) mcp.ProgressToken {
+	if req.Params.Meta == nil {
+		return nil
+	}
+	return req.Params.Meta.ProgressToken
 }
 
 // Ask sends req as elicitation/create and returns the client's answer.
@@ -425,6 +469,16 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 	params, err := elicitParams(req, p.version)
 	if err != nil {
 		return nil, err
+	}
+	if p.app && req.Mode == runtime.ModeForm {
+		appMeta(&params, req)
+	}
+	if p.progress != nil {
+		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
+			return p.srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+				"progressToken": p.progress, "progress": n, "message": adapter.ProgressMessage})
+		})
+		defer stop()
 	}
 	res, err := p.srv.RequestElicitation(ctx, mcp.ElicitationRequest{
 		Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
