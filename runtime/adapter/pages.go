@@ -121,7 +121,8 @@ func (x *Exchange) askPage(ctx context.Context, key string, req *runtime.Request
 	return resp, err
 }
 
-// question returns the page question of req under key for the call b.
+// pageQuestion returns the page question of req under key for the call b
+// (id "": a new page).
 func pageQuestion(key string, req *runtime.Request, b seal.Binding, id string) *page.Question {
 	q := page.QuestionFor(req, b)
 	q.Key, q.ID = key, id
