@@ -74,7 +74,11 @@ func (x *Exchange) route(key string, req *runtime.Request) (runtime.Rendering, s
 		App: x.formApps && c.Caps.App, Pages: x.pages != nil, Schema: req.Schema, Override: req.Rendering,
 	})
 	if r == runtime.RenderingAuto && req.Rendering != runtime.RenderingAuto {
-		return r, why, x.unavailable(req, why)
+		err := x.unavailable(req, why)
+		if x.obs != nil {
+			x.outcome(x.obs.ctx, x.question(runtime.EventAsked, key, req, x.attempt(key)), req, nil, err)
+		}
+		return r, why, err
 	}
 	if x.obs == nil {
 		return r, why, nil
