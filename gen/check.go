@@ -59,7 +59,7 @@ func (o *fieldOpts) plainString() bool {
 func (b *builder) finish(fld *Field, v *types.Var, opts tagOptions, astField *ast.Field) *Field {
 	o := &fieldOpts{b: b, fld: fld, v: v, opts: opts, field: astField}
 	n := len(b.sink.list)
-	passes := []func(){o.kindPass, o.textPass, o.formatPass, o.boundsPass, o.consistencyPass, o.patternPass, o.argsPass}
+	passes := []func(){o.kindPass, o.textPass, o.formatPass, o.boundsPass, o.consistencyPass, o.patternPass, o.confirmPass, o.argsPass}
 	for _, pass := range passes {
 		pass()
 	}

@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,40 +133,94 @@ func equalFeatures(a, b []gen.Feature) bool {
 	return true
 }
 
-// README markers around the table of known client limits.
+// Markers around the generated table of known client limits in
+// docs/reach.md.
 const (
+	limitsDoc         = "docs/reach.md"
 	readmeLimitsBegin = "<!-- client limits: generated from gen.ClientLimits; go test ./gen -run ClientLimitsREADME -update -->\n"
 	readmeLimitsEnd   = "<!-- end of client limits -->\n"
 )
 
-// TestClientLimitsREADME checks that the README's table of what each
+// splitSection cuts doc into the text before the generated section
+// (through its begin marker), the section and the text after it (from
+// its end marker). Each marker must appear once, as a line of its own,
+// and no part of a marker's words anywhere else: a rewrite that cut into
+// the text around it would leave such a fragment.
+func splitSection(doc []byte, begin, end string) (before, body, after []byte, err error) {
+	for _, m := range []string{begin, end} {
+		if n := bytes.Count(doc, []byte(m)); n != 1 {
+			return nil, nil, nil, fmt.Errorf("the line %q appears %d times, want once", strings.TrimSpace(m), n)
+		}
+		if i := bytes.Index(doc, []byte(m)); i > 0 && doc[i-1] != '\n' {
+			return nil, nil, nil, fmt.Errorf("the line %q does not start a line", strings.TrimSpace(m))
+		}
+		words := strings.TrimSpace(m)
+		if len(words) > 16 {
+			words = words[len(words)-16:] // a torn copy keeps the marker's tail
+		}
+		if n := bytes.Count(doc, []byte(words)); n != 1 {
+			return nil, nil, nil, fmt.Errorf("%q (part of the marker %q) appears %d times: a torn copy of the marker is left in the text", words, strings.TrimSpace(m), n)
+		}
+	}
+	before, rest, _ := bytes.Cut(doc, []byte(begin))
+	body, after, ok := bytes.Cut(rest, []byte(end))
+	if !ok {
+		return nil, nil, nil, fmt.Errorf("the line %q comes before %q", strings.TrimSpace(end), strings.TrimSpace(begin))
+	}
+	return append(before, begin...), body, append([]byte(end), after...), nil
+}
+
+func TestSplitSection(t *testing.T) {
+	const b, e = "<!-- begin of things -->\n", "<!-- end of things -->\n"
+	doc := "intro\n" + b + "old\n" + e + "\nThe text after.\n"
+	before, body, after, err := splitSection([]byte(doc), b, e)
+	if err != nil || string(before) != "intro\n"+b || string(body) != "old\n" || string(after) != e+"\nThe text after.\n" {
+		t.Fatalf("splitSection = %q, %q, %q, %v", before, body, after, err)
+	}
+	out := string(before) + "new\n" + string(after)
+	if _, body, _, err := splitSection([]byte(out), b, e); err != nil || string(body) != "new\n" {
+		t.Fatalf("after a rewrite: %q, %v", body, err)
+	}
+	for _, bad := range []string{
+		"intro\n" + b + "old\n" + e + "nd of things -->\nxt after.\n", // torn
+		"intro\n" + b + "old\n" + e + e,                               // twice
+		"intro\n" + e + "old\n" + b,                                   // reversed
+		"intro " + b + "old\n" + e,                                    // not at a line start
+		"intro\n" + b + "old\n",                                       // no end
+	} {
+		if _, _, _, err := splitSection([]byte(bad), b, e); err == nil {
+			t.Errorf("splitSection(%q) gave no error", bad)
+		}
+	}
+}
+
+// TestClientLimitsREADME checks that docs/reach.md's table of what each
 // known client can answer is gen.ClientLimitsMarkdown(); -update rewrites
-// it.
+// it, and only it.
 func TestClientLimitsREADME(t *testing.T) {
-	path := filepath.Join(testmod.Root(t), "README.md")
-	readme, err := os.ReadFile(path)
+	path := filepath.Join(testmod.Root(t), limitsDoc)
+	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, rest, ok := bytes.Cut(readme, []byte(readmeLimitsBegin))
-	if !ok {
-		t.Fatalf("README.md lacks the line %q", readmeLimitsBegin)
+	before, table, after, err := splitSection(doc, readmeLimitsBegin, readmeLimitsEnd)
+	if err != nil {
+		t.Fatalf("%s: %v", limitsDoc, err)
 	}
-	table, after, ok := bytes.Cut(rest, []byte(readmeLimitsEnd))
-	if !ok {
-		t.Fatalf("README.md lacks the line %q after the table", readmeLimitsEnd)
+	if !bytes.HasPrefix(after, []byte(readmeLimitsEnd+"\n")) {
+		t.Errorf("%s: the end marker is not followed by a blank line (the text after it may be torn): %.80q", limitsDoc, after)
 	}
 	want := gen.ClientLimitsMarkdown()
 	if string(table) == want {
 		return
 	}
 	if *update {
-		out := append(append(append(append(before, readmeLimitsBegin...), want...), readmeLimitsEnd...), after...)
+		out := append(append(before, want...), after...)
 		if err := os.WriteFile(path, out, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md's client limits differ from gen.ClientLimits (go test ./gen -run ClientLimitsREADME -update rewrites them):\n%s",
-		gen.UnifiedDiff("README.md", "gen.ClientLimits", string(table), want))
+	t.Errorf("%s's client limits differ from gen.ClientLimits (go test ./gen -run ClientLimitsREADME -update rewrites them):\n%s", limitsDoc,
+		gen.UnifiedDiff(limitsDoc, "gen.ClientLimits", string(table), want))
 }

@@ -159,6 +159,8 @@ func (d *digest) prop(p *runtime.Property) {
 		d.str("unknown") // Analyze never builds other defaults
 	}
 	d.str(p.Pattern)
+	d.str(p.PatternMessage)
+	d.boolean(p.Confirm)
 }
 
 func (d *digest) structure(s *Struct) {

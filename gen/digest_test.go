@@ -35,6 +35,7 @@ func fullModel() *Package {
 					Minimum: ptrTo(1.0), Maximum: ptrTo(2.0),
 					Options: []runtime.Option{{Value: "v", Title: "T"}}, Style: runtime.EnumTitled, Dynamic: true,
 					MinItems: ptrTo(1), MaxItems: ptrTo(2), Default: "v",
+					Pattern: "^v$", PatternMessage: "the letter v", Confirm: true,
 				},
 			}},
 		}},

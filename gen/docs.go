@@ -65,7 +65,12 @@ type DocsForm struct {
 	// NumFields and NumRequired count the form's properties.
 	NumFields   int
 	NumRequired int
-	Fields      []*DocsField
+	// Arguments is set for a tool's arguments struct (fields tagged ask):
+	// a Markdown sentence saying that the form is asked only for what the
+	// model left out, and with which generated function. It is empty for
+	// an ordinary form.
+	Arguments string
+	Fields    []*DocsField
 	// Translations say, per catalog (elicit.<tag>.json) of the package,
 	// how much of the form is translated; none without catalogs.
 	Translations []*DocsTranslation
@@ -204,7 +209,15 @@ func NewDocsCatalog(pkgs []*Package) *DocsCatalog {
 				if fld.Prop.Required {
 					df.NumRequired++
 				}
-				df.Fields = append(df.Fields, docsField(p, f, fld))
+				row := docsField(p, f, fld)
+				if f.Args && fld.Prop.Required {
+					row.Required = "when missing"
+				}
+				df.Fields = append(df.Fields, row)
+			}
+			if f.Args {
+				df.Arguments = "A tool's arguments: the model gives them, and each property below is asked of the person only when the model left it out or gave an invalid value, never the whole form at once (" +
+					codeSpan(askMissingName(f.Name)) + ", or the adapters' `HandleArgs`). The struct's other fields are the model's alone."
 			}
 			df.Translations = docsTranslations(p, f) // locale.go
 			df.Eras, df.AskedOn = docsEras(f)
@@ -260,6 +273,18 @@ func legacyChanges(f *Form) string {
 	for _, fld := range f.Fields {
 		pr := &fld.Prop
 		name := codeSpan(pr.Name)
+		if pr.Kind == runtime.KindMulti && pr.Required && len(pr.Options) > 0 {
+			keys := make([]string, len(pr.Options))
+			for i, o := range pr.Options {
+				keys[i] = codeSpan(runtime.LegacyOptionKey(pr.Name, o.Value))
+			}
+			bounds := ""
+			if pr.MinItems != nil || pr.MaxItems != nil {
+				bounds = "; the item bounds are checked on the server"
+			}
+			out = append(out, name+": asked as one checkbox per option ("+strings.Join(keys, ", ")+"), answered as the list of those checked"+bounds)
+			continue
+		}
 		if pr.Kind == runtime.KindMulti {
 			what := "the answer holds none"
 			if b, err := json.Marshal(pr.Default); err == nil && pr.Default != nil {
@@ -371,7 +396,14 @@ func docsField(p *Package, f *Form, fld *Field) *DocsField {
 	count("minItems", pr.MinItems)
 	count("maxItems", pr.MaxItems)
 	if pr.Pattern != "" {
-		bounds = append(bounds, "pattern "+codeSpan(pr.Pattern)+" (server-side, not sent)")
+		rule := "pattern " + codeSpan(pr.Pattern)
+		if pr.PatternMessage != "" {
+			rule += " (" + mdText(pr.PatternMessage) + ")"
+		}
+		bounds = append(bounds, rule+" (server-side, not sent)")
+	}
+	if pr.Confirm {
+		bounds = append(bounds, "confirm: unticked is a decline (server-side, not sent)")
 	}
 	row.Bounds = strings.Join(bounds, ", ")
 	switch {
@@ -542,4 +574,18 @@ func (s *slugger) slug(text string) string {
 	}
 	s.seen[id] = 0
 	return id
+}
+
+// ArgumentsForms returns the keys (as EmitSchemas names them) of the
+// forms that are tools' arguments structs: a client is never sent such a
+// schema whole, only the properties the model left out.
+func ArgumentsForms(pkgs []*Package) []string {
+	forms, keys := schemaKeys(pkgs)
+	var out []string
+	for _, f := range forms {
+		if f.Args {
+			out = append(out, keys[f])
+		}
+	}
+	return out
 }

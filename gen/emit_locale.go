@@ -90,6 +90,9 @@ func propTextLit(p *PropLocale) jen.Code {
 	if p.Description != "" {
 		items = append(items, kv("Description", jen.Lit(p.Description)))
 	}
+	if p.PatternMessage != "" {
+		items = append(items, kv("PatternMessage", jen.Lit(p.PatternMessage)))
+	}
 	if len(p.Options) > 0 {
 		opts := make([]jen.Code, len(p.Options))
 		for i, o := range p.Options {
@@ -115,6 +118,7 @@ func (d *digest) locales(lang string, ls []*Locale) {
 				d.str(p.Prop)
 				d.str(p.Title)
 				d.str(p.Description)
+				d.str(p.PatternMessage)
 				d.num(uint64(len(p.Options)))
 				for _, o := range p.Options {
 					d.str(o.Value)

@@ -3,8 +3,10 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/elicitgen/elicitgen/gen/schemadiff"
+	"github.com/elicitgen/elicitgen/internal/jsonobj"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
@@ -22,8 +24,17 @@ const AskTimeKey = schemadiff.AskTimeKey
 // name, each value the requestedSchema as sent to a 2025-11-25 or later
 // client, properties in declaration order, 2-space indent, trailing
 // newline.
+//
+// Unlike the requestedSchema sent, the file also records the rules the
+// server applies but never sends, as extension keys a JSON Schema reader
+// ignores (see rulesOf), and starts with its format version
+// (schemadiff.VersionKey), so that `elicitgen diff` can compare them.
 func EmitSchemaFile(pkg *Package) ([]byte, error) {
-	return emitSchemas(pkg.Forms, func(f *Form) string { return f.Name }, "")
+	b, err := emitSchemas(pkg.Forms, func(f *Form) string { return f.Name }, "")
+	if err != nil {
+		return nil, err
+	}
+	return withRules(b, pkg.Forms)
 }
 
 // EmitSchemas returns one JSON object of every form of every package:
@@ -92,13 +103,15 @@ func emitSchemas(forms []*Form, key func(*Form) string, version string) ([]byte,
 
 // appendFormSchema appends the form's entry of the schema file: the
 // requestedSchema of its fixed fields, plus AskTimeKey for the fields
-// whose options are supplied when asking. On 2025-06-18 multi-select
-// fields are left out, as the runtime leaves them out of the request.
+// whose options are supplied when asking. On 2025-06-18 optional
+// multi-select fields are left out, as the runtime leaves them out of the
+// request, and required ones are written as one boolean per option
+// (runtime.LegacySchema).
 func appendFormSchema(b []byte, f *Form, version string) ([]byte, error) {
 	fixed := &runtime.Schema{Name: f.Name, Properties: make([]runtime.Property, 0, len(f.Fields))}
 	var ask []runtime.Property
 	for _, fld := range f.Fields {
-		if runtime.EraOf(version).LegacySchema() && fld.Prop.Kind == runtime.KindMulti {
+		if runtime.EraOf(version).LegacySchema() && fld.Prop.Kind == runtime.KindMulti && !fld.Prop.Required {
 			continue
 		}
 		if fld.Prop.Dynamic {
@@ -136,4 +149,96 @@ func appendFormSchema(b []byte, f *Form, version string) ([]byte, error) {
 	enc = bytes.Replace(enc, []byte(`{"type":"object",`), []byte(`{`), 1)
 	b = append(b, enc...)
 	return append(b, '}'), nil
+}
+
+// withRules adds to the schema file b (as emitSchemas wrote it for forms)
+// its format version and each form's server-side rules: per property
+// schemadiff.PatternKey, PatternMessageKey, ConfirmKey and AskKey (a tool
+// argument asked when the model leaves it out), per form
+// schemadiff.CheckKey (a CheckElicit method). The result is indented as
+// emitSchemas indents.
+func withRules(b []byte, forms []*Form) ([]byte, error) {
+	top, _, err := jsonobj.Parse(b)
+	if err != nil {
+		return nil, generatorBug("schema file does not parse: %v", err)
+	}
+	out := []jsonobj.Member{{Key: schemadiff.VersionKey, Value: json.RawMessage(strconv.Itoa(schemadiff.FormatVersion))}}
+	for i, m := range top {
+		f := forms[i]
+		fms, _, err := jsonobj.Parse(m.Value)
+		if err != nil {
+			return nil, generatorBug("schema of %s does not parse: %v", f.Name, err)
+		}
+		for j := range fms {
+			switch fms[j].Key {
+			case "properties":
+				fms[j].Value = propertyRules(fms[j].Value, f)
+			case AskTimeKey:
+				sub, _, _ := jsonobj.Parse(fms[j].Value)
+				for k := range sub {
+					if sub[k].Key == "properties" {
+						sub[k].Value = propertyRules(sub[k].Value, f)
+					}
+				}
+				fms[j].Value = jsonobj.Append(nil, sub)
+			}
+		}
+		if f.Checked {
+			fms = append(fms, jsonobj.Member{Key: schemadiff.CheckKey, Value: json.RawMessage("true")})
+		}
+		out = append(out, jsonobj.Member{Key: m.Key, Value: jsonobj.Append(nil, fms)})
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, jsonobj.Append(nil, out), "", "  "); err != nil {
+		return nil, generatorBug("schema file does not indent: %v", err)
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+// propertyRules adds the server-side rules of f's fields to the
+// "properties" object raw.
+func propertyRules(raw json.RawMessage, f *Form) json.RawMessage {
+	props, _, _ := jsonobj.Parse(raw)
+	for i, pm := range props {
+		var p *runtime.Property
+		for _, fld := range f.Fields {
+			if fld.Prop.Name == pm.Key {
+				p = &fld.Prop
+			}
+		}
+		if p == nil {
+			continue
+		}
+		rules := rulesOf(p, f.Args)
+		if len(rules) == 0 {
+			continue
+		}
+		ms, _, _ := jsonobj.Parse(pm.Value)
+		props[i].Value = jsonobj.Append(nil, append(ms, rules...))
+	}
+	return jsonobj.Append(nil, props)
+}
+
+// rulesOf returns the extension keys of the server-side rules of p, as
+// the schema file records them: the pattern and its words, confirm, and
+// ask (args: p belongs to a tool's arguments struct, whose properties are
+// asked when the model leaves them out).
+func rulesOf(p *runtime.Property, args bool) []jsonobj.Member {
+	var ms []jsonobj.Member
+	str := func(k, v string) {
+		if v != "" {
+			q, _ := json.Marshal(v) // strings always marshal
+			ms = append(ms, jsonobj.Member{Key: k, Value: q})
+		}
+	}
+	str(schemadiff.PatternKey, p.Pattern)
+	str(schemadiff.PatternMessageKey, p.PatternMessage)
+	if p.Confirm {
+		ms = append(ms, jsonobj.Member{Key: schemadiff.ConfirmKey, Value: json.RawMessage("true")})
+	}
+	if args {
+		ms = append(ms, jsonobj.Member{Key: schemadiff.AskKey, Value: json.RawMessage("true")})
+	}
+	return ms
 }

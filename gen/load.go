@@ -46,6 +46,9 @@ var tolerated = regexp.MustCompile(`^(undefined: (\w+\.)?([Aa]sk|[Aa]ccept|[Dd]e
 // elicitgen's own output or about generated names not written yet, are
 // returned as positioned Diagnostics.
 func Load(ctx context.Context, cfg Config) ([]*Source, error) {
+	if err := checkGOFLAGS(cfg.Env); err != nil {
+		return nil, err
+	}
 	dir := absDir(cfg.Dir)
 	pcfg := &packages.Config{
 		Context: ctx,

@@ -53,6 +53,9 @@ type PropLocale struct {
 	Title       string
 	Description string
 	Options     []runtime.Option
+	// PatternMessage translates the property's patternMessage, the
+	// words a person reads when an answer breaks its pattern= rule.
+	PatternMessage string
 	// hint is the source text the catalog's "//" key recorded when the
 	// translations were written; nil when it has none.
 	hint *sourceHint

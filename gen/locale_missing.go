@@ -54,6 +54,9 @@ func missingIn(pkg *Package, l *Locale) []Missing {
 			if p.Description != "" && pl.Description == "" {
 				add("description", p.Description)
 			}
+			if p.PatternMessage != "" && pl.PatternMessage == "" {
+				add("patternMessage", p.PatternMessage)
+			}
 			if p.Dynamic {
 				continue
 			}

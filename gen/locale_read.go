@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/elicitgen/elicitgen/gen/internal/jsonkind"
+	"github.com/elicitgen/elicitgen/internal/jsonobj"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
@@ -204,51 +204,27 @@ func lineStarts(data []byte) []int {
 // raw is not an object (reported as what).
 func (r *catalogReader) object(raw []byte, off int, what string) ([]member, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
-		r.errorf(off, "%s must be a JSON object, not %s", what, jsonkind.Of(raw))
+		r.errorf(off, "%s must be a JSON object, not %s", what, jsonobj.Kind(raw))
 		return nil, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if _, err := dec.Token(); err != nil {
+	jms, ok, err := jsonobj.Scan(raw, func(d *jsonobj.DuplicateKeyError) {
+		r.errorf(off+d.Offset, "%s", d.Error())
+	})
+	if err != nil || !ok {
 		return nil, false
 	}
-	var out []member
-	dup := map[string]bool{}
-	for dec.More() {
-		kstart := skipSep(raw, int(dec.InputOffset()))
-		t, err := dec.Token()
-		if err != nil {
-			return out, false
-		}
-		key, _ := t.(string)
-		vstart := skipSep(raw, int(dec.InputOffset()))
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return out, false
-		}
-		if dup[key] {
-			r.errorf(off+kstart, "duplicate key %q", key)
-			continue
-		}
-		dup[key] = true
-		out = append(out, member{key: key, keyOff: off + kstart, valOff: off + vstart, val: v})
+	out := make([]member, len(jms))
+	for i, m := range jms {
+		out[i] = member{key: m.Key, keyOff: off + m.KeyOffset, valOff: off + m.ValueOffset, val: m.Value}
 	}
 	return out, true
-}
-
-// skipSep skips white space, ':' and ',' from raw[i].
-func skipSep(raw []byte, i int) int {
-	for i < len(raw) && strings.IndexByte(" \t\r\n:,", raw[i]) >= 0 {
-		i++
-	}
-	return i
 }
 
 // text decodes a JSON string member.
 func (r *catalogReader) text(m member, what string) (string, bool) {
 	var s string
 	if len(m.val) == 0 || m.val[0] != '"' || json.Unmarshal(m.val, &s) != nil {
-		r.errorf(m.valOff, "%s must be a string, not %s", what, jsonkind.Of(m.val))
+		r.errorf(m.valOff, "%s must be a string, not %s", what, jsonobj.Kind(m.val))
 		return "", false
 	}
 	return s, true
@@ -269,7 +245,7 @@ func (r *catalogReader) read(l *Locale) {
 		r.errorf(off, "malformed JSON: %v", err)
 		return
 	}
-	start := skipSep(r.data, 0)
+	start := len(r.data) - len(bytes.TrimLeft(r.data, " \t\r\n"))
 	forms, ok := r.object(r.data[start:], start, "a translation file")
 	if !ok {
 		return
@@ -331,7 +307,7 @@ func (r *catalogReader) form(f *Form, fm member) *FormLocale {
 	}
 	fl := &FormLocale{Form: f.Name}
 	for _, fld := range f.Fields {
-		if pl := got[fld.Prop.Name]; pl != nil && (pl.Title != "" || pl.Description != "" || len(pl.Options) > 0) {
+		if pl := got[fld.Prop.Name]; pl != nil && (pl.Title != "" || pl.Description != "" || len(pl.Options) > 0 || pl.PatternMessage != "") {
 			fl.Props = append(fl.Props, pl)
 		}
 	}
@@ -357,8 +333,14 @@ func (r *catalogReader) prop(f *Form, p *runtime.Property, pm member) *PropLocal
 			pl.Description, _ = r.text(m, where+" description")
 		case "options":
 			pl.Options = r.options(where, p, m)
+		case "patternMessage":
+			if p.Pattern == "" {
+				r.errorf(m.keyOff, "%s has no pattern= rule whose message to translate", where)
+				continue
+			}
+			pl.PatternMessage, _ = r.text(m, where+" patternMessage")
 		default:
-			r.errorf(m.keyOff, "unknown key %q in %s: a property translates \"title\", \"description\" and \"options\"%s", m.key, where, suggestion{m.key, []string{"title", "description", "options"}})
+			r.errorf(m.keyOff, "unknown key %q in %s: a property translates \"title\", \"description\", \"options\" and \"patternMessage\"%s", m.key, where, suggestion{m.key, []string{"title", "description", "options", "patternMessage"}})
 		}
 	}
 	for _, st := range pl.stale(p) {

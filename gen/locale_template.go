@@ -62,6 +62,10 @@ func LocaleTemplate(pkg *Package, tag string) ([]byte, error) {
 			w.str(pl.Title)
 			w.key(3, "description")
 			w.str(pl.Description)
+			if p.PatternMessage != "" {
+				w.key(3, "patternMessage")
+				w.str(pl.PatternMessage)
+			}
 			if len(p.Options) > 0 && !p.Dynamic {
 				w.key(3, "options")
 				w.open()

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/elicitgen/elicitgen/gen"
+	"github.com/elicitgen/elicitgen/gen/schemadiff"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
@@ -125,6 +126,7 @@ func TestSchemaFilesMatchOfficialMCPSchema(t *testing.T) {
 			if err := json.Unmarshal(f.Data, &forms); err != nil {
 				t.Fatalf("%s: %v", file, err)
 			}
+			delete(forms, schemadiff.VersionKey) // the file's format version, not a form
 			for name, schema := range forms {
 				checked++
 				if err := validateParams(v1125, schema); err != nil {

@@ -25,7 +25,7 @@ var knownKeys = map[string]bool{
 	"format": true, "enum": true,
 	"optional": false, "required": false,
 	"legacyTitles": false, "options": false, "notSecret": false,
-	"ask": false, "pattern": true,
+	"ask": false, "pattern": true, "patternMessage": true, "confirm": false,
 }
 
 // tagError is a problem in a tag, at a byte offset inside its value.
@@ -140,7 +140,7 @@ func lastValue(opts []tagOption) (tagOption, bool) {
 	}
 	o := opts[len(opts)-1]
 	switch o.Key {
-	case "title", "desc", "default", "pattern":
+	case "title", "desc", "default", "pattern", "patternMessage":
 		return o, o.HasValue
 	}
 	return tagOption{}, false

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/elicitgen/elicitgen/gen/schemadiff"
 )
 
 // ErrNotGenerated is returned when a file to be overwritten or removed
@@ -154,6 +156,9 @@ func SchemaFileIsOurs(path string, data []byte) bool {
 		return false
 	}
 	for name, raw := range forms {
+		if name == schemadiff.VersionKey {
+			continue
+		}
 		if !token.IsIdentifier(name) {
 			return false
 		}
@@ -236,7 +241,56 @@ const (
 // file), with paths relative to dir. Temporary files a killed run left
 // are listed too. An empty string means everything is up to date.
 func Stale(res *Result, dir string) (string, error) {
-	var summary, diffs bytes.Buffer
+	findings, diffs, err := staleReport(res, dir, true)
+	if err != nil {
+		return "", err
+	}
+	var summary strings.Builder
+	for _, f := range findings {
+		summary.WriteString(f.String())
+		summary.WriteByte('\n')
+	}
+	return summary.String() + diffs, nil
+}
+
+// StaleFinding is one finding of check: a stale form at its position, or
+// a stale, missing, orphaned or left-over file.
+type StaleFinding struct {
+	// Path is the file (or the package directory) the finding is about,
+	// relative to the directory given to StaleFindings when below it;
+	// Abs is the same path, absolute.
+	Path, Abs string
+	// Line and Column are the form's position (0 when the finding is
+	// about a file as a whole).
+	Line, Column int
+	// Msg says what is stale and what to do.
+	Msg string
+}
+
+// String returns "path:line:col: msg", or "path: msg" without a line.
+func (f StaleFinding) String() string {
+	if f.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", f.Path, f.Line, f.Column, f.Msg)
+	}
+	return f.Path + ": " + f.Msg
+}
+
+// StaleFindings returns what Stale names before its diffs: each stale
+// form at its position, then orphaned and left-over files. None means
+// everything is up to date (or only a file's bytes outside any form
+// differ, which Stale's diff shows).
+func StaleFindings(res *Result, dir string) ([]StaleFinding, error) {
+	findings, _, err := staleReport(res, dir, false)
+	return findings, err
+}
+
+// staleReport builds Stale's findings and, when diffs is set, its unified
+// diffs.
+func staleReport(res *Result, dir string, withDiffs bool) ([]StaleFinding, string, error) {
+	var (
+		findings []StaleFinding
+		diffs    bytes.Buffer
+	)
 	base := absDir(dir)
 	rel := func(p string) string {
 		if r, err := filepath.Rel(base, p); err == nil && !strings.HasPrefix(r, "..") {
@@ -244,12 +298,18 @@ func Stale(res *Result, dir string) (string, error) {
 		}
 		return p
 	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(base, p)
+	}
 	files := map[string][]byte{} // path -> content on disk (nil: missing)
 	stale := map[string]bool{}
 	for _, f := range res.Files {
 		old, err := os.ReadFile(f.Path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", err
+			return nil, "", err
 		}
 		files[f.Path] = old
 		if err == nil && bytes.Equal(old, f.Content) {
@@ -260,7 +320,9 @@ func Stale(res *Result, dir string) (string, error) {
 		if err != nil {
 			oldName = "/dev/null"
 		}
-		diffs.WriteString(UnifiedDiffLimit(oldName, "b/"+rel(f.Path), string(old), string(f.Content), staleDiffLines))
+		if withDiffs {
+			diffs.WriteString(UnifiedDiffLimit(oldName, "b/"+rel(f.Path), string(old), string(f.Content), staleDiffLines))
+		}
 	}
 	for _, pkg := range res.Packages {
 		goPath, jsonPath := filepath.Join(pkg.Dir, GoFile), filepath.Join(pkg.Dir, SchemaFile)
@@ -275,11 +337,9 @@ func Stale(res *Result, dir string) (string, error) {
 		}
 		for _, line := range lines {
 			if line.Pos.IsValid() {
-				p := line.Pos
-				p.Filename = rel(p.Filename)
-				fmt.Fprintf(&summary, "%s: %s\n", p, line.Msg)
+				findings = append(findings, StaleFinding{Path: rel(line.Pos.Filename), Abs: abs(line.Pos.Filename), Line: line.Pos.Line, Column: line.Pos.Column, Msg: line.Msg})
 			} else {
-				fmt.Fprintf(&summary, "%s: %s\n", rel(pkg.Dir), line.Msg)
+				findings = append(findings, StaleFinding{Path: rel(pkg.Dir), Abs: abs(pkg.Dir), Msg: line.Msg})
 			}
 		}
 	}
@@ -288,8 +348,10 @@ func Stale(res *Result, dir string) (string, error) {
 		if err != nil {
 			continue
 		}
-		fmt.Fprintf(&summary, "%s: orphaned: the package has no forms any more\n", rel(p))
-		diffs.WriteString(UnifiedDiffLimit("a/"+rel(p), "/dev/null", string(old), "", staleDiffLines))
+		findings = append(findings, StaleFinding{Path: rel(p), Abs: abs(p), Msg: "orphaned: the package has no forms any more"})
+		if withDiffs {
+			diffs.WriteString(UnifiedDiffLimit("a/"+rel(p), "/dev/null", string(old), "", staleDiffLines))
+		}
 	}
 	dirs := map[string]bool{}
 	for _, pkg := range res.Packages {
@@ -297,10 +359,10 @@ func Stale(res *Result, dir string) (string, error) {
 	}
 	for _, d := range sortedKeys(dirs) {
 		for _, p := range Leftovers(d) {
-			fmt.Fprintf(&summary, "%s: temporary file left by a killed run (the next generate removes it)\n", rel(p))
+			findings = append(findings, StaleFinding{Path: rel(p), Abs: abs(p), Msg: "temporary file left by a killed run (the next generate removes it)"})
 		}
 	}
-	return summary.String() + diffs.String(), nil
+	return findings, diffs.String(), nil
 }
 
 func contentOf(res *Result, path string) []byte {
@@ -357,8 +419,11 @@ func StaleForms(pkg *Package, oldGo, newGo, oldJSON, newJSON []byte) []StaleForm
 		}
 	}
 	var gone []string
+	if oldJSON != nil && !bytes.Equal(oldSchemas[schemadiff.VersionKey], newSchemas[schemadiff.VersionKey]) {
+		out = append(out, StaleForm{Msg: fmt.Sprintf("%s is in another format (%s %s, this elicitgen writes %s): run go generate", SchemaFile, schemadiff.VersionKey, orOne(oldSchemas[schemadiff.VersionKey]), newSchemas[schemadiff.VersionKey])})
+	}
 	for name := range oldSchemas {
-		if newSchemas[name] == nil {
+		if newSchemas[name] == nil && name != schemadiff.VersionKey {
 			gone = append(gone, name)
 		}
 	}
@@ -377,6 +442,14 @@ func StaleForms(pkg *Package, oldGo, newGo, oldJSON, newJSON []byte) []StaleForm
 		out = append(out, StaleForm{Msg: GoFile + " is stale outside any one form (another elicitgen version?): run go generate"})
 	}
 	return out
+}
+
+// orOne is a schema file's format version as written, 1 when absent.
+func orOne(v []byte) string {
+	if v == nil {
+		return "1"
+	}
+	return string(v)
 }
 
 // schemaEntries returns the compact JSON of each form of a schema file.

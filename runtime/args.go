@@ -90,11 +90,16 @@ func (e *engine) askMissing(ctx context.Context, a Asker, message string, opts [
 	if a == nil {
 		return "", &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: sub, Message: message}
 	}
-	if err := reasons.Err(e.schema.Name); err != nil {
-		message = invalidArgsMessage(message, err)
-	}
+	reasons.sourceTitles(e.schema)
 	sub, lang := localize(sub, true, locales, &cfg, a)
 	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: sub, Language: lang}
+	plang := personLanguage(req, &cfg, a)
+	if len(sub.Properties) < len(full.Properties) {
+		req.Message = partialMessage(cfg.messages, plang, sub)
+	}
+	if err := reasons.Err(e.schema.Name); err != nil {
+		req.Message = invalidArgsMessage(cfg.messages, plang, sub, req.Message, err)
+	}
 	out, err := askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (struct{}, error) {
 		return struct{}{}, e.mergeAnswer(full, s, content, asked, base)
 	})
@@ -109,7 +114,7 @@ func (e *engine) mergeAnswer(full, sub *Schema, content map[string]any, asked []
 	merged := make(map[string]any, len(e.fields))
 	for _, k := range sortedKeys(content) {
 		if sub.Property(k) == nil {
-			errs.Add(k, "is not a field of this form")
+			errs.addKey(k, MsgNotField, "is not a field of this form")
 			continue
 		}
 		merged[k] = content[k]
@@ -176,14 +181,33 @@ func zeroField(fd *fieldDesc, base unsafe.Pointer) {
 }
 
 // invalidArgsMessage adds to message why supplied arguments are asked
-// again.
-func invalidArgsMessage(message string, invalid error) string {
-	var sb strings.Builder
-	sb.WriteString(message)
-	sb.WriteString("\n\nThe value given was not accepted: ")
-	sb.WriteString(problems(invalid))
-	sb.WriteString(".")
-	return sb.String()
+// again, for the person, naming fields by their titles in sub.
+func invalidArgsMessage(c *Catalog, lang string, sub *Schema, message string, invalid error) string {
+	return message + "\n\n" + c.Text(lang, MsgArgInvalid, "", PersonProblems(c, lang, sub, invalid))
+}
+
+// partialMessage is the message of an ask of some of a tool's arguments
+// only, fitting the fields asked: their descriptions (the doc comments,
+// translated) when every one has one, else a sentence naming their
+// titles.
+func partialMessage(c *Catalog, lang string, sub *Schema) string {
+	descs := make([]string, 0, len(sub.Properties))
+	titles := make([]string, 0, len(sub.Properties))
+	for i := range sub.Properties {
+		p := &sub.Properties[i]
+		if p.Description != "" {
+			descs = append(descs, p.Description)
+		}
+		t := p.Title
+		if t == "" {
+			t = p.Name
+		}
+		titles = append(titles, t)
+	}
+	if len(descs) == len(sub.Properties) {
+		return strings.Join(descs, " ")
+	}
+	return c.Text(lang, MsgPartial, "", strings.Join(titles, c.Text(lang, MsgTitleSep, "")))
 }
 
 // MissingArgs says how a tool completes its arguments T (a struct with

@@ -86,7 +86,7 @@ func TestAskMissingReasksInvalidSupplied(t *testing.T) {
 		t.Fatalf("AskMissing: %v %v", act, err)
 	}
 	msg := r.asked[0].Message
-	if names(r.asked[0].Schema) != "party_size,kr" || !strings.Contains(msg, "party_size: must be at most 12") || !strings.Contains(msg, `kr: "kr-9" is not one of`) {
+	if names(r.asked[0].Schema) != "party_size,kr" || !strings.HasPrefix(msg, "Please fill in: party_size, kr.") || !strings.Contains(msg, "party_size must be at most 12") || !strings.Contains(msg, `kr must be one of "kr-1", "kr-2" ("kr-9" is not)`) || strings.Contains(msg, "kr:") {
 		t.Fatalf("asked %s with %q", names(r.asked[0].Schema), msg)
 	}
 	if in.Party != 4 || in.KR != "kr-1" || in.Date != "2026-12-24" {

@@ -38,6 +38,8 @@ type askConfig struct {
 	askedFirst bool
 	// rendering is WithRendering.
 	rendering Rendering
+	// messages is WithMessages (nil: the built-in catalog).
+	messages *Catalog
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -159,7 +161,7 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		}
 		again := *req
 		asked = &again
-		again.Message = retryMessage(req.Message, invalid)
+		again.Message = retryMessage(req, cfg, a, invalid)
 		again.Attempt, again.Retries = tries+1, cfg.retries
 		resp, err = ask(ctx, a, &again, cfg.timeout)
 		if errors.Is(err, ErrRetriesUsed) {

@@ -15,43 +15,43 @@ func checkString(errs *errList, p *Property, v string) {
 	// (len(v)+3)/4 and len(v) of them: count only when the bytes cannot
 	// decide.
 	if p.MinLength != nil && (len(v)+3)/4 < *p.MinLength && utf8.RuneCountInString(v) < *p.MinLength {
-		errs.Add(p.Name, "must be at least "+plural(*p.MinLength, "character")+" long")
+		errs.AddID(p, MsgMinLength, "must be at least "+plural(*p.MinLength, "character")+" long", strconv.Itoa(*p.MinLength))
 	}
 	if p.MaxLength != nil && len(v) > *p.MaxLength && utf8.RuneCountInString(v) > *p.MaxLength {
-		errs.Add(p.Name, "must be at most "+plural(*p.MaxLength, "character")+" long")
+		errs.AddID(p, MsgMaxLength, "must be at most "+plural(*p.MaxLength, "character")+" long", strconv.Itoa(*p.MaxLength))
 	}
 	if p.Format != "" {
 		if msg := checkFormat(p.Format, v); msg != "" {
-			errs.Add(p.Name, msg)
+			errs.AddID(p, formatMessage(p.Format), msg, quote(v))
 		}
 	}
 	if p.Kind == KindEnum && (!p.Dynamic || len(p.Options) > 0) && !hasOption(p.Options, v) {
-		errs.Add(p.Name, quote(v)+" is not one of "+optionList(p.Options))
+		errs.AddID(p, MsgNotOption, quote(v)+" is not one of "+optionList(p.Options), quote(v), optionTitles(p.Options))
 	}
 }
 
 // checkNumber checks a number against p's minimum and maximum.
 func checkNumber(errs *errList, p *Property, v float64) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		errs.Add(p.Name, "must be a finite number")
+		errs.AddID(p, MsgNotFinite, "must be a finite number")
 		return
 	}
 	if p.Minimum != nil && v < *p.Minimum {
-		errs.Add(p.Name, "must be at least "+formatNumber(*p.Minimum))
+		errs.AddID(p, MsgMinimum, "must be at least "+formatNumber(*p.Minimum), formatNumber(*p.Minimum))
 	}
 	if p.Maximum != nil && v > *p.Maximum {
-		errs.Add(p.Name, "must be at most "+formatNumber(*p.Maximum))
+		errs.AddID(p, MsgMaximum, "must be at most "+formatNumber(*p.Maximum), formatNumber(*p.Maximum))
 	}
 }
 
 // checkCount checks a multi-select's item count against p's bounds.
 func checkCount(errs *errList, p *Property, n int) bool {
 	if p.MinItems != nil && n < *p.MinItems {
-		errs.Add(p.Name, "must have at least "+plural(*p.MinItems, "item"))
+		errs.AddID(p, MsgMinItems, "must have at least "+plural(*p.MinItems, "item"), strconv.Itoa(*p.MinItems))
 		return false
 	}
 	if p.MaxItems != nil && n > *p.MaxItems {
-		errs.Add(p.Name, "must have at most "+plural(*p.MaxItems, "item"))
+		errs.AddID(p, MsgMaxItems, "must have at most "+plural(*p.MaxItems, "item"), strconv.Itoa(*p.MaxItems))
 		return false
 	}
 	return true
@@ -83,9 +83,9 @@ func checkMulti(errs *errList, p *Property, v []string) bool {
 		}
 	}
 	bad := 0
-	report := func(msg string) {
+	report := func(id MessageID, msg string, args ...string) {
 		if bad < maxItemErrors {
-			errs.Add(p.Name, msg)
+			errs.AddID(p, id, msg, args...)
 		}
 		bad++
 	}
@@ -101,26 +101,26 @@ func checkMulti(errs *errList, p *Property, v []string) bool {
 				ok = hasOption(p.Options, s)
 			}
 			if !ok {
-				report("item " + quote(s) + " is not one of " + optionList(p.Options))
+				report(MsgItemNotOption, "item "+quote(s)+" is not one of "+optionList(p.Options), optionTitle(p.Options, s), optionTitles(p.Options))
 				continue
 			}
 		}
 		if seen != nil {
 			if seen[s] {
-				report("item " + quote(s) + " is repeated")
+				report(MsgItemRepeated, "item "+quote(s)+" is repeated", optionTitle(p.Options, s))
 			}
 			seen[s] = true
 			continue
 		}
 		for _, t := range v[:i] {
 			if t == s {
-				report("item " + quote(s) + " is repeated")
+				report(MsgItemRepeated, "item "+quote(s)+" is repeated", optionTitle(p.Options, s))
 				break
 			}
 		}
 	}
 	if bad > maxItemErrors {
-		errs.Add(p.Name, "more items are wrong")
+		errs.AddID(p, MsgMoreItems, "more items are wrong")
 	}
 	return bad == 0
 }
@@ -150,6 +150,47 @@ func optionList(opts []Option) string {
 		return "the offered options (none)"
 	}
 	return sb.String()
+}
+
+// optionTitles lists the options as a person sees them: their titles
+// (or values), quoted, at most maxListed.
+func optionTitles(opts []Option) string {
+	var sb strings.Builder
+	for i, o := range opts {
+		if i == maxListed {
+			sb.WriteString(", …")
+			break
+		}
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(quote(o.title()))
+	}
+	return sb.String()
+}
+
+// optionTitle is the quoted title of the option whose value is v, or v
+// quoted when no option has it.
+func optionTitle(opts []Option, v string) string {
+	for _, o := range opts {
+		if o.Value == v {
+			return quote(o.title())
+		}
+	}
+	return quote(v)
+}
+
+// formatMessage is the sentence of a value not in format.
+func formatMessage(format string) MessageID {
+	switch format {
+	case "email":
+		return MsgEmail
+	case "uri":
+		return MsgURI
+	case "date":
+		return MsgDate
+	}
+	return MsgDateTime
 }
 
 // maxListed bounds how many options an error message lists.

@@ -12,32 +12,72 @@ import (
 var ErrNoForm = errors.New("elicit: no form matches the requested schema")
 
 // FormAnswer answers the elicitations of one generated form on the
-// client side; build it with AnswerForm.
+// client side; build it with AnswerForm, or with AnswerMissing for the
+// missing-arguments form of a tool's arguments struct.
 type FormAnswer struct {
 	schema *Schema
-	answer func(ctx context.Context, message string) (*Response, error)
+	subset bool // AnswerMissing: any non-empty subset of the properties matches
+	answer func(ctx context.Context, message string, asked *Schema) (*Response, error)
 }
 
 // AnswerForm returns the client-side answer of one generated form T:
 // elicitations whose requested schema is schema (the generated
 // TSchema()) are answered by fn, a typed function that gets the
-// server's message and returns what the user did. An accepted value is
+// server's message and returns what the user did, the same
+// Outcome[*T] the server side's AskT returns. An accepted value is
 // turned into content by accept (the generated AcceptT, which refuses an
-// invalid value); a declined or cancelled outcome needs no value.
-func AnswerForm[T any](schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[T], error)) FormAnswer {
-	return FormAnswer{schema: schema, answer: func(ctx context.Context, message string) (*Response, error) {
-		out, err := fn(ctx, message)
-		if err != nil {
-			return nil, err
-		}
-		switch out.Action {
-		case ActionAccept:
-			return accept(out.Value)
-		case ActionDecline, ActionCancel:
-			return &Response{Action: out.Action}, nil
-		}
-		return nil, fmt.Errorf("%w %q", ErrInvalidAction, out.Action)
+// invalid value); a declined or cancelled outcome needs no value, and an
+// accept without one is an error.
+func AnswerForm[T any](schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[*T], error)) FormAnswer {
+	return FormAnswer{schema: schema, answer: func(ctx context.Context, message string, _ *Schema) (*Response, error) {
+		return answerOutcome(ctx, schema, accept, fn, message)
 	}}
+}
+
+// AnswerMissing returns the client-side answer of the missing-arguments
+// form of a tool's arguments struct T (its fields tagged ask): the
+// server asks only for what the model left out, so a request matches
+// when its properties are some of schema's (the generated TSchema()).
+// fn returns the whole value as the user would complete it; accept (the
+// generated AcceptT) checks it, and only the asked properties are sent.
+// Forms are tried in order: list AnswerMissing after the AnswerForm
+// answers of forms whose properties are some of T's.
+func AnswerMissing[T any](schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[*T], error)) FormAnswer {
+	return FormAnswer{schema: schema, subset: true, answer: func(ctx context.Context, message string, asked *Schema) (*Response, error) {
+		resp, err := answerOutcome(ctx, schema, accept, fn, message)
+		if err != nil || resp.Action != ActionAccept {
+			return resp, err
+		}
+		content := make(map[string]any, len(asked.Properties))
+		for _, p := range asked.Properties {
+			if v, ok := resp.Content[p.Name]; ok {
+				content[p.Name] = v
+			}
+		}
+		return &Response{Action: ActionAccept, Content: content}, nil
+	}}
+}
+
+// answerOutcome turns fn's outcome into a response.
+func answerOutcome[T any](ctx context.Context, schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[*T], error), message string) (*Response, error) {
+	out, err := fn(ctx, message)
+	if err != nil {
+		return nil, err
+	}
+	switch out.Action {
+	case ActionAccept:
+		if out.Value == nil {
+			name := ""
+			if schema != nil {
+				name = schema.Name
+			}
+			return nil, fmt.Errorf("elicit: answer to form %s: accept with a nil Value", name)
+		}
+		return accept(*out.Value)
+	case ActionDecline, ActionCancel:
+		return &Response{Action: out.Action}, nil
+	}
+	return nil, fmt.Errorf("%w %q", ErrInvalidAction, out.Action)
 }
 
 // Answerer answers the elicitations a Go MCP client receives, pushed
@@ -97,8 +137,8 @@ func (a *Answerer) Answer(ctx context.Context, message string, requestedSchema a
 	got, perr := ParseSchema("", raw)
 	if perr == nil {
 		for _, f := range a.forms {
-			if f.schema != nil && matchSchema(f.schema, got) {
-				return f.answer(ctx, message)
+			if f.schema != nil && (f.subset && matchSubset(f.schema, got) || !f.subset && matchSchema(f.schema, got)) {
+				return f.answer(ctx, message, got)
 			}
 		}
 	}
@@ -160,6 +200,26 @@ func matchSchema(s, got *Schema) bool {
 		}
 	}
 	return n == len(got.Properties)
+}
+
+// matchSubset reports whether the requested properties are some (one
+// or more) of s's, each with the same JSON type.
+func matchSubset(s, got *Schema) bool {
+	if len(got.Properties) == 0 {
+		return false
+	}
+	for i := range got.Properties {
+		q := &got.Properties[i]
+		p := s.Property(q.Name)
+		if p == nil {
+			return false
+		}
+		want, have := p.Kind.jsonType(), q.Kind.jsonType()
+		if have != want && !(want == "number" && have == "integer") {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonType is the JSON Schema type a property of kind k is written with.

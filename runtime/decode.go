@@ -15,7 +15,7 @@ import (
 const MaxSafeInteger = 1<<53 - 1
 
 func typeErr(errs *errList, p *Property, want string, v any) {
-	errs.Add(p.Name, "must be "+want+", got "+jsonType(v))
+	errs.AddID(p, MsgType, "must be "+want+", got "+jsonType(v), want, jsonType(v))
 }
 
 func jsonType(v any) string {
@@ -102,7 +102,7 @@ func toFloat(errs *errList, p *Property, v any) (float64, bool) {
 	case json.Number:
 		x, err := v.Float64()
 		if err != nil {
-			errs.Add(p.Name, "must be a number, got "+clip(string(v)))
+			errs.AddID(p, MsgType, "must be a number, got "+clip(string(v)), "a number", clip(string(v)))
 			return 0, false
 		}
 		f = x
@@ -117,7 +117,7 @@ func toFloat(errs *errList, p *Property, v any) (float64, bool) {
 		return 0, false
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		errs.Add(p.Name, "must be a finite number")
+		errs.AddID(p, MsgNotFinite, "must be a finite number")
 		return 0, false
 	}
 	return f, true
@@ -138,7 +138,7 @@ func decodeStrings(errs *errList, p *Property, v any) ([]string, bool) {
 		for j, e := range v {
 			s, ok := e.(string)
 			if !ok {
-				errs.Add(p.Name, "items must be strings, got "+jsonType(e))
+				errs.AddID(p, MsgType, "items must be strings, got "+jsonType(e), "strings", jsonType(e))
 				return nil, false
 			}
 			out[j] = s

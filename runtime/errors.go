@@ -6,19 +6,75 @@ import (
 	"strings"
 )
 
-// FieldError is one problem with one field of a form.
+// FieldError is one problem with one field of a form. It carries what
+// both readers need: the key and the title (for the model, which names
+// both, in English), and the sentence's MessageID and arguments (for the
+// person, who reads the sentence in their language with the title shown
+// in their form; see Catalog.Text and PersonText).
 type FieldError struct {
-	// Field is the property name ("" for the form as a whole).
+	// Field is the property name, the key ("" for the form as a whole).
 	Field string
-	// Msg says what is wrong, for a person.
+	// Title is the field's title in the form's source language ("" when
+	// it has none or the problem is not about a field of the form).
+	Title string
+	// ID names the sentence; "" for a problem in the author's own words
+	// (a CheckElicit error), whose Msg is shown as is.
+	ID MessageID
+	// Args are the sentence's arguments (see the MessageID constants).
+	Args []string
+	// Msg says what is wrong, in English, without the field's name:
+	// "must be at least 1 character long".
 	Msg string
 }
 
+// Error implements error: "key: Msg".
 func (e *FieldError) Error() string {
 	if e.Field == "" {
 		return e.Msg
 	}
 	return e.Field + ": " + e.Msg
+}
+
+// ModelText is the problem as the model reads it, in English, naming the
+// field by title and key: `"Environment" (environment): "prod" is not
+// one of "staging", "production"`.
+func (e *FieldError) ModelText() string {
+	switch {
+	case e.Field == "":
+		return e.Msg
+	case e.Title == "" || e.Title == e.Field:
+		return e.Field + ": " + e.Msg
+	}
+	return quote(e.Title) + " (" + e.Field + "): " + e.Msg
+}
+
+// PersonText is the problem as a person reads it, from c (nil: the
+// built-in catalog) in the language that best serves lang, naming the
+// field by its title in s (the form as it was shown to the person, in
+// their language), else by e.Title, else by its key. A pattern rule
+// with a PatternMessage in s shows that message, never the expression.
+func (e *FieldError) PersonText(c *Catalog, lang string, s *Schema) string {
+	name, patternMsg := e.Title, ""
+	if s != nil {
+		if p := s.Property(e.Field); p != nil {
+			if p.Title != "" {
+				name = p.Title
+			}
+			patternMsg = p.PatternMessage
+		}
+	}
+	if name == "" {
+		name = e.Field
+	}
+	switch {
+	case e.ID == MsgPattern && patternMsg != "":
+		return c.Text(lang, MsgOther, name, patternMsg)
+	case e.ID != "":
+		return c.Text(lang, e.ID, name, e.Args...)
+	case e.Field == "":
+		return e.Msg
+	}
+	return c.Text(lang, MsgOther, name, e.Msg)
 }
 
 // ValidationError lists every problem found in a form's value or in a
@@ -89,13 +145,56 @@ type errList struct {
 // are summarized in a last entry.
 const MaxErrors = 20
 
-// Add records a problem with field.
+// Add records a problem with field, in words of its own (no MessageID).
 func (e *errList) Add(field, msg string) {
 	if len(e.list) >= MaxErrors {
 		e.dropped++
 		return
 	}
 	e.list = append(e.list, &FieldError{Field: clip(field), Msg: clipMsg(msg)})
+}
+
+// AddID records the problem id with p, msg in English, and the
+// sentence's arguments.
+func (e *errList) AddID(p *Property, id MessageID, msg string, args ...string) {
+	if len(e.list) >= MaxErrors {
+		e.dropped++
+		return
+	}
+	e.list = append(e.list, &FieldError{Field: clip(p.Name), Title: p.Title, ID: id, Args: args, Msg: clipMsg(msg)})
+}
+
+// addField records a copy of f, an author's FieldError, keeping its
+// sentence.
+func (e *errList) addField(f *FieldError) {
+	if len(e.list) >= MaxErrors {
+		e.dropped++
+		return
+	}
+	c := *f
+	c.Field, c.Msg = clip(f.Field), clipMsg(f.Msg)
+	e.list = append(e.list, &c)
+}
+
+// addKey records the problem id with the field named key, which is not
+// a property (an unknown key in an answer).
+func (e *errList) addKey(key string, id MessageID, msg string) {
+	if len(e.list) >= MaxErrors {
+		e.dropped++
+		return
+	}
+	e.list = append(e.list, &FieldError{Field: clip(key), ID: id, Msg: clipMsg(msg)})
+}
+
+// sourceTitles sets the Title of each error about a property of src to
+// that property's title, so that errors found against a translated copy
+// of a form name fields in its source language.
+func (e *errList) sourceTitles(src *Schema) {
+	for _, f := range e.list {
+		if p := src.Property(f.Field); p != nil {
+			f.Title = p.Title
+		}
+	}
 }
 
 // clipMsg bounds one message, which may quote a client's values.
@@ -121,7 +220,8 @@ func (e *errList) Err(form string) error {
 		return nil
 	}
 	if e.dropped > 0 {
-		e.list = append(e.list, &FieldError{Msg: "and " + strconv.Itoa(e.dropped) + " more problems"})
+		n := strconv.Itoa(e.dropped)
+		e.list = append(e.list, &FieldError{ID: MsgMore, Args: []string{n}, Msg: "and " + n + " more problems"})
 		e.dropped = 0
 	}
 	return &ValidationError{Form: form, Fields: e.list}

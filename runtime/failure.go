@@ -77,17 +77,57 @@ func WithTitle(title string) AskOption {
 	return func(c *askConfig) { c.title = title }
 }
 
-// retryMessage adds the problems of an invalid answer to message.
-func retryMessage(message string, invalid error) string {
-	var sb strings.Builder
-	sb.WriteString(message)
-	sb.WriteString("\n\nThe previous answer was not accepted: ")
-	sb.WriteString(problems(invalid))
-	sb.WriteString(". Please correct it.")
-	return sb.String()
+// retryMessage adds the problems of an invalid answer to req's message,
+// for the person, in the language req is asked in.
+func retryMessage(req *Request, cfg *askConfig, a Asker, invalid error) string {
+	lang := personLanguage(req, cfg, a)
+	return req.Message + "\n\n" + cfg.messages.Text(lang, MsgRetry, "", PersonProblems(cfg.messages, lang, req.Schema, invalid))
 }
 
-// problems lists the field errors of err for a person.
+// personLanguage is the language the person reads req in: the form's
+// language when it was translated, else the preference.
+func personLanguage(req *Request, cfg *askConfig, a Asker) string {
+	if req.Language != "" {
+		return req.Language
+	}
+	if cfg.localeSet {
+		return cfg.locale
+	}
+	return LanguagePreference(a)
+}
+
+// PersonProblems lists the field problems of err for a person, from c
+// (nil: the built-in catalog) in the language that best serves lang,
+// naming fields by their titles in s, the form as the person saw it (see
+// FieldError.PersonText). An error without field problems is written
+// without its "elicit:" prefix.
+func PersonProblems(c *Catalog, lang string, s *Schema, err error) string {
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Fields) == 0 {
+		return problems(err)
+	}
+	parts := make([]string, len(ve.Fields))
+	for i, f := range ve.Fields {
+		parts[i] = f.PersonText(c, lang, s)
+	}
+	return strings.Join(parts, c.Text(lang, MsgListSep, ""))
+}
+
+// modelProblems lists the field problems of err for the model, in
+// English, naming each field by title and key.
+func modelProblems(err error) string {
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Fields) == 0 {
+		return problems(err)
+	}
+	parts := make([]string, len(ve.Fields))
+	for i, f := range ve.Fields {
+		parts[i] = f.ModelText()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// problems lists the field errors of err as Go errors do: "key: msg".
 func problems(err error) string {
 	var ve *ValidationError
 	if !errors.As(err, &ve) || len(ve.Fields) == 0 {
@@ -146,7 +186,9 @@ func AskFailureText(err error) string {
 	case errors.As(err, &ue):
 		return ue.modelText()
 	case errors.Is(err, ErrInvalidContent):
-		return "The answer was invalid: " + problems(err) + ". Call the tool again to ask the user again; do not fill in the answer yourself."
+		return "The answer was invalid: " + modelProblems(err) + ". Call the tool again to ask the user again; do not fill in the answer yourself."
+	case failureModelText(err) != "":
+		return failureModelText(err)
 	case errors.As(err, &ae):
 		if errors.Is(err, context.DeadlineExceeded) {
 			return "The user did not answer before the request timed out: ask again later."

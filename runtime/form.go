@@ -12,8 +12,11 @@ import (
 )
 
 // Form ties a generated form type T to its schema and to the table-driven
-// engine that decodes, validates and encodes T. Generated code declares
-// one per form with NewForm and calls it from one-line wrappers. Form is
+// engine that decodes, validates and encodes T. Generated code does not
+// build it: it declares a static descriptor per form
+// (elicitimpl.Form{Type: (*T)(nil), Spec: ...}), which builds the Form
+// with NewForm on the form's first use, and calls it from one-line
+// wrappers. Form is
 // not generic: values travel as a *T in an interface, checked against T on
 // every call, so a form adds no generic instantiation to a build.
 type Form struct {
@@ -328,6 +331,11 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 			used++
 		}
 		present := ok && v != nil // JSON null counts as missing
+		if present && !p.Required && v == "" && (p.Kind == KindString || p.Kind == KindEnum) {
+			// A cleared optional box is an absent answer: its default
+			// applies, and no rule of a value is checked.
+			present = false
+		}
 		if present && fd.re != nil {
 			if sv, ok := v.(string); ok {
 				checkPattern(&errs, p, fd.re, sv)
@@ -335,7 +343,7 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 		}
 		if !present {
 			if p.Required {
-				errs.Add(p.Name, "is required")
+				errs.AddID(p, MsgRequired, "is required")
 			}
 			if p.Default == nil {
 				continue
@@ -388,13 +396,14 @@ func (e *engine) decode(s *Schema, content map[string]any, base unsafe.Pointer) 
 	if used != len(content) {
 		for _, k := range sortedKeys(content) {
 			if s.Property(k) == nil {
-				errs.Add(k, "is not a field of this form")
+				errs.addKey(k, MsgNotField, "is not a field of this form")
 			}
 		}
 	}
 	if errs.Len() == 0 {
 		e.checkHook(&errs, base)
 	}
+	errs.sourceTitles(e.schema)
 	return errs.Err(s.Name)
 }
 
@@ -429,6 +438,7 @@ func (e *engine) validate(base unsafe.Pointer) error {
 	if errs.Len() == 0 {
 		e.checkHook(&errs, base)
 	}
+	errs.sourceTitles(e.schema)
 	return errs.Err(e.schema.Name)
 }
 
@@ -473,9 +483,16 @@ func (e *engine) ask(ctx context.Context, a Asker, message string, opts []AskOpt
 	}
 	s, lang := localize(s, s != e.schema, locales, &cfg, a)
 	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, Language: lang, AskedFirst: cfg.askedFirst}
+	legacy := askerLegacy(a)
 	out, err := askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (struct{}, error) {
+		if legacy {
+			content = foldLegacy(s, content) // one boolean per option -> the list
+		}
 		return struct{}{}, e.decodeInto(s, content, dst)
 	})
+	if err == nil && out.Action == ActionAccept && e.unconfirmed(dst) != "" {
+		return e.declineUnconfirmed(dst), nil // confirm.go
+	}
 	return out.Action, err
 }
 
@@ -510,7 +527,11 @@ func decodeIntField(errs *errList, p *Property, fd *fieldDesc, v any, present bo
 		msg = intFits(fd, n)
 	}
 	if msg != "" {
-		errs.Add(p.Name, msg)
+		id := MsgInteger
+		if strings.Contains(msg, "range") {
+			id = MsgRange
+		}
+		errs.AddID(p, id, msg, clip(fmt.Sprint(v)))
 		return false
 	}
 	if present {
@@ -616,7 +637,7 @@ func decodeFloatField(errs *errList, p *Property, fd *fieldDesc, v any, present 
 	if fd.size == 4 {
 		r := float32(f)
 		if isInf32(r) {
-			errs.Add(p.Name, formatNumber(f)+" is out of range for float32")
+			errs.AddID(p, MsgRange, formatNumber(f)+" is out of range for float32", formatNumber(f))
 			return false
 		}
 		*(*float32)(dst) = r
@@ -647,7 +668,7 @@ func decodeTimeField(errs *errList, p *Property, v any, present bool, dst unsafe
 		if present && p.Format != "" {
 			checkString(errs, p, s) // reports the format
 		} else {
-			errs.Add(p.Name, quote(s)+" is not a date-time (RFC 3339)")
+			errs.AddID(p, MsgDateTime, quote(s)+" is not a date-time (RFC 3339)", quote(s))
 		}
 		return false
 	}

@@ -43,6 +43,8 @@ type PropText struct {
 	Title       string
 	Description string
 	Options     []Option
+	// PatternMessage translates the property's PatternMessage.
+	PatternMessage string
 }
 
 // WithLocale asks this question in the language tag names, a BCP 47
@@ -239,6 +241,9 @@ func (l *Locale) Apply(s *Schema) {
 		}
 		if t.Description != "" {
 			p.Description = t.Description
+		}
+		if t.PatternMessage != "" {
+			p.PatternMessage = t.PatternMessage
 		}
 		if p.Dynamic || len(t.Options) == 0 {
 			continue

@@ -194,7 +194,8 @@ type Event struct {
 	InvalidFields []string
 	// Reason says why: the Refused* reason (EventStateRefused), the
 	// reason a question could not be asked (EventUnavailable), the error
-	// (EventFailed, EventTimedOut).
+	// (EventFailed, EventTimedOut), ReasonUnconfirmed for an accept that
+	// left a box tagged confirm unticked (EventAnswered).
 	Reason string
 	// Reply is what the request was answered with (EventCallEnd; also
 	// EventStateRefused): "result", "input_required", "tool_error",

@@ -150,7 +150,7 @@ func TestRetriesPlainAsker(t *testing.T) {
 		t.Fatalf("AskChoice = %+v, %v", ch, err)
 	}
 	reqs := a.Requests()
-	if len(reqs) != 3 || !strings.Contains(reqs[1].Message, `The previous answer was not accepted: choice: "mars" is not one of`) {
+	if len(reqs) != 3 || !strings.Contains(reqs[1].Message, `The previous answer was not accepted: Your choice must be one of "Europe", "us" ("mars" is not). Please correct it.`) {
 		t.Fatalf("%d requests; second message %q", len(reqs), reqs[min(1, len(reqs)-1)].Message)
 	}
 	a = elicittest.New(bad, bad, bad)
@@ -198,7 +198,7 @@ func TestRetriesModern(t *testing.T) {
 	}
 	r, err = round(bad)
 	var ue *runtime.UnfilledError
-	if !errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The user's client sent the same invalid answer twice (choice: "mars" is not one of`) {
+	if !errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The user's client sent the same invalid answer twice ("Your choice" (choice): "mars" is not one of`) {
 		t.Fatalf("round 3 (the same invalid answer again): %v, %+v", err, r)
 	}
 	// A different invalid answer uses up the retries.
@@ -206,7 +206,7 @@ func TestRetriesModern(t *testing.T) {
 	round(nil)
 	round(bad)
 	r, err = round(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"choice": "venus"}})
-	if !errors.Is(err, runtime.ErrInvalidContent) || errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The answer was invalid: choice: "venus" is not one of`) {
+	if !errors.Is(err, runtime.ErrInvalidContent) || errors.As(err, &ue) || r.Kind != adapter.ReplyToolError || !strings.HasPrefix(r.Text, `The answer was invalid: "Your choice" (choice): "venus" is not one of`) {
 		t.Fatalf("round 3 (retries used up): %v, %+v", err, r)
 	}
 }
@@ -226,15 +226,17 @@ func TestLegacyOptionalMultiLeftOut(t *testing.T) {
 	only := &runtime.Schema{Name: "G", Properties: []runtime.Property{s.Properties[1]}}
 	req := s.Clone()
 	req.Properties[1].Required = true
-	for name, bad := range map[string]*runtime.Schema{"required multi-select": req, "only optional multi-selects": only} {
-		if _, err := bad.JSON(runtime.Version20250618); !errors.Is(err, runtime.ErrUnavailable) {
-			t.Errorf("%s: err = %v, want ErrUnavailable", name, err)
-		}
+	if _, err := only.JSON(runtime.Version20250618); !errors.Is(err, runtime.ErrUnavailable) {
+		t.Errorf("only optional multi-selects: err = %v, want ErrUnavailable", err)
+	}
+	// A required one is asked as one boolean per option.
+	if b, err := req.JSON(runtime.Version20250618); err != nil || !strings.Contains(string(b), `"tags.x":{"type":"boolean","title":"x","description":"tags","default":true}`) {
+		t.Errorf("required multi-select: %s, %v; want one boolean per option", b, err)
 	}
 
 	// Through an exchange: the optional one is left out and decodes to
-	// its default; CanAsk refuses the required one before anything is
-	// asked.
+	// its default; CanAsk refuses a form of optional multi-selects only
+	// before anything is asked.
 	var pushed []*runtime.Request
 	push := runtime.AskerFunc(func(_ context.Context, r *runtime.Request) (*runtime.Response, error) {
 		pushed = append(pushed, r)
@@ -248,8 +250,11 @@ func TestLegacyOptionalMultiLeftOut(t *testing.T) {
 	if err := runtime.CanAsk(context.Background(), x, s); err != nil {
 		t.Errorf("CanAsk(optional multi-select) = %v", err)
 	}
-	if err := runtime.CanAsk(context.Background(), x, s, req); !errors.Is(err, runtime.ErrUnavailable) || !strings.Contains(err.Error(), `multi-select field "tags"`) {
-		t.Errorf("CanAsk(required multi-select second) = %v, want unavailable", err)
+	if err := runtime.CanAsk(context.Background(), x, s, only); !errors.Is(err, runtime.ErrUnavailable) || !strings.Contains(err.Error(), `multi-select fields cannot be asked`) {
+		t.Errorf("CanAsk(optional multi-selects only, second) = %v, want unavailable", err)
+	}
+	if err := runtime.CanAsk(context.Background(), x, req); err != nil {
+		t.Errorf("CanAsk(required multi-select) = %v", err)
 	}
 	if len(pushed) != 0 {
 		t.Errorf("CanAsk asked %d questions", len(pushed))

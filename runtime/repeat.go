@@ -61,6 +61,14 @@ type UnfilledError struct {
 	Args bool
 	// Err is the validation error of the repeated answer.
 	Err error
+
+	// labels are the model's names of Fields ("Title" (key)), and
+	// approvals says which of them are booleans: confirmations the
+	// model must never give itself.
+	labels    []string
+	approvals []bool
+	// titles are the fields' titles as the person saw them ("" for none).
+	titles []string
 }
 
 // unfilled returns the UnfilledError of an ask of s whose answer was
@@ -71,9 +79,16 @@ func unfilled(s *Schema, invalid error, args bool) *UnfilledError {
 	if errors.As(invalid, &ve) {
 		seen := map[string]bool{}
 		for _, f := range ve.Fields {
-			if f.Field != "" && !seen[f.Field] && s.Property(f.Field) != nil {
+			if p := s.Property(f.Field); f.Field != "" && !seen[f.Field] && p != nil {
 				seen[f.Field] = true
 				e.Fields = append(e.Fields, f.Field)
+				label := f.Field
+				if f.Title != "" && f.Title != f.Field {
+					label = quote(f.Title) + " (" + f.Field + ")"
+				}
+				e.labels = append(e.labels, label)
+				e.titles = append(e.titles, p.Title)
+				e.approvals = append(e.approvals, p.Kind == KindBoolean)
 			}
 		}
 	}
@@ -91,22 +106,40 @@ func (e *UnfilledError) Is(target error) bool { return target == ErrInvalidConte
 // Unwrap returns the validation error.
 func (e *UnfilledError) Unwrap() error { return e.Err }
 
-// modelText is the model-facing text of an UnfilledError.
+// modelText is the model-facing text of an UnfilledError. A boolean
+// field is a confirmation or an approval: the model is told to tell the
+// person it could not be shown, never to ask for it in the conversation
+// (which would invite the model to give it itself).
 func (e *UnfilledError) modelText() string {
 	var sb strings.Builder
 	sb.WriteString("The user's client sent the same invalid answer twice (")
-	sb.WriteString(problems(e.Err))
+	sb.WriteString(modelProblems(e.Err))
 	sb.WriteString("), so it apparently cannot fill in ")
-	if len(e.Fields) == 0 {
-		sb.WriteString("this form. Ask the user in the conversation instead")
-	} else {
-		sb.WriteString(strings.Join(e.Fields, ", "))
-		sb.WriteString(". Ask the user for ")
-		sb.WriteString(strings.Join(e.Fields, ", "))
-		sb.WriteString(" in the conversation")
-		if e.Args {
-			sb.WriteString(", then call the tool again with the values they give as arguments")
+	var values, approvals []string
+	for i, l := range e.labels {
+		if e.approvals[i] {
+			approvals = append(approvals, l)
+		} else {
+			values = append(values, l)
 		}
+	}
+	switch {
+	case len(e.labels) == 0:
+		sb.WriteString("this form. Ask the user in the conversation instead; do not fill it in yourself.")
+		return sb.String()
+	case len(approvals) > 0:
+		sb.WriteString(strings.Join(e.labels, ", "))
+		sb.WriteString(". The approval ")
+		sb.WriteString(strings.Join(approvals, ", "))
+		sb.WriteString(" could not be shown to the user: tell the user so, and that the action was not done. Never give the approval yourself, and do not call the tool again with an approval the user did not give in their own client.")
+		return sb.String()
+	}
+	sb.WriteString(strings.Join(values, ", "))
+	sb.WriteString(". Ask the user for ")
+	sb.WriteString(strings.Join(values, ", "))
+	sb.WriteString(" in the conversation")
+	if e.Args {
+		sb.WriteString(", then call the tool again with the values they give as arguments")
 	}
 	sb.WriteString("; do not fill them in yourself.")
 	return sb.String()

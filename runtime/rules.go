@@ -49,10 +49,10 @@ func addCheckErr(errs *errList, err error) {
 	switch {
 	case errors.As(err, &ve) && ve == err:
 		for _, f := range ve.Fields {
-			errs.Add(f.Field, f.Msg)
+			errs.addField(f)
 		}
 	case errors.As(err, &fe) && fe == err:
-		errs.Add(fe.Field, fe.Msg)
+		errs.addField(fe)
 	default:
 		if m, ok := err.(interface{ Unwrap() []error }); ok {
 			for _, e := range m.Unwrap() {
@@ -68,7 +68,11 @@ func addCheckErr(errs *errList, err error) {
 // pattern.
 func checkPattern(errs *errList, p *Property, re *regexp.Regexp, v string) {
 	if re != nil && !re.MatchString(v) {
-		errs.Add(p.Name, quote(v)+" does not match the pattern "+p.Pattern)
+		msg := quote(v) + " does not match the pattern " + p.Pattern
+		if p.PatternMessage != "" {
+			msg += " (" + p.PatternMessage + ")"
+		}
+		errs.AddID(p, MsgPattern, msg, quote(v))
 	}
 }
 

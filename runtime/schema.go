@@ -108,6 +108,16 @@ type Property struct {
 	// answer must match. MCP schemas cannot carry it: it is a server-side
 	// rule, checked on answers and never sent.
 	Pattern string
+	// PatternMessage is what a person reads when an answer does not
+	// match Pattern, in place of the expression (tag option
+	// patternMessage='...'; translated like titles). "" says only that
+	// the answer is not in the expected form. Server-side, never sent.
+	PatternMessage string
+
+	// Confirm marks the boolean box that approves (the tag option
+	// confirm): an accept with it false is a decline. Server-side, never
+	// sent.
+	Confirm bool
 }
 
 // Property returns the property named name, or nil.
@@ -150,16 +160,17 @@ func (s *Schema) JSON(version string) (json.RawMessage, error) {
 // version. For 2025-06-18 titled enums become enum + enumNames and
 // non-boolean defaults are dropped; a multi-select property cannot be
 // expressed there: an optional one is left out of the form (the answer
-// then gets its default or zero value), a required one, or a form that
-// would be left empty, yields an *UnavailableError (see
-// LegacyUnavailable). An empty (unknown) version gets the 2025-06-18
-// dialect, as Era says.
+// then gets its default or zero value), a required one is asked as one
+// boolean per option (LegacySchema), and a form that would be left empty
+// yields an *UnavailableError (see LegacyUnavailable). An empty (unknown)
+// version gets the 2025-06-18 dialect, as Era says.
 func (s *Schema) AppendJSON(b []byte, version string) ([]byte, error) {
 	legacy := EraOf(version).LegacySchema()
 	if legacy {
 		if reason := LegacyUnavailable(s); reason != "" {
 			return nil, &UnavailableError{Reason: reason, Mode: ModeForm, Schema: s}
 		}
+		s = LegacySchema(s)
 	}
 	b = append(b, `{"type":"object","properties":{`...)
 	n := 0
@@ -364,10 +375,11 @@ func appendValue(b []byte, v any) []byte {
 }
 
 // LegacyUnavailable returns why s cannot be asked of a 2025-06-18 client,
-// or "" when it can: a required multi-select field cannot be expressed in
-// that version, and a form whose only fields are optional multi-selects
-// would be sent empty (which some clients cannot render). Optional
-// multi-select fields are left out of the form.
+// or "" when it can: a form whose only fields are optional multi-selects
+// would be sent empty (which some clients cannot render), and a required
+// multi-select without options has no booleans to be asked as. Optional
+// multi-select fields are left out of the form; required ones are asked
+// as one boolean per option (LegacySchema).
 func LegacyUnavailable(s *Schema) string {
 	kept := 0
 	for i := range s.Properties {
@@ -377,7 +389,10 @@ func LegacyUnavailable(s *Schema) string {
 			continue
 		}
 		if p.Required {
-			return fmt.Sprintf("multi-select field %q cannot be asked of a %s client", p.Name, Version20250618)
+			if len(p.Options) == 0 {
+				return fmt.Sprintf("multi-select field %q has no options to ask of a %s client", p.Name, Version20250618)
+			}
+			kept++ // asked as one boolean per option (LegacySchema)
 		}
 	}
 	if kept == 0 && len(s.Properties) > 0 {

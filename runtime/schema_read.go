@@ -7,15 +7,23 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/elicitgen/elicitgen/internal/jsonobj"
 )
 
 // ErrInvalidSchema is matched (errors.Is) by every error of ParseSchema.
 var ErrInvalidSchema = errors.New("elicit: invalid requestedSchema")
 
-// SchemaError says why ParseSchema could not read a requestedSchema, and
-// where. It matches ErrInvalidSchema and, for a JSON syntax error, wraps
-// the *json.SyntaxError.
+// SchemaError says why a requestedSchema (ParseSchema) or a schema file
+// of `elicitgen diff` could not be read, and where. It matches
+// ErrInvalidSchema and, for a JSON syntax error, wraps the
+// *json.SyntaxError. It is the one error type of both readers.
 type SchemaError struct {
+	// File is the schema file ("" for a requestedSchema given to
+	// ParseSchema); Line and Column the 1-based position in it (0 when
+	// not known).
+	File         string
+	Line, Column int
 	// Form is the form's name, as given to ParseSchema.
 	Form string
 	// Property is the property at fault ("" for the form itself).
@@ -26,18 +34,36 @@ type SchemaError struct {
 	Err error
 }
 
-// Error implements error.
+// Error implements error: "file:line:col: Form.property: msg", each
+// part present when known.
 func (e *SchemaError) Error() string {
 	where := ""
 	switch {
+	case e.File != "" && e.Line > 0:
+		where = fmt.Sprintf("%s:%d:%d: ", e.File, e.Line, e.Column)
+	case e.File != "":
+		where = e.File + ": "
+	}
+	switch {
 	case e.Form != "" && e.Property != "":
-		where = e.Form + "." + e.Property + ": "
+		where += e.Form + "." + quoteName(e.Property) + ": "
 	case e.Form != "":
-		where = e.Form + ": "
+		where += e.Form + ": "
 	case e.Property != "":
-		where = e.Property + ": "
+		where += quoteName(e.Property) + ": "
 	}
 	return where + e.Msg
+}
+
+// quoteName quotes a property name for messages when it is not a plain
+// identifier.
+func quoteName(name string) string {
+	for _, r := range name {
+		if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return strconv.Quote(name)
+		}
+	}
+	return name
 }
 
 // Unwrap returns ErrInvalidSchema and the syntax error, if any.
@@ -63,77 +89,14 @@ func (e *SchemaError) Unwrap() []error {
 // defaults as []string.
 func ParseSchema(name string, data []byte) (*Schema, error) {
 	r := &schemaReader{form: name}
-	if !json.Valid(data) {
-		var v any
-		err := json.Unmarshal(data, &v) // a *json.SyntaxError with the offset
-		if err == nil {
-			err = errors.New("not valid JSON")
-		}
+	if err := jsonobj.Invalid(data); err != nil {
 		return nil, &SchemaError{Form: name, Msg: "invalid JSON: " + err.Error(), Err: err}
 	}
 	return r.schema(data)
 }
 
-// jsonMember is one key of a JSON object and its value, in document order.
-type jsonMember struct {
-	Key string
-	Val json.RawMessage
-}
-
-// jsonObject returns the members of the JSON object raw in document
-// order; ok is false when raw is not an object. Duplicate keys are an
-// error.
-func jsonObject(raw json.RawMessage) (ms []jsonMember, ok bool, err error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return nil, false, fmt.Errorf("invalid JSON: %v", err)
-	}
-	seen := make(map[string]bool)
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false, fmt.Errorf("invalid JSON: %v", err)
-		}
-		key, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false, fmt.Errorf("invalid JSON: %v", err)
-		}
-		if seen[key] {
-			return nil, false, fmt.Errorf("duplicate key %q", key)
-		}
-		seen[key] = true
-		ms = append(ms, jsonMember{key, v})
-	}
-	return ms, true, nil
-}
-
-// jsonKind names the kind of the JSON value raw for messages ("an
-// object", "a string", ...; "nothing" when raw is empty).
-func jsonKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
-}
+// jsonKind names the kind of the JSON value raw for messages.
+func jsonKind(raw []byte) string { return jsonobj.Kind(raw) }
 
 type schemaReader struct {
 	form string
@@ -143,8 +106,8 @@ func (r *schemaReader) errf(property, format string, args ...any) error {
 	return &SchemaError{Form: r.form, Property: property, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (r *schemaReader) object(raw json.RawMessage, property, what string) ([]jsonMember, bool, error) {
-	ms, ok, err := jsonObject(raw)
+func (r *schemaReader) object(raw json.RawMessage, property, what string) ([]jsonobj.Member, bool, error) {
+	ms, ok, err := jsonobj.Parse(raw)
 	if err != nil {
 		return nil, false, r.errf(property, "%v in %s", err, what)
 	}
@@ -167,27 +130,27 @@ func (r *schemaReader) schema(raw json.RawMessage) (*Schema, error) {
 		case "type":
 			sawType = true
 			var t string
-			if err := json.Unmarshal(m.Val, &t); err != nil || t != "object" {
-				return nil, r.errf("", `"type" must be "object", got %s`, compactJSON(m.Val))
+			if err := json.Unmarshal(m.Value, &t); err != nil || t != "object" {
+				return nil, r.errf("", `"type" must be "object", got %s`, compactJSON(m.Value))
 			}
 		case "properties":
 			sawProps = true
-			pms, ok, err := r.object(m.Val, "", "properties")
+			pms, ok, err := r.object(m.Value, "", "properties")
 			if err != nil {
 				return nil, err
 			}
 			if !ok {
-				return nil, r.errf("", `"properties" must be an object, got %s`, jsonKind(m.Val))
+				return nil, r.errf("", `"properties" must be an object, got %s`, jsonKind(m.Value))
 			}
 			for _, pm := range pms {
-				p, err := r.property(pm.Key, pm.Val)
+				p, err := r.property(pm.Key, pm.Value)
 				if err != nil {
 					return nil, err
 				}
 				s.Properties = append(s.Properties, *p)
 			}
 		case "required":
-			if required, err = jsonStrings(m.Val); err != nil {
+			if required, err = jsonStrings(m.Value); err != nil {
 				return nil, r.errf("", `"required" must be an array of strings`)
 			}
 		}
@@ -223,8 +186,8 @@ func (r *schemaReader) property(name string, raw json.RawMessage) (*Property, er
 	typ := ""
 	for _, m := range ms {
 		if m.Key == "type" {
-			if err := json.Unmarshal(m.Val, &typ); err != nil {
-				return nil, r.errf(name, `"type" must be a string, got %s`, compactJSON(m.Val))
+			if err := json.Unmarshal(m.Value, &typ); err != nil {
+				return nil, r.errf(name, `"type" must be a string, got %s`, compactJSON(m.Value))
 			}
 		}
 	}
@@ -253,21 +216,21 @@ func (r *schemaReader) property(name string, raw json.RawMessage) (*Property, er
 		switch key := m.Key; {
 		case key == "type":
 		case key == "title":
-			p.Title, err = jsonString(m.Val)
+			p.Title, err = jsonString(m.Value)
 		case key == "description":
-			p.Description, err = jsonString(m.Val)
+			p.Description, err = jsonString(m.Value)
 		case key == "default":
-			rawDefault = m.Val
+			rawDefault = m.Value
 		case typ == "string" && key == "minLength":
-			p.MinLength, err = jsonCount(m.Val)
+			p.MinLength, err = jsonCount(m.Value)
 			if p.MinLength != nil && *p.MinLength == 0 {
 				p.MinLength = nil
 			}
 		case typ == "string" && key == "maxLength":
-			p.MaxLength, err = jsonCount(m.Val)
+			p.MaxLength, err = jsonCount(m.Value)
 		case typ == "string" && key == "format":
 			var f string
-			if f, err = jsonString(m.Val); err == nil {
+			if f, err = jsonString(m.Value); err == nil {
 				switch f {
 				case "email", "uri", "date", "date-time":
 					p.Format = f
@@ -277,26 +240,26 @@ func (r *schemaReader) property(name string, raw json.RawMessage) (*Property, er
 			}
 		case typ == "string" && key == "enum":
 			sawEnum = true
-			enumVals, err = jsonStrings(m.Val)
+			enumVals, err = jsonStrings(m.Value)
 		case typ == "string" && key == "enumNames":
 			sawEnumNames = true
-			enumNames, err = jsonStrings(m.Val)
+			enumNames, err = jsonStrings(m.Value)
 		case typ == "string" && key == "oneOf":
-			oneOf = m.Val
+			oneOf = m.Value
 		case (typ == "integer" || typ == "number") && key == "minimum":
-			p.Minimum, err = jsonNumber(m.Val)
+			p.Minimum, err = jsonNumber(m.Value)
 		case (typ == "integer" || typ == "number") && key == "maximum":
-			p.Maximum, err = jsonNumber(m.Val)
+			p.Maximum, err = jsonNumber(m.Value)
 		case typ == "array" && key == "minItems":
-			p.MinItems, err = jsonCount(m.Val)
+			p.MinItems, err = jsonCount(m.Value)
 			if p.MinItems != nil && *p.MinItems == 0 {
 				p.MinItems = nil
 			}
 		case typ == "array" && key == "maxItems":
-			p.MaxItems, err = jsonCount(m.Val)
+			p.MaxItems, err = jsonCount(m.Value)
 		case typ == "array" && key == "items":
 			sawItems = true
-			err = r.items(p, m.Val)
+			err = r.items(p, m.Value)
 		}
 		if err != nil {
 			var se *SchemaError
@@ -369,8 +332,8 @@ func (r *schemaReader) items(p *Property, raw json.RawMessage) error {
 		switch m.Key {
 		case "type":
 			var t string
-			if err := json.Unmarshal(m.Val, &t); err != nil || t != "string" {
-				return r.errf(p.Name, `"items.type" must be "string", got %s`, compactJSON(m.Val))
+			if err := json.Unmarshal(m.Value, &t); err != nil || t != "string" {
+				return r.errf(p.Name, `"items.type" must be "string", got %s`, compactJSON(m.Value))
 			}
 		case "enum", "anyOf":
 			if seen {
@@ -378,14 +341,14 @@ func (r *schemaReader) items(p *Property, raw json.RawMessage) error {
 			}
 			seen = true
 			if m.Key == "anyOf" {
-				opts, err := r.options(p.Name, "items.anyOf", m.Val)
+				opts, err := r.options(p.Name, "items.anyOf", m.Value)
 				if err != nil {
 					return err
 				}
 				p.Options, p.Style = opts, EnumTitled
 				continue
 			}
-			vals, err := jsonStrings(m.Val)
+			vals, err := jsonStrings(m.Value)
 			if err != nil {
 				return r.errf(p.Name, `"items.enum" must be an array of strings`)
 			}
@@ -427,9 +390,9 @@ func (r *schemaReader) options(name, what string, raw json.RawMessage) ([]Option
 			switch m.Key {
 			case "const":
 				sawConst = true
-				opt.Value, err = jsonString(m.Val)
+				opt.Value, err = jsonString(m.Value)
 			case "title":
-				opt.Title, err = jsonString(m.Val)
+				opt.Title, err = jsonString(m.Value)
 			}
 			if err != nil {
 				return nil, r.errf(name, "%s[%d].%s: %v", what, i, m.Key, err)
@@ -542,11 +505,4 @@ func jsonCount(raw json.RawMessage) (*int, error) {
 	return &n, nil
 }
 
-// compactJSON returns raw without insignificant white space.
-func compactJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
+func compactJSON(raw json.RawMessage) string { return jsonobj.Compact(raw) }

@@ -3,6 +3,8 @@ package runtime
 import (
 	"strconv"
 	"strings"
+
+	"github.com/elicitgen/elicitgen/internal/editdist"
 )
 
 // suggestField returns the hint for a field name that names no property
@@ -62,22 +64,4 @@ func closestProperty(s *Schema, name string, dynamic bool) string {
 }
 
 // editDistance is the Levenshtein distance of a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+func editDistance(a, b string) int { return editdist.Levenshtein(a, b) }

@@ -131,6 +131,9 @@ func describeProperty(sb *strings.Builder, p *Property) {
 		sb.WriteString(". ")
 		sb.WriteString(p.Description)
 	}
+	if p.Kind == KindBoolean {
+		sb.WriteString(" (a confirmation: only the user can give it; never set it yourself, and if the user cannot see it, tell them it could not be shown)")
+	}
 	sb.WriteString("\n")
 }
 

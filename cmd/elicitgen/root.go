@@ -230,9 +230,13 @@ importpath.TypeName when forms come from more than one package.
 
 --protocol prints the schemas as sent to a client of that protocol version
 (` + strings.Join(gen.ProtocolVersions(), ", ") + `). On 2025-06-18 titled enums become
-enum + enumNames, only boolean defaults are kept and optional multi-select
-fields are left out; a form that cannot be asked there (a required
-multi-select) is left out of the output and named on stderr. Exit status:
+enum + enumNames, only boolean defaults are kept, optional multi-select
+fields are left out and a required multi-select is one boolean per option
+(named field.value); a form that cannot be asked there (one whose only
+fields are optional multi-selects) is left out of the output and named
+on stderr. A tool's arguments struct (fields tagged ask) is printed whole
+and named on stderr: a client is asked only for the properties the model
+left out. Exit status:
 0, or 2 on bad input or an unknown version.`,
 		Example: `  elicitgen schema ./... | jq '.Deploy'
   elicitgen schema --protocol 2025-06-18 ./...`,
@@ -256,6 +260,9 @@ multi-select) is left out of the output and named on stderr. Exit status:
 			for _, u := range unavailable {
 				fmt.Fprintf(cmd.ErrOrStderr(), "elicitgen: %s left out: %s\n", u.Key, u.Reason)
 			}
+			for _, k := range gen.ArgumentsForms(pkgs) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "elicitgen: %s is a tool's arguments struct: a client is asked only for the properties the model left out, a subset of this schema, never the whole form\n", k)
+			}
 			_, err = cmd.OutOrStdout().Write(out)
 			return err
 		},
@@ -266,7 +273,10 @@ multi-select) is left out of the output and named on stderr. Exit status:
 }
 
 func newCheckCmd() *cobra.Command {
-	var flags genFlags
+	var (
+		flags  genFlags
+		format string
+	)
 	cmd := &cobra.Command{
 		Use:   "check [packages]",
 		Short: "Fail when generated files are stale, missing or orphaned",
@@ -279,10 +289,19 @@ with build tags. Warnings go to stderr and do not change the exit status:
 titles and descriptions that show Go names to a person, translations whose
 source text changed since they were written (stale), and strings a
 translation catalog (elicit.<tag>.json) lacks.
+With --format github it first prints one GitHub Actions annotation
+(::error) per finding, at the stale form's line, so that a pull request
+shows where to run go generate.
 Exit status: 0 clean, 1 stale, 2 error.`,
-		Example:      `  elicitgen check ./...`,
+		Example: `  elicitgen check ./...
+
+  # in GitHub Actions
+  elicitgen check --format github ./...`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "github" {
+				return withCode(2, fmt.Errorf("elicitgen check: unknown --format %q (want text or github)", format))
+			}
 			cfg, err := flags.config(args)
 			if err != nil {
 				return err
@@ -298,6 +317,11 @@ Exit status: 0 clean, 1 stale, 2 error.`,
 				return withCode(2, fmt.Errorf("elicitgen: %w", err))
 			}
 			if diff != "" {
+				if format == "github" {
+					if err := printCheckAnnotations(cmd, res, cfg.Dir); err != nil { // check_github.go
+						return withCode(2, fmt.Errorf("elicitgen: %w", err))
+					}
+				}
 				fmt.Fprint(cmd.OutOrStdout(), diff)
 				return withCode(1, fmt.Errorf("elicitgen: generated files are out of date: run go generate"))
 			}
@@ -305,6 +329,7 @@ Exit status: 0 clean, 1 stale, 2 error.`,
 		},
 	}
 	flags.register(cmd, typeCheck)
+	cmd.Flags().StringVar(&format, "format", "text", "report `format`: text, or github (GitHub Actions annotations first)")
 	return cmd
 }
 

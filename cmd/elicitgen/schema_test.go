@@ -61,14 +61,30 @@ func TestSchemaProtocolLegacy(t *testing.T) {
         "default": true
       }
     }
+  },
+  "Pick": {
+    "type": "object",
+    "properties": {
+      "regions.eu": {
+        "type": "boolean",
+        "title": "eu",
+        "description": "regions",
+        "default": false
+      },
+      "regions.us": {
+        "type": "boolean",
+        "title": "us",
+        "description": "regions",
+        "default": false
+      }
+    }
   }
 }
 `
-	if code != 0 || stdout != want {
+	// Pick's required multi-select is one boolean per option: no form is
+	// left out.
+	if code != 0 || stdout != want || stderr != "" {
 		t.Fatalf("schema --protocol 2025-06-18: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, stderr, stdout, want)
-	}
-	if stderr != "elicitgen: Pick left out: multi-select field \"regions\" cannot be asked of a 2025-06-18 client\n" {
-		t.Errorf("stderr %q, want the one line naming Pick and its field", stderr)
 	}
 }
 
@@ -112,8 +128,8 @@ func TestDocsReach(t *testing.T) {
 		t.Fatalf("docs: exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"| [Pick](#pick) | `example.com/forms` | 1 (1 required) | 2025-11-25, 2026-07-28 |",
-		"| 2025-06-18 | `elicitation/create` request | **unavailable**: multi-select field \"regions\" cannot be asked of a 2025-06-18 client |",
+		"| [Pick](#pick) | `example.com/forms` | 1 (1 required) | every era |",
+		"| 2025-06-18 | `elicitation/create` request | `regions`: asked as one checkbox per option (`regions.eu`, `regions.us`), answered as the list of those checked |",
 		"`env`: options sent as `enum` + `enumNames`, default `\"staging\"` not sent<br>`count`: default `2` not sent<br>`labels`: left out (the answer holds none)",
 		"- Codex CLI cannot edit integer fields (on 2026-07-28 it accepts with no content): `count` (",
 		"- Codex CLI cannot edit multi-select fields: `labels` (",

@@ -186,6 +186,7 @@ func (a *App) Server(conformance bool) *mcp.Server {
 	if conformance {
 		a.addConformance(s)
 	}
+	gosdk.EraFields(s) // each client gets only its era's result fields
 	return s
 }
 
@@ -216,10 +217,7 @@ func HTTPHandlerWith(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
 // outputSchema is the output schema of a result type T whose "outcome"
 // property is one of Outcomes.
 func outputSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(err) // the result types are fixed: a failure is a bug
-	}
+	s := gosdk.InputSchema[T]() // no ["null", ...] types: clients validate results against it
 	if p := s.Properties["outcome"]; p != nil {
 		p.Enum = make([]any, len(Outcomes))
 		for i, o := range Outcomes {

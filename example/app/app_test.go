@@ -343,8 +343,9 @@ func TestEveryToolEveryAction(t *testing.T) {
 
 // TestInvalidContent answers each form with content that violates it,
 // bypassing the SDK client's own checks (manual multi round-trip): the
-// server refuses it with an isError result saying what was invalid, and
-// does nothing.
+// server asks once more, saying what was wrong; the same answer again is
+// refused with an isError result saying what was invalid, and nothing is
+// done.
 func TestInvalidContent(t *testing.T) {
 	for _, tc := range toolCases {
 		if tc.invalid == nil {
@@ -365,11 +366,20 @@ func TestInvalidContent(t *testing.T) {
 				responses[key] = &mcp.ElicitResult{Action: "accept", Content: tc.invalid}
 			}
 			res, err = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args, InputResponses: responses, RequestState: res.RequestState})
+			if err != nil || !res.NeedsInput() || len(res.InputRequests) != 1 {
+				t.Fatalf("round 2 with %v: %+v, %v; want the form asked once more (WithRetries(1))", tc.invalid, res, err)
+			}
+			for _, ir := range res.InputRequests {
+				if msg := ir.(*mcp.ElicitParams).Message; !strings.Contains(msg, "The previous answer was not accepted: ") {
+					t.Errorf("re-ask message = %q", msg)
+				}
+			}
+			res, err = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args, InputResponses: responses, RequestState: res.RequestState})
 			if err != nil || !res.IsError || len(res.Content) == 0 {
-				t.Fatalf("round 2 with %v: %+v, %v; want an isError result the model can act on", tc.invalid, res, err)
+				t.Fatalf("round 3 with %v again: %+v, %v; want an isError result the model can act on", tc.invalid, res, err)
 			}
 			txt := res.Content[0].(*mcp.TextContent).Text
-			if !strings.HasPrefix(txt, "The answer was invalid: ") {
+			if !strings.HasPrefix(txt, "The user's client sent the same invalid answer twice (") {
 				t.Errorf("text = %q", txt)
 			}
 			t.Logf("refused: %s", txt)

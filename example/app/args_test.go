@@ -45,7 +45,7 @@ func TestKRAskedOnlyWhenMissing(t *testing.T) {
 	c.script(accept(map[string]any{"kr": "kr-activation"}))
 	out, _ = c.call(t, app.ToolKR, map[string]any{"org": "acme", "kr": "kr-latency"}) // globex's
 	qs = c.asked()
-	if len(qs) != 1 || !strings.Contains(qs[0].Message, `kr: "kr-latency" is not one of "kr-activation", "kr-churn", "kr-nps"`) {
+	if len(qs) != 1 || !strings.Contains(qs[0].Message, `Key result must be one of "Raise week-1 activation to 45%", "Cut monthly churn below 2%", "Reach an NPS of 50" ("kr-latency" is not)`) {
 		t.Fatalf("questions = %+v, want kr asked again with the reason", qs)
 	}
 	want(t, out, "kr", "kr-activation")
@@ -66,7 +66,7 @@ func TestBookAsksWhatIsMissing(t *testing.T) {
 	c.script(accept(map[string]any{"date": "2026-12-28"}))
 	out, _ = c.call(t, app.ToolBook, map[string]any{"date": "tomorrow", "party_size": 2})
 	qs = c.asked()
-	if len(qs) != 1 || !slices.Equal(propNames(qs[0]), []string{"date"}) || !strings.Contains(qs[0].Message, `date: "tomorrow" is not a date`) {
+	if len(qs) != 1 || !slices.Equal(propNames(qs[0]), []string{"date"}) || !strings.Contains(qs[0].Message, `Date must be a date, YYYY-MM-DD ("tomorrow" is not)`) {
 		t.Fatalf("questions = %+v, want date asked again with the reason", qs)
 	}
 	want(t, out, "booked_date", "2026-12-28")

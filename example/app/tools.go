@@ -91,6 +91,11 @@ type ConnectResult struct {
 	FlowID   string `json:"flow_id,omitempty" jsonschema:"correlates the page with this call"`
 }
 
+// reaskOnce asks a form once more when the person's answer is invalid,
+// saying what was wrong in their language, instead of failing the call
+// over one typo.
+var reaskOnce = runtime.WithRetries(1)
+
 var providerRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 func (a *App) addTools(s *mcp.Server) {
@@ -122,7 +127,7 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 		return nil, res, fmt.Errorf("unknown service %q", in.Service)
 	}
 	out, err := forms.AskDeploy(ctx, ask, deployMessage(ask, in.Service, branch), // locale.go
-		runtime.WithDefault("branch", branch), runtime.WithAuditFields("environment"))
+		runtime.WithDefault("branch", branch), runtime.WithAuditFields("environment"), reaskOnce)
 	if err != nil {
 		res.Outcome = OutcomeUnavailable
 		return askFailed(err, res)
@@ -149,7 +154,7 @@ func (a *App) book(ctx context.Context, _ *mcp.CallToolRequest, in BookArgs, ask
 	res := BookResult{Tried: []string{}}
 	// The date and party size the model left out (or gave invalid values
 	// for) are asked of the user; a complete call asks nothing.
-	act, err := forms.AskMissingBookArgs(ctx, ask, &in, "Which date, and for how many people?")
+	act, err := forms.AskMissingBookArgs(ctx, ask, &in, "Which date, and for how many people?", reaskOnce)
 	res.Date, res.PartySize = in.Date, in.PartySize
 	if err != nil {
 		res.Outcome = OutcomeUnavailable
@@ -172,7 +177,7 @@ func (a *App) book(ctx context.Context, _ *mcp.CallToolRequest, in BookArgs, ask
 		next := a.store.NextFree(date)
 		out, err := forms.AskRebook(ctx, ask,
 			fmt.Sprintf("%s is fully booked for %d. Try another date? The next free date is %s.", date, in.PartySize, next),
-			runtime.WithDefault("preferred_date", next))
+			runtime.WithDefault("preferred_date", next), reaskOnce)
 		if err != nil {
 			res.Outcome = OutcomeUnavailable
 			return askFailed(err, res)
@@ -202,7 +207,7 @@ func (a *App) krOptions(_ context.Context, in *KRArgs) ([]runtime.AskOption, err
 	for i, kr := range krs {
 		opts[i] = runtime.Option{Value: kr.ID, Title: kr.Title}
 	}
-	return []runtime.AskOption{runtime.WithOptions("kr", opts...)}, nil
+	return []runtime.AskOption{runtime.WithOptions("kr", opts...), reaskOnce}, nil
 }
 
 // kr returns the records of a key result of the org: the one the model
@@ -244,7 +249,7 @@ func (a *App) campaign(ctx context.Context, _ *mcp.CallToolRequest, in CampaignA
 	if len(in.Recipients) == 1 {
 		noun = "recipient"
 	}
-	out, err := forms.AskCampaignApproval(ctx, ask, fmt.Sprintf("Send campaign %q to %d %s?", in.Campaign, len(in.Recipients), noun))
+	out, err := forms.AskCampaignApproval(ctx, ask, fmt.Sprintf("Send campaign %q to %d %s?", in.Campaign, len(in.Recipients), noun), reaskOnce)
 	if err != nil {
 		res.Outcome = OutcomeUnavailable
 		return askFailed(err, res)

@@ -358,6 +358,25 @@ async function runEra(page, era) {
     }
   }
 
+  // A cleared optional box is an absent answer: the default branch
+  // deploys (the Inspector sends branch: "").
+  {
+    const t = { tool: 'deploy_to_production', args: { service: 'search' }, fields: { selects: { Environment: 'Staging' }, checkboxes: ['I confirm this deploy'] } };
+    const name = `[${tag}] deploy_to_production with the branch box cleared`;
+    try {
+      const dialog = await openTool(page, t);
+      await dialog.getByRole('textbox', { name: 'Branch', exact: true }).fill('');
+      await answer(page, dialog, t, tag);
+      const r = await result(page);
+      check(`${name}: result "${r.text}"`, /^Deployed search@main to staging \(dep-[0-9]+\)\.$/.test(r.text), r.text);
+      await closeResults(page);
+    } catch (e) {
+      await screenshot(page, `${tag}-cleared-branch-failure`).catch(() => {});
+      check(name, false, String(e?.message ?? e).split('\n')[0]);
+      await page.keyboard.press('Escape').catch(() => {});
+    }
+  }
+
   // Decline, and the URL-mode dialog (cancelled: the page is not opened).
   for (const [t, button, want] of [
     [tools[2], 'Decline', /^No key result opened: the user declined\.$/],
@@ -410,6 +429,7 @@ async function runJapanese(page) {
     await screenshot(page, `${tag}-deploy-failure`).catch(() => {});
     check(name, false, String(e?.message ?? e).split('\n')[0]);
   }
+
   await disconnect(page, japanese.entry);
 }
 

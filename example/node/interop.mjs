@@ -1,8 +1,9 @@
 // Drives the elicitgen example server over stdio from a client built on
 // the official TypeScript SDK (@modelcontextprotocol/sdk, pinned in
 // package.json), answering every form of every tool with accept, decline
-// and cancel, and once with invalid content (refused with an isError
-// result saying what was invalid), and checking each tool's
+// and cancel, and with invalid content (asked once more, saying what was
+// wrong by title; the same answer again is refused with an isError result
+// naming title and key), and checking each tool's
 // structured "outcome".
 //
 //   node interop.mjs /path/to/example-server-binary
@@ -142,12 +143,15 @@ async function main() {
     }
     if (c.invalid) {
       const name = `${c.tool} invalid content`;
+      s.questions = [];
       s.answer = () => ({ action: 'accept', content: c.invalid });
       try {
         const res = await s.client.callTool({ name: c.tool, arguments: c.args });
         const text = res.content?.[0]?.text ?? '';
+        check(`${name}: asked once more, saying what was wrong`,
+          s.questions.length === 2 && (s.questions[1].message ?? '').includes('The previous answer was not accepted: '), s.questions.map((q) => q.message));
         check(`${name}: refused with an isError result the model can act on`,
-          res.isError === true && text.startsWith('The answer was invalid: '), res);
+          res.isError === true && text.startsWith("The user's client sent the same invalid answer twice ("), res);
       } catch (e) {
         check(`${name}: refused`, false, String(e));
       }
@@ -185,7 +189,7 @@ async function main() {
   try {
     const res = await s.client.callTool({ name: 'kr_dashboard', arguments: { org: 'acme' } });
     const text = res.content?.[0]?.text ?? '';
-    check('kr_dashboard invalid answer: elicitgen\'s message, not the SDK\'s', res.isError === true && text.includes('kr: "kr-latency" is not one of') && !text.includes('validating'), res);
+    check('kr_dashboard invalid answer: elicitgen\'s message, not the SDK\'s', res.isError === true && text.includes('"Key result" (kr): "kr-latency" is not one of') && !text.includes('validating'), res);
   } catch (e) {
     check('kr_dashboard invalid answer', false, String(e));
   }

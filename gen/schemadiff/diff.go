@@ -63,7 +63,7 @@ func IsBreakingKind(kind string) bool {
 		KindKeywordChanged:
 		return false
 	}
-	return true
+	return !compatibleRuleKind(kind)
 }
 
 // Change is one classified difference between two schema files.
@@ -73,7 +73,17 @@ type Change struct {
 	Kind     string `json:"kind"`     // one of the Kind constants
 	Breaking bool   `json:"breaking"` // IsBreakingKind(Kind)
 	Detail   string `json:"detail"`   // what changed, e.g. `enum value "qa" removed`
-	Reason   string `json:"reason"`   // why that is or is not breaking, in terms of answers
+	Reason   string `json:"reason"`   // why that is or is not breaking: what an answer valid before now gets
+	// File and Line are where the change is, for annotations: the struct
+	// field's (or form's) own line when the command could load the
+	// package, else the property's line in the schema file; empty when
+	// unknown.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	// Acknowledged says an allow file (Allow) lists this breaking change,
+	// with Allowed as its reason: it is reported, and does not fail.
+	Acknowledged bool   `json:"acknowledged,omitempty"`
+	Allowed      string `json:"allowed,omitempty"`
 }
 
 // Report is the result of a comparison: every change, sorted by form name,
@@ -81,16 +91,34 @@ type Change struct {
 // where they stood in the old one), then by kind.
 type Report struct {
 	Changes []Change `json:"changes"`
+	// known lists the forms of both files and their properties, for
+	// checking an allow file's entries.
+	known map[string]map[string]bool
 }
 
-// Breaking reports whether any change is breaking.
+// Breaking reports whether any change is breaking and not acknowledged.
 func (r *Report) Breaking() bool {
 	for _, c := range r.Changes {
-		if c.Breaking {
+		if c.Breaking && !c.Acknowledged {
 			return true
 		}
 	}
 	return false
+}
+
+// Add appends the changes of o to r, each form name prefixed with prefix
+// (an import path and a dot, when a report covers several packages).
+func (r *Report) Add(o *Report, prefix string) {
+	for _, c := range o.Changes {
+		c.Form = prefix + c.Form
+		r.Changes = append(r.Changes, c)
+	}
+	if r.known == nil {
+		r.known = map[string]map[string]bool{}
+	}
+	for f, props := range o.known {
+		r.known[prefix+f] = props
+	}
 }
 
 // Compare parses two schema files (elicit_gen.json contents) and classifies
@@ -110,9 +138,21 @@ func CompareFiles(oldName string, oldJSON []byte, newName string, newJSON []byte
 	if err != nil {
 		return nil, err
 	}
-	var c collector
+	c := collector{rules: of.version >= 2 && nf.version >= 2}
 	c.files(of, nf)
-	return c.report(), nil
+	r := c.report()
+	r.known = map[string]map[string]bool{}
+	for _, sf := range []*schemaFile{of, nf} {
+		for _, f := range sf.forms {
+			if r.known[f.name] == nil {
+				r.known[f.name] = map[string]bool{}
+			}
+			for _, p := range f.props {
+				r.known[f.name][p.name] = true
+			}
+		}
+	}
+	return r, nil
 }
 
 // entry is a change with its sort keys.
@@ -126,6 +166,10 @@ type entry struct {
 type collector struct {
 	entries []entry
 	form    string
+	// rules is false when a file predates the server-side rules
+	// (format 1): they are not compared then, since it does not record
+	// them.
+	rules bool
 }
 
 func (c *collector) add(property string, rank int, kind, detail, reason string) {
@@ -185,6 +229,9 @@ func (c *collector) files(of, nf *schemaFile) {
 // formDiff compares two versions of one form.
 func (c *collector) formDiff(o, n *form) {
 	c.keywords("", -1, o.extra, n.extra)
+	if c.rules {
+		c.check(o, n) // rulediff.go
+	}
 	order := mergedOrder(o, n)
 	rank := make(map[string]int, len(order))
 	for i, name := range order {
@@ -346,6 +393,9 @@ func (c *collector) prop(r int, o, n *prop) {
 		func(v string) string { return "select " + plural(v, "choice") },
 		func(v string) string { return "select more than " + plural(v, "choice") })
 	c.defaults(name, r, o.def, n.def)
+	if c.rules {
+		c.ruleDiff(name, r, o.rules, n.rules) // rulediff.go
+	}
 	c.keywords(name, r, o.extra, n.extra)
 }
 

@@ -5,7 +5,30 @@
 // MCP requestedSchema of that form as sent to a 2025-11-25 client. Compare
 // and CompareFiles parse both files, rejecting anything that is not such a
 // file with an error that wraps ErrInvalidSchema, and return a Report.
-// ReadAtRevision reads a schema file from a git revision.
+// ReadAtRevision reads a schema file from a git revision. A Report is
+// written as text, JSON, Markdown or GitHub Actions annotations
+// (Report.Write); Report.Allow acknowledges the breaking changes an allow
+// file lists (ParseAllow), and Report.Locate places each change at a file
+// and line.
+//
+// # Server-side rules
+//
+// Some rules decide whether an answer is accepted but are never sent to
+// clients. The schema file records them as extension keys, which a JSON
+// Schema reader ignores and which never appear in a requestedSchema on the
+// wire:
+//
+//	key                          where     holds
+//	"x-elicitgen-version"        file      the format version (2; absent: 1, no rules recorded)
+//	"x-elicitgen-pattern"        property  the pattern= (RE2) a string answer must match
+//	"x-elicitgen-patternMessage" property  the pattern's words (patternMessage=)
+//	"x-elicitgen-confirm"        property  true: the box that approves (confirm)
+//	"x-elicitgen-ask"            property  true: a tool argument asked when the model leaves it out
+//	"x-elicitgen-check"          form      true: the form has a CheckElicit method
+//	"x-elicitgen-options"        form      the fields whose choices are supplied when asking
+//
+// A file of a newer format than FormatVersion is an error at the version's
+// position. Rules are compared only when both files record them (format 2).
 //
 // # What breaking means
 //
@@ -49,6 +72,14 @@
 //	max-items-lowered        yes       maxItems added or lowered
 //	options-source-changed   yes       a field's choices moved between the schema
 //	                                   and ask time (the `options` tag)
+//	pattern-added            yes       a string gained a pattern=
+//	pattern-changed          yes       a pattern= changed (the report names an answer
+//	                                   valid before that it now refuses, when it finds one)
+//	confirm-added            yes       a box became the approval: an unticked accept is
+//	                                   now a decline
+//	ask-added                yes       a tool argument is now asked of a person when
+//	                                   the model leaves it out
+//	check-added              yes       the form gained a CheckElicit method
 //	form-added               no        a new form
 //	property-added-optional  no        a new optional property
 //	property-moved           no        a kept property changed place (declaration order)
@@ -70,6 +101,12 @@
 //	keyword-changed          no        a keyword outside the requestedSchema subset
 //	                                   (e.g. "x-vendor"), or "$schema",
 //	                                   added, removed or changed
+//	pattern-removed          no        a pattern= removed
+//	pattern-message-changed  no        the pattern's words added, removed or changed
+//	confirm-removed          no        confirm removed (the report says the handler
+//	                                   must now read the box itself)
+//	ask-removed              no        a tool argument is no longer asked
+//	check-removed            no        the CheckElicit method removed
 //
 // Comparisons are semantic: an absent minLength or minItems equals 0, numbers
 // compare by value (1 equals 1.0), and whitespace and key order inside a
@@ -83,6 +120,5 @@
 // Changes are sorted by form name, then by property position (the new
 // schema's declaration order, with removed properties where they stood in the
 // old schema; form-level changes first), then by kind, then by the order the
-// schemas list values in. The output of Report.WriteText and Report.WriteJSON
-// is deterministic.
+// schemas list values in. Every format's output is deterministic.
 package schemadiff

@@ -16,8 +16,8 @@ import (
 // added). The same error also matches fs.ErrNotExist.
 var ErrNotExist = errors.New("file does not exist at revision")
 
-// ErrUnknownRevision is wrapped by ReadAtRevision's error when the revision
-// does not name a commit of the repository.
+// ErrUnknownRevision is wrapped by ReadAtRevision's error when git
+// resolves the revision to no commit or tree of the repository.
 var ErrUnknownRevision = errors.New("revision does not exist")
 
 // ReadAtRevision returns the content of path at the git revision rev, as
@@ -43,8 +43,8 @@ func ReadAtRevision(ctx context.Context, dir, rev, path string) ([]byte, error) 
 	if _, err := git(ctx, dir, "rev-parse", "--git-dir"); err != nil {
 		return nil, fmt.Errorf("%s is not inside a git repository", dir)
 	}
-	if _, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
-		return nil, fmt.Errorf("git revision %q: %w (no commit has that name)", rev, ErrUnknownRevision)
+	if err := ResolveRevision(ctx, dir, rev); err != nil {
+		return nil, err
 	}
 	if _, err := git(ctx, dir, "cat-file", "-e", spec); err != nil {
 		return nil, fmt.Errorf("%s at %s: %w (%w)", path, rev, ErrNotExist, fs.ErrNotExist)
@@ -68,4 +68,20 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 	}
 	return stdout.Bytes(), nil
+}
+
+// ResolveRevision checks that git resolves rev, in the repository holding
+// dir, to a commit or a tree (a branch, a tag, HEAD~1, HEAD^{tree}). An
+// unresolvable revision is an error that wraps ErrUnknownRevision.
+func ResolveRevision(ctx context.Context, dir, rev string) error {
+	if rev == "" || strings.HasPrefix(rev, "-") {
+		return fmt.Errorf("git revision %q: %w (not a revision)", rev, ErrUnknownRevision)
+	}
+	if _, err := git(ctx, dir, "rev-parse", "--git-dir"); err != nil {
+		return fmt.Errorf("%s is not inside a git repository: %w", dir, err)
+	}
+	if _, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", rev+"^{tree}"); err != nil {
+		return fmt.Errorf("git revision %q: %w (git resolves it to no commit or tree)", rev, ErrUnknownRevision)
+	}
+	return nil
 }

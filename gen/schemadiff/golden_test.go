@@ -17,8 +17,11 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/d
 
 const updateHint = "go test ./gen/schemadiff -update"
 
-// goldenDir holds one txtar archive per case: old.json, new.json, want.txt
-// and optionally want.json. The archive comment says what the case covers.
+// goldenDir holds one txtar archive per case: old.json, new.json,
+// optionally an allow file (allow), and the report in each format:
+// want.txt, and optionally want.json, want.md (markdown) and want.github
+// (annotations placed in new.json, or old.json for what it lost). The
+// archive comment says what the case covers.
 const goldenDir = "../../testdata/diff"
 
 func goldenFiles(t *testing.T) []string {
@@ -51,7 +54,7 @@ func TestGolden(t *testing.T) {
 			}
 			for _, f := range ar.Files {
 				switch f.Name {
-				case "old.json", "new.json", "want.txt", "want.json":
+				case "old.json", "new.json", "allow", "want.txt", "want.json", "want.md", "want.github":
 				default:
 					t.Fatalf("%s: unexpected section %q", file, f.Name)
 				}
@@ -65,18 +68,30 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Compare: %v", err)
 			}
-			var text, js bytes.Buffer
-			if err := rep.WriteText(&text); err != nil {
-				t.Fatal(err)
+			if data, ok := section(ar, "allow"); ok {
+				list, err := ParseAllow("allow", data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := rep.Allow(list); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if err := rep.WriteJSON(&js); err != nil {
-				t.Fatal(err)
+			rep.Locate(InSchemaFile("new.json", newJSON, ""), InSchemaFile("old.json", oldJSON, ""))
+			got := map[string][]byte{}
+			for name, format := range map[string]string{"want.txt": FormatText, "want.json": FormatJSON, "want.md": FormatMarkdown, "want.github": FormatGitHub} {
+				var b bytes.Buffer
+				if err := rep.Write(&b, format); err != nil {
+					t.Fatal(err)
+				}
+				got[name] = b.Bytes()
 			}
-			got := map[string][]byte{"want.txt": text.Bytes(), "want.json": js.Bytes()}
 
 			if *update {
-				if _, ok := section(ar, "want.txt"); !ok {
-					ar.Files = append(ar.Files, txtar.File{Name: "want.txt"})
+				for _, name := range []string{"want.txt", "want.json", "want.md", "want.github"} {
+					if _, ok := section(ar, name); !ok {
+						ar.Files = append(ar.Files, txtar.File{Name: name})
+					}
 				}
 				for i, f := range ar.Files {
 					if g, ok := got[f.Name]; ok {
@@ -88,7 +103,7 @@ func TestGolden(t *testing.T) {
 				}
 				return
 			}
-			for _, name := range []string{"want.txt", "want.json"} {
+			for _, name := range []string{"want.txt", "want.json", "want.md", "want.github"} {
 				want, ok := section(ar, name)
 				if !ok {
 					if name == "want.txt" {

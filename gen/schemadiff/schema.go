@@ -1,57 +1,32 @@
 package schemadiff
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
-	"github.com/elicitgen/elicitgen/gen/internal/jsonkind"
+	"github.com/elicitgen/elicitgen/internal/jsonobj"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // ErrInvalidSchema is wrapped by every error that reports input which is not
 // a schema file: invalid JSON, or a value that is not a flat requestedSchema.
-var ErrInvalidSchema = errors.New("invalid schema file")
+// It is runtime.ErrInvalidSchema.
+var ErrInvalidSchema = runtime.ErrInvalidSchema
 
-// SchemaError reports why a schema file could not be read. It wraps
-// ErrInvalidSchema and, for a JSON syntax error, the *json.SyntaxError.
-type SchemaError struct {
-	File     string // the file name given to CompareFiles ("old" or "new" for Compare)
-	Form     string // the form, or "" for a file-level problem
-	Property string // the property, or "" for a form-level problem
-	Msg      string // what is wrong
-	Err      error  // the underlying error, or nil
-}
-
-// Error returns "file: Form.property: msg".
-func (e *SchemaError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	b.WriteString(": ")
-	if e.Form != "" {
-		b.WriteString(subject(e.Form, e.Property))
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
-// Unwrap returns ErrInvalidSchema and the underlying error, if any.
-func (e *SchemaError) Unwrap() []error {
-	if e.Err != nil {
-		return []error{ErrInvalidSchema, e.Err}
-	}
-	return []error{ErrInvalidSchema}
-}
+// SchemaError reports why a schema file could not be read: the file, the
+// position when known, the form and property. It is runtime.SchemaError,
+// the one error type of both schema readers; it wraps ErrInvalidSchema and,
+// for a JSON syntax error, the *json.SyntaxError.
+type SchemaError = runtime.SchemaError
 
 // schemaFile is a parsed elicit_gen.json: forms in file order.
 type schemaFile struct {
-	forms  []*form
-	byName map[string]*form
+	version int // the format version (1 when the file does not say)
+	forms   []*form
+	byName  map[string]*form
 }
 
 // form is one requestedSchema.
@@ -61,6 +36,7 @@ type form struct {
 	byName   map[string]*prop
 	required map[string]bool
 	extra    []keyword // unknown top-level keywords
+	check    bool      // CheckKey: the form has a CheckElicit method
 }
 
 // keyword is an unknown keyword and its compact JSON value.
@@ -108,6 +84,8 @@ type prop struct {
 	// askTime marks a field whose choices are supplied when asking: it
 	// is listed under AskTimeKey, without choices.
 	askTime bool
+	// rules are the server-side rules the file records (rules.go).
+	rules rules
 }
 
 // AskTimeKey is the form-level keyword under which elicit_gen.json lists
@@ -115,6 +93,33 @@ type prop struct {
 // {"properties": {...}, "required": [...]}, each property without its
 // choices.
 const AskTimeKey = "x-elicitgen-options"
+
+// The schema file records the rules the server applies but never sends
+// under these extension keys, which a JSON Schema reader ignores (see the
+// package documentation).
+const (
+	// VersionKey is the file-level key of the file's format version,
+	// FormatVersion; a file without it is version 1 (no server-side
+	// rules recorded).
+	VersionKey = "x-elicitgen-version"
+	// PatternKey holds a string field's pattern= (RE2), PatternMessageKey
+	// its patternMessage= words.
+	PatternKey        = "x-elicitgen-pattern"
+	PatternMessageKey = "x-elicitgen-patternMessage"
+	// ConfirmKey (true) marks the box tagged confirm: an accept with it
+	// unticked is a decline.
+	ConfirmKey = "x-elicitgen-confirm"
+	// AskKey (true) marks a tool argument asked of the person when the
+	// model leaves it out (the tag option ask).
+	AskKey = "x-elicitgen-ask"
+	// CheckKey (true, form level) says the form has a CheckElicit method
+	// that checks every answer further.
+	CheckKey = "x-elicitgen-check"
+)
+
+// FormatVersion is the schema file format this elicitgen writes and the
+// newest it reads.
+const FormatVersion = 2
 
 // enumSet is the list of choices of a single- or multi-select property.
 type enumSet struct {
@@ -145,30 +150,32 @@ func (s *enumSet) index(v string) int {
 // runtime's writer), plus the generator's AskTimeKey. Keywords MCP does
 // not define are kept for the comparison.
 func parseFile(name string, data []byte) (*schemaFile, error) {
-	if !json.Valid(data) {
-		var v any
-		err := json.Unmarshal(data, &v) // a *json.SyntaxError with the offset
-		if err == nil {
-			err = errors.New("not valid JSON")
-		}
+	if err := jsonobj.Invalid(data); err != nil {
 		return nil, &SchemaError{File: name, Msg: "invalid JSON: " + err.Error(), Err: err}
 	}
-	ms, ok, err := members(data)
+	ms, ok, err := jsonobj.Parse(data)
 	if err != nil {
 		return nil, &SchemaError{File: name, Msg: err.Error() + " in the file"}
 	}
 	if !ok {
-		return nil, &SchemaError{File: name, Msg: "want a JSON object keyed by form name, got " + jsonkind.Of(data)}
+		return nil, &SchemaError{File: name, Msg: "want a JSON object keyed by form name, got " + jsonobj.Kind(data)}
 	}
-	f := &schemaFile{byName: make(map[string]*form, len(ms))}
+	f := &schemaFile{version: 1, byName: make(map[string]*form, len(ms))}
 	for _, m := range ms {
-		fm, err := parseForm(m.key, m.val)
+		if m.Key == VersionKey {
+			if f.version, err = readVersion(name, data, m); err != nil { // rules.go
+				return nil, err
+			}
+			continue
+		}
+		fm, err := parseForm(m.Key, m.Value)
 		if err != nil {
 			var re *runtime.SchemaError
 			if errors.As(err, &re) {
-				return nil, &SchemaError{File: name, Form: re.Form, Property: re.Property, Msg: re.Msg, Err: re.Err}
+				re.File = name
+				return nil, re
 			}
-			return nil, &SchemaError{File: name, Form: m.key, Msg: err.Error()}
+			return nil, &SchemaError{File: name, Form: m.Key, Msg: err.Error()}
 		}
 		f.forms = append(f.forms, fm)
 		f.byName[fm.name] = fm
@@ -185,31 +192,13 @@ type member struct {
 // members returns the members of raw in order; ok is false when raw is
 // not an object. Duplicate keys are an error.
 func members(raw json.RawMessage) ([]member, bool, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false, nil
+	jms, ok, err := jsonobj.Parse(raw)
+	if err != nil || !ok {
+		return nil, ok, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return nil, false, fmt.Errorf("invalid JSON: %v", err)
-	}
-	var ms []member
-	seen := make(map[string]bool)
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false, fmt.Errorf("invalid JSON: %v", err)
-		}
-		key, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false, fmt.Errorf("invalid JSON: %v", err)
-		}
-		if seen[key] {
-			return nil, false, fmt.Errorf("duplicate key %q", key)
-		}
-		seen[key] = true
-		ms = append(ms, member{key, v})
+	ms := make([]member, len(jms))
+	for i, m := range jms {
+		ms[i] = member{m.Key, m.Value}
 	}
 	return ms, true, nil
 }
@@ -226,7 +215,7 @@ func parseForm(name string, raw json.RawMessage) (*form, error) {
 		return nil, errf(name, "", "%v in the form", err)
 	}
 	if !ok {
-		return nil, errf(name, "", "want a requestedSchema object, got %s", jsonkind.Of(raw))
+		return nil, errf(name, "", "want a requestedSchema object, got %s", jsonobj.Kind(raw))
 	}
 	var askTime json.RawMessage
 	wire := make([]member, 0, len(ms))
@@ -235,6 +224,12 @@ func parseForm(name string, raw json.RawMessage) (*form, error) {
 		switch m.key {
 		case AskTimeKey:
 			askTime = m.val
+			continue
+		case CheckKey:
+			if string(m.val) != "true" {
+				return nil, errf(name, "", "%q must be true, got %s", CheckKey, compact(m.val))
+			}
+			f.check = true
 			continue
 		case "type", "properties", "required":
 		default:
@@ -257,19 +252,38 @@ func parseForm(name string, raw json.RawMessage) (*form, error) {
 	}
 	for i := range s.Properties {
 		p := &s.Properties[i]
-		f.add(propOf(p, rawProps[p.Name], false))
+		pr, req := propOf(p, rawProps[p.Name], false)
+		if pr.rules, err = readRules(name, p, rawProps[p.Name]); err != nil { // rules.go
+			return nil, err
+		}
+		f.add(pr, req)
 	}
 	if askTime != nil {
 		sub, err := parseAskTime(f, askTime)
 		if err != nil {
 			return nil, err
 		}
+		raws := map[string]json.RawMessage{}
+		if ams, _, _ := members(askTime); ams != nil {
+			for _, am := range ams {
+				if am.key == "properties" {
+					pms, _, _ := members(am.val)
+					for _, pm := range pms {
+						raws[pm.key] = pm.val
+					}
+				}
+			}
+		}
 		for i := range sub.Properties {
 			p := &sub.Properties[i]
 			if f.byName[p.Name] != nil {
 				return nil, errf(name, p.Name, "listed both in properties and in %s", AskTimeKey)
 			}
-			f.add(propOf(p, nil, true))
+			pr, req := propOf(p, nil, true)
+			if pr.rules, err = readRules(name, p, raws[p.Name]); err != nil {
+				return nil, err
+			}
+			f.add(pr, req)
 		}
 	}
 	return f, nil
@@ -291,7 +305,7 @@ func parseAskTime(f *form, raw json.RawMessage) (*runtime.Schema, error) {
 		return nil, errf(f.name, "", "%v in %s", err, AskTimeKey)
 	}
 	if !ok {
-		return nil, errf(f.name, "", "%q must be an object, got %s", AskTimeKey, jsonkind.Of(raw))
+		return nil, errf(f.name, "", "%q must be an object, got %s", AskTimeKey, jsonobj.Kind(raw))
 	}
 	wire := []member{{"type", json.RawMessage(`"object"`)}}
 	for _, m := range ms {
@@ -359,19 +373,11 @@ func withEmptyChoices(raw json.RawMessage) json.RawMessage {
 
 // object writes members back as a JSON object.
 func object(ms []member) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	jms := make([]jsonobj.Member, len(ms))
 	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(m.key)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(m.val)
+		jms[i] = jsonobj.Member{Key: m.key, Value: m.val}
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return jsonobj.Append(nil, jms)
 }
 
 // propOf is the comparison's view of p; raw is its JSON, for the
@@ -457,7 +463,7 @@ func unknownKeywords(raw json.RawMessage) []keyword {
 	var out []keyword
 	for _, m := range ms {
 		switch {
-		case known[""][m.key] || known[typ][m.key] && m.key != "items" && m.key != "oneOf":
+		case known[""][m.key] || known[typ][m.key] && m.key != "items" && m.key != "oneOf", ruleKeys[m.key]:
 		case m.key == "oneOf":
 			out = append(out, optionKeywords("oneOf", m.val)...)
 		case m.key == "items":
@@ -519,11 +525,4 @@ func num(f *float64) *number {
 	return &number{v: *f, text: text}
 }
 
-// compact returns raw without insignificant whitespace.
-func compact(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
+func compact(raw json.RawMessage) string { return jsonobj.Compact(raw) }

@@ -52,6 +52,16 @@ var kindRules = []struct {
 	{"description-changed", false},
 	{"default-changed", false},
 	{"keyword-changed", false},
+	{"pattern-added", true},
+	{"pattern-changed", true},
+	{"confirm-added", true},
+	{"ask-added", true},
+	{"check-added", true},
+	{"pattern-removed", false},
+	{"pattern-message-changed", false},
+	{"confirm-removed", false},
+	{"ask-removed", false},
+	{"check-removed", false},
 }
 
 func allKinds() []string {

@@ -19,14 +19,33 @@ import (
 	"github.com/elicitgen/elicitgen/internal/testmod"
 )
 
-// snippet is one ```go block of the README.
+// snippet is one ```go block of a Markdown file.
 type snippet struct {
+	file string // the Markdown file, relative to the checkout
 	line int    // 1-based line of the opening fence
 	text string // the code, without fences
 }
 
-// goBlocks returns the README's ```go blocks.
-func goBlocks(t *testing.T, readme []byte) []snippet {
+// where is the snippet's position, file:line.
+func (s snippet) where() string { return fmt.Sprintf("%s:%d", s.file, s.line) }
+
+// markdownFiles returns README.md and docs/*.md, relative to the
+// checkout, in order.
+func markdownFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob(filepath.Join(testmod.Root(t), "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{"README.md"}
+	for _, d := range docs {
+		files = append(files, filepath.ToSlash(filepath.Join("docs", filepath.Base(d))))
+	}
+	return files
+}
+
+// goBlocks returns the ```go blocks of the Markdown file named file.
+func goBlocks(t *testing.T, file string, readme []byte) []snippet {
 	t.Helper()
 	var (
 		out  []snippet
@@ -40,7 +59,7 @@ func goBlocks(t *testing.T, readme []byte) []snippet {
 		l := sc.Text()
 		switch {
 		case cur == nil && strings.TrimSpace(l) == "```go":
-			cur = &snippet{line: line}
+			cur = &snippet{file: file, line: line}
 			buf.Reset()
 		case cur != nil && strings.TrimSpace(l) == "```":
 			cur.text = buf.String()
@@ -51,29 +70,33 @@ func goBlocks(t *testing.T, readme []byte) []snippet {
 		}
 	}
 	if cur != nil {
-		t.Fatalf("README.md:%d: unterminated ```go block", cur.line)
+		t.Fatalf("%s: unterminated ```go block", cur.where())
 	}
 	return out
 }
 
 var packageClause = regexp.MustCompile(`(?m)^package ([A-Za-z_][A-Za-z0-9_]*)\s*$`)
 
-// TestREADMESnippets writes every Go snippet of README.md into one module
-// that uses this checkout, generates its forms, then runs go vet and go
-// test on it. A snippet is either a complete file (it has a package
-// clause; files of one package share a directory, each package main gets
-// its own) or a lone //go:generate directive that some file repeats.
+// TestREADMESnippets writes every Go snippet of README.md and docs/*.md
+// into one module that uses this checkout, generates its forms, then runs
+// go vet and go test on it. A snippet is either a complete file (it has a
+// package clause; files of one package share a directory, whichever
+// Markdown file they are in, and each package main gets its own) or a
+// lone //go:generate directive that some file repeats.
 func TestREADMESnippets(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs the README's code; skipped with -short")
+		t.Skip("builds and runs the Markdown files' code; skipped with -short")
 	}
-	readme, err := os.ReadFile(filepath.Join(testmod.Root(t), "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var blocks []snippet
+	for _, f := range markdownFiles(t) {
+		text, err := os.ReadFile(filepath.Join(testmod.Root(t), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, goBlocks(t, f, text)...)
 	}
-	blocks := goBlocks(t, readme)
-	if len(blocks) < 4 {
-		t.Fatalf("found %d Go snippets in README.md; the extraction is broken", len(blocks))
+	if len(blocks) < 10 {
+		t.Fatalf("found %d Go snippets in the Markdown files; the extraction is broken", len(blocks))
 	}
 
 	// The snippets import the SDKs directly.
@@ -89,7 +112,7 @@ func TestREADMESnippets(t *testing.T) {
 				directives = append(directives, b)
 				continue
 			}
-			t.Errorf("README.md:%d: a Go snippet must be a complete file with a package clause (or a lone //go:generate line)", b.line)
+			t.Errorf("%s: a Go snippet must be a complete file with a package clause (or a lone //go:generate line)", b.where())
 			continue
 		}
 		pkg := strings.TrimSuffix(m[1], "_test")
@@ -97,14 +120,15 @@ func TestREADMESnippets(t *testing.T) {
 			mains++
 			pkg = fmt.Sprintf("main%d", mains)
 		}
-		name := fmt.Sprintf("readme_l%d.go", b.line)
+		base := strings.NewReplacer("/", "_", ".md", "", ".", "_").Replace(strings.ToLower(b.file))
+		name := fmt.Sprintf("%s_l%d.go", base, b.line)
 		if strings.HasSuffix(m[1], "_test") {
-			name = fmt.Sprintf("readme_l%d_test.go", b.line)
+			name = fmt.Sprintf("%s_l%d_test.go", base, b.line)
 		}
 		path := filepath.Join(dir, pkg, name)
-		testmod.WriteFile(t, path, []byte("// README.md:"+fmt.Sprint(b.line)+"\n\n"+b.text))
+		testmod.WriteFile(t, path, []byte("// "+b.where()+"\n\n"+b.text))
 		if m[1] == "main" && (strings.Contains(b.text, "StdioTransport(0)") || strings.Contains(b.text, "ServeStdio(")) {
-			stdioMains = append(stdioMains, stdioMain{line: b.line, pkg: pkg})
+			stdioMains = append(stdioMains, stdioMain{where: b.where(), pkg: pkg})
 		}
 		files = append(files, b.text)
 	}
@@ -116,7 +140,7 @@ func TestREADMESnippets(t *testing.T) {
 			}
 		}
 		if !found {
-			t.Errorf("README.md:%d: directive %q appears in no snippet file", d.line, strings.TrimSpace(d.text))
+			t.Errorf("%s: directive %q appears in no snippet file", d.where(), strings.TrimSpace(d.text))
 		}
 	}
 	if t.Failed() {
@@ -125,10 +149,10 @@ func TestREADMESnippets(t *testing.T) {
 
 	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir, Patterns: []string{"./..."}})
 	if err != nil {
-		t.Fatalf("generating the README's forms: %v", err)
+		t.Fatalf("generating the Markdown files' forms: %v", err)
 	}
 	if len(res.Files) == 0 {
-		t.Fatal("the README's snippets hold no form")
+		t.Fatal("the Markdown files' snippets hold no form")
 	}
 	if _, err := gen.Write(res); err != nil {
 		t.Fatal(err)
@@ -136,7 +160,7 @@ func TestREADMESnippets(t *testing.T) {
 	testmod.Go(t, dir, "vet", "-mod=mod", "./...")
 	out := testmod.Go(t, dir, "test", "-mod=mod", "-count=1", "-v", "./...")
 	if !strings.Contains(out, "--- PASS") {
-		t.Fatalf("no README test ran:\n%s", out)
+		t.Fatalf("no test of the Markdown files ran:\n%s", out)
 	}
 
 	// A stdio server started by a client ends with status 0 when the
@@ -163,15 +187,15 @@ func TestREADMESnippets(t *testing.T) {
 		err := cmd.Wait()
 		cancel()
 		if !strings.Contains(reply, `"id":1`) || err != nil {
-			t.Errorf("README.md:%d: the stdio server answered %q, then, after its client disconnected: %v\n%s", m.line, reply, err, stderr.Bytes())
+			t.Errorf("%s: the stdio server answered %q, then, after its client disconnected: %v\n%s", m.where, reply, err, stderr.Bytes())
 		}
 	}
 }
 
-// stdioMain is a package main of the README that serves stdio.
+// stdioMain is a package main of a Markdown file that serves stdio.
 type stdioMain struct {
-	line int
-	pkg  string
+	where string
+	pkg   string
 }
 
 func isDirectiveOnly(s string) bool {

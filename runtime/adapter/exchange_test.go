@@ -275,7 +275,12 @@ func TestExchangeUnavailable(t *testing.T) {
 		caps    adapter.ClientCaps
 		ask     func(*adapter.Exchange) error
 	}{
-		{runtime.Version20250618, form, func(x *adapter.Exchange) error { _, err := testforms.AskNotify(ctx, x, "?"); return err }},
+		{runtime.Version20250618, form, func(x *adapter.Exchange) error {
+			// A form of optional multi-selects only would be sent empty.
+			only := &runtime.Schema{Name: "Only", Properties: []runtime.Property{{Name: "tags", Kind: runtime.KindMulti, Options: []runtime.Option{{Value: "a"}}}}}
+			_, err := x.Ask(ctx, &runtime.Request{Mode: runtime.ModeForm, Schema: only})
+			return err
+		}},
 		{"2025-03-26", form, func(x *adapter.Exchange) error { _, err := testforms.AskDeploy(ctx, x, "?"); return err }},
 		{runtime.Version20251125, adapter.ClientCaps{}, func(x *adapter.Exchange) error { _, err := testforms.AskDeploy(ctx, x, "?"); return err }},
 		{runtime.Version20251125, form, func(x *adapter.Exchange) error {

@@ -196,6 +196,9 @@ func (x *Exchange) outcome(ctx context.Context, e runtime.Event, req *runtime.Re
 	switch {
 	case err == nil && resp != nil:
 		e.Kind, e.Action, e.Content = runtime.EventAnswered, resp.Action, auditContent(req, resp)
+		if resp.Action == runtime.ActionAccept && unconfirmed(req.Schema, resp.Content) {
+			e.Reason = runtime.ReasonUnconfirmed // the ask returns it as a decline
+		}
 		x.noteAsked(e.Key, e.Asked)
 	case errors.As(err, &ire):
 		e.Kind, e.Key, e.Asked, e.WaitTime = runtime.EventAsked, ire.Key, true, 0
@@ -223,6 +226,23 @@ func (x *Exchange) outcome(ctx context.Context, e runtime.Event, req *runtime.Re
 		e.Kind, e.Reason = runtime.EventFailed, err.Error()
 	}
 	x.obs.obs.Observe(ctx, e)
+}
+
+// unconfirmed reports whether content, an accepted answer to s, leaves a
+// box tagged confirm (Property.Confirm) unticked: the ask returns such an
+// accept as a decline, and the event records runtime.ReasonUnconfirmed.
+func unconfirmed(s *runtime.Schema, content map[string]any) bool {
+	if s == nil {
+		return false
+	}
+	for i := range s.Properties {
+		if p := &s.Properties[i]; p.Confirm {
+			if v, _ := content[p.Name].(bool); !v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // noteAsked records Event.Asked of the answer under key.

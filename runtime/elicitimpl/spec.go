@@ -137,6 +137,8 @@ func appendProp(dst []byte, p *runtime.Property, path string) []byte {
 		panic(fmt.Sprintf("elicitimpl: AppendSpec: default of type %T", d))
 	}
 	str("pattern", p.Pattern)
+	str("patternMessage", p.PatternMessage)
+	flag("confirm", p.Confirm)
 	return append(dst, '}')
 }
 
@@ -206,6 +208,8 @@ type specProp struct {
 	Default     json.RawMessage `json:"default"`
 	Unsigned    bool            `json:"unsigned"`
 	Pattern     string          `json:"pattern"`
+	PatternMsg  string          `json:"patternMessage"`
+	Confirm     bool            `json:"confirm"`
 }
 
 type specOption struct {
@@ -235,6 +239,7 @@ func ParseSpec(spec string) (*runtime.Schema, []string, error) {
 			MinLength: sp.MinLength, MaxLength: sp.MaxLength, Format: sp.Format,
 			Minimum: sp.Minimum, Maximum: sp.Maximum, Dynamic: sp.Dynamic,
 			MinItems: sp.MinItems, MaxItems: sp.MaxItems, Pattern: sp.Pattern,
+			PatternMessage: sp.PatternMsg, Confirm: sp.Confirm,
 		}
 		paths[i] = sp.Field
 		bad := func(format string, args ...any) error {

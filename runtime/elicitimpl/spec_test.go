@@ -21,11 +21,12 @@ func specOf(s *runtime.Schema, paths ...string) string {
 // type the generator writes, with text a raw string could not hold as is.
 var every = &runtime.Schema{Name: "Every", Properties: []runtime.Property{
 	{Name: "s", Kind: runtime.KindString, Title: "Name \"quoted\" `ticked`", Description: "line\nbreak\ttab \\ back \u202e bidi \u2028 sep \x00 nul 名前",
-		Required: true, MinLength: ip(1), MaxLength: ip(80), Format: "email", Default: "a`b", Pattern: `^[a-z]+\d$`},
+		Required: true, MinLength: ip(1), MaxLength: ip(80), Format: "email", Default: "a`b", Pattern: `^[a-z]+\d$`,
+		PatternMessage: "a word, then a `digit`"},
 	{Name: "i", Kind: runtime.KindInteger, Minimum: fp(-9007199254740991), Maximum: fp(9007199254740991), Default: int64(-3)},
 	{Name: "u", Kind: runtime.KindInteger, Minimum: fp(0), Default: uint64(18)},
 	{Name: "f", Kind: runtime.KindNumber, Minimum: fp(0.25), Maximum: fp(1e300), Default: 2.0},
-	{Name: "b", Kind: runtime.KindBoolean, Required: true, Default: false},
+	{Name: "b", Kind: runtime.KindBoolean, Required: true, Default: false, Confirm: true},
 	{Name: "e", Kind: runtime.KindEnum, Options: []runtime.Option{{Value: "staging", Title: "Staging"}, {Value: "prod"}}, Style: runtime.EnumTitled, Default: "prod"},
 	{Name: "l", Kind: runtime.KindEnum, Options: []runtime.Option{{Value: "x", Title: "X"}}, Style: runtime.EnumLegacy},
 	{Name: "d", Kind: runtime.KindEnum, Dynamic: true},

@@ -1,6 +1,22 @@
 // Package elicittest provides a scripted runtime.Asker for unit tests of
 // tool handlers that ask generated forms.
 //
+// New(answers...) gives the answers in order and records every request.
+// The answers are the generated client-side functions' results, passed
+// to Respond as they are:
+//
+//	ask := elicittest.New(
+//		elicittest.Respond(AcceptDeploy(Deploy{Branch: "main"})),
+//		elicittest.Respond(DeclineDeploy()),
+//		elicittest.Respond(CancelDeploy()),
+//	)
+//
+// Accept sends raw content (invalid on purpose, say), Unavailable plays
+// a client that cannot be asked, Block a person who never answers, and
+// Client answers with a runtime.Answerer as a Go MCP client would
+// (runtime.AnswerMissing answers a missing-arguments ask, which sends
+// only part of its form).
+//
 // Answers pass through JSON on their way back, so a handler sees content
 // exactly as it would arrive from a real client (numbers as float64,
 // arrays as []any).
@@ -19,9 +35,15 @@ import (
 // Answer produces the reply to one request.
 type Answer func(req *runtime.Request) (*runtime.Response, error)
 
-// Respond answers with resp and err as given, for instance the results
-// of generated AcceptT, DeclineT and CancelT functions.
-func Respond(resp *runtime.Response, err error) Answer {
+// Respond answers with resp and errs (joined with errors.Join when
+// there are several; none or nil ones are no error).
+// It takes the results of the generated client-side functions as they
+// are: Respond(AcceptT(v)), Respond(DeclineT()) and Respond(CancelT()).
+func Respond(resp *runtime.Response, errs ...error) Answer {
+	err := errors.Join(errs...)
+	if len(errs) == 1 {
+		err = errs[0]
+	}
 	return func(*runtime.Request) (*runtime.Response, error) { return resp, err }
 }
 
@@ -36,6 +58,24 @@ func Decline() Answer { return Respond(&runtime.Response{Action: runtime.ActionD
 
 // Cancel answers cancel.
 func Cancel() Answer { return Respond(&runtime.Response{Action: runtime.ActionCancel}, nil) }
+
+// Client answers as a Go MCP client with the Answerer a would: the
+// request's schema is encoded as sent on the latest protocol version and
+// matched to a's forms (runtime.AnswerForm, runtime.AnswerMissing), so a
+// test answers with the generated AcceptT functions whatever subset of a
+// form the server asked.
+func Client(a *runtime.Answerer) Answer {
+	return func(req *runtime.Request) (*runtime.Response, error) {
+		if req.Mode == runtime.ModeURL {
+			return a.AnswerURL(context.Background(), req.Message, req.URL)
+		}
+		b, err := req.Schema.JSON(runtime.LatestVersion)
+		if err != nil {
+			return nil, err
+		}
+		return a.Answer(context.Background(), req.Message, b)
+	}
+}
 
 // Unavailable fails as a client without the elicitation capability does.
 func Unavailable() Answer {

@@ -77,8 +77,8 @@ func TestInputResponsesManual(t *testing.T) {
 	}
 	defer ss.Close()
 	answers := runtime.NewAnswerer(runtime.AnswerForm(testforms.DeploySchema(), testforms.AcceptDeploy,
-		func(_ context.Context, msg string) (runtime.Outcome[testforms.Deploy], error) {
-			return runtime.Outcome[testforms.Deploy]{Action: runtime.ActionAccept, Value: testforms.Deploy{Branch: "feature", Env: testforms.EnvStaging, Replicas: 2}}, nil
+		func(_ context.Context, msg string) (runtime.Outcome[*testforms.Deploy], error) {
+			return runtime.Outcome[*testforms.Deploy]{Action: runtime.ActionAccept, Value: &testforms.Deploy{Branch: "feature", Env: testforms.EnvStaging, Replicas: 2}}, nil
 		}))
 	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, &mcp.ClientOptions{
 		ElicitationHandler: gosdk.ElicitationHandler(answers),

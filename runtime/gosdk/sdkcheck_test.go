@@ -62,12 +62,13 @@ func TestPushInvalidAnswerOwnMessage(t *testing.T) {
 			if err != nil || !res.IsError || len(res.Content) == 0 {
 				t.Fatalf("call = %+v, %v; want an isError result", res, err)
 			}
-			want := `choice: "mars" is not one of "eu", "us"`
+			want := `"Your choice" (choice): "mars" is not one of "eu", "us"`
 			if txt := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(txt, want) || strings.Contains(txt, "validating") {
 				t.Errorf("tool error = %q, want it to say %s", txt, want)
 			}
-			if len(messages) != 2 || !strings.Contains(messages[1], want) {
-				t.Errorf("messages = %q, want the re-ask to say %s", messages, want)
+			person := `Your choice must be one of "Europe", "United States" ("mars" is not)`
+			if len(messages) != 2 || !strings.Contains(messages[1], person) || strings.Contains(messages[1], "choice:") {
+				t.Errorf("messages = %q, want the re-ask to say %s", messages, person)
 			}
 		})
 	}
@@ -175,7 +176,7 @@ func TestClientRefusedOwnAnswer(t *testing.T) {
 		t.Fatalf("call = %+v, %v", res, err)
 	}
 	txt := res.Content[0].(*mcp.TextContent).Text
-	if !strings.Contains(txt, "choice: the answer does not fit this field") || strings.Contains(txt, "validating") || strings.Contains(txt, "oneOf") {
+	if !strings.Contains(txt, `"Your choice" (choice): the answer does not fit this field`) || strings.Contains(txt, "validating") || strings.Contains(txt, "oneOf") {
 		t.Errorf("text = %q", txt)
 	}
 }

@@ -37,8 +37,8 @@ func TestInputResponsesManual(t *testing.T) {
 		t.Fatalf("round 1 = %s, %v", b, err)
 	}
 	answers := runtime.NewAnswerer(runtime.AnswerForm(testforms.DeploySchema(), testforms.AcceptDeploy,
-		func(context.Context, string) (runtime.Outcome[testforms.Deploy], error) {
-			return runtime.Outcome[testforms.Deploy]{Action: runtime.ActionAccept, Value: testforms.Deploy{Branch: "feature", Env: testforms.EnvStaging, Replicas: 2}}, nil
+		func(context.Context, string) (runtime.Outcome[*testforms.Deploy], error) {
+			return runtime.Outcome[*testforms.Deploy]{Action: runtime.ActionAccept, Value: &testforms.Deploy{Branch: "feature", Env: testforms.EnvStaging, Replicas: 2}}, nil
 		}))
 	in, err := mcpgo.InputResponses(context.Background(), answers, wire.InputRequests)
 	if err != nil || len(in) != 1 {

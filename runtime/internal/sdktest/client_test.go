@@ -16,18 +16,18 @@ import (
 func typedAnswerer(asked map[string]int) *runtime.Answerer {
 	return runtime.NewAnswerer(
 		runtime.AnswerForm(testforms.ApproveSchema(), testforms.AcceptApprove,
-			func(_ context.Context, msg string) (runtime.Outcome[testforms.Approve], error) {
+			func(_ context.Context, msg string) (runtime.Outcome[*testforms.Approve], error) {
 				asked[msg]++
-				return runtime.Outcome[testforms.Approve]{Action: runtime.ActionAccept, Value: testforms.Approve{Approve: true, Note: ptr("ship it")}}, nil
+				return runtime.Outcome[*testforms.Approve]{Action: runtime.ActionAccept, Value: &testforms.Approve{Approve: true, Note: ptr("ship it")}}, nil
 			}),
 		runtime.AnswerForm(testforms.DeploySchema(), testforms.AcceptDeploy,
-			func(_ context.Context, msg string) (runtime.Outcome[testforms.Deploy], error) {
+			func(_ context.Context, msg string) (runtime.Outcome[*testforms.Deploy], error) {
 				asked[msg]++
-				return runtime.Outcome[testforms.Deploy]{Action: runtime.ActionAccept, Value: accepted}, nil
+				return runtime.Outcome[*testforms.Deploy]{Action: runtime.ActionAccept, Value: &accepted}, nil
 			}),
 		runtime.AnswerForm(testforms.NotifySchema(), testforms.AcceptNotify,
-			func(context.Context, string) (runtime.Outcome[testforms.Notify], error) {
-				return runtime.Outcome[testforms.Notify]{Action: runtime.ActionDecline}, nil
+			func(context.Context, string) (runtime.Outcome[*testforms.Notify], error) {
+				return runtime.Outcome[*testforms.Notify]{Action: runtime.ActionDecline}, nil
 			}),
 	)
 }
@@ -75,8 +75,8 @@ func TestClientHelpers(t *testing.T) {
 
 func TestAnswererNoForm(t *testing.T) {
 	a := runtime.NewAnswerer(runtime.AnswerForm(testforms.ApproveSchema(), testforms.AcceptApprove,
-		func(context.Context, string) (runtime.Outcome[testforms.Approve], error) {
-			return runtime.Outcome[testforms.Approve]{Action: runtime.ActionCancel}, nil
+		func(context.Context, string) (runtime.Outcome[*testforms.Approve], error) {
+			return runtime.Outcome[*testforms.Approve]{Action: runtime.ActionCancel}, nil
 		}))
 	if _, err := a.Answer(context.Background(), "?", `{"type":"object","properties":{"approve":{"type":"string"}}}`); !errors.Is(err, runtime.ErrNoForm) {
 		t.Errorf("retyped property: err = %v, want ErrNoForm", err)

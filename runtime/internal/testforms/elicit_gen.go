@@ -173,6 +173,36 @@ func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, m
 	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
 }
 
+// ReleaseSchema returns a copy of the requestedSchema of Release.
+func ReleaseSchema() *runtime.Schema {
+	return elicitFormRelease.Schema()
+}
+
+// Validate checks v against every rule of the Release schema; the error is a
+// *runtime.ValidationError naming each field that is wrong.
+func (v *Release) Validate() error {
+	return elicitFormRelease.Validate(v)
+}
+
+// AskRelease asks the user to fill in Release. Only an answer that decodes and
+// validates is an accept, with the new value in o.Value (nil otherwise).
+// An unreachable client matches runtime.ErrUnavailable.
+func AskRelease(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Release], err error) {
+	o.Action, err = elicitFormRelease.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
+
+// AcceptRelease is the client-side answer that submits v, if v validates.
+func AcceptRelease(v Release) (*runtime.Response, error) {
+	return elicitFormRelease.Accept(&v)
+}
+
+// DeclineRelease is the client-side answer that declines a Release form.
+var DeclineRelease = elicitimpl.Decline
+
+// CancelRelease is the client-side answer that dismisses a Release form.
+var CancelRelease = elicitimpl.Cancel
+
 // If this does not compile, Deploy changed after elicitgen ran: run go generate.
 type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
 	Branch   string `json:"branch,omitempty" elicit:"default=main,minLength=1"`
@@ -221,6 +251,14 @@ type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
 
 var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
 
+// If this does not compile, Release changed after elicitgen ran: run go generate.
+type _Release_changed_since_elicitgen_ran_run_go_generate = struct {
+	Ticket  string `json:"ticket" elicit:"pattern='^CHG-[0-9]{4,8}$',patternMessage='a change number like CHG-1234'"`
+	Approve bool   `json:"approve" elicit:"title=Approve,confirm"`
+}
+
+var _ _Release_changed_since_elicitgen_ran_run_go_generate = Release{}
+
 // elicitFormDeploy is the form of Deploy: its schema and the Go field of each property.
 var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
 {"name":"branch","field":"Branch","kind":"string","description":"The git branch to deploy.","minLength":1,"default":"main"},
@@ -246,6 +284,11 @@ var elicitFormSubscribe = elicitimpl.Form{Type: (*Subscribe)(nil), Spec: `{"name
 var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), Spec: `{"name":"BookArgs","properties":[
 {"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
 {"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","required":true,"minimum":1,"maximum":12}]}`}
+
+// elicitFormRelease is the form of Release: its schema and the Go field of each property.
+var elicitFormRelease = elicitimpl.Form{Type: (*Release)(nil), Spec: `{"name":"Release","properties":[
+{"name":"ticket","field":"Ticket","kind":"string","description":"The change ticket.","required":true,"pattern":"^CHG-[0-9]{4,8}$","patternMessage":"a change number like CHG-1234"},
+{"name":"approve","field":"Approve","kind":"boolean","title":"Approve","description":"Ship it to production.","required":true,"default":false,"confirm":true}]}`}
 
 // The translations of the elicit.<tag>.json catalogs, one variable per translated form.
 var elicitLocalesDeploy = []elicitimpl.Locale{

@@ -63,3 +63,12 @@ type BookArgs struct {
 	Date      string `json:"date,omitempty" elicit:"ask,title=Date,format=date"`
 	PartySize int    `json:"party_size,omitempty" elicit:"ask,title=Party size,min=1,max=12"`
 }
+
+// Release approves a production release: the box tagged confirm is the
+// approval, so an accept that leaves it unticked is a decline.
+type Release struct {
+	// Ticket is the change ticket.
+	Ticket string `json:"ticket" elicit:"pattern='^CHG-[0-9]{4,8}$',patternMessage='a change number like CHG-1234'"`
+	// Ship it to production.
+	Approve bool `json:"approve" elicit:"title=Approve,confirm"`
+}

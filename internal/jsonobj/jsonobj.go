@@ -1,0 +1,167 @@
+// Package jsonobj reads JSON objects in document order, with duplicate
+// keys reported: the one reader behind the runtime's requestedSchema
+// reader, the translation catalogs and the schema file of `elicitgen
+// diff`. It uses only the standard library, so the runtime may import it.
+package jsonobj
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Member is one key of a JSON object and its value, in document order.
+type Member struct {
+	Key string
+	// Value is the member's raw JSON value.
+	Value json.RawMessage
+	// KeyOffset and ValueOffset are the byte offsets of the key's opening
+	// quote and of the value in the text given to Parse or Scan.
+	KeyOffset, ValueOffset int
+}
+
+// DuplicateKeyError is a key that appears twice in one object, at the
+// byte offset of its second occurrence.
+type DuplicateKeyError struct {
+	Key    string
+	Offset int
+}
+
+// Error implements error.
+func (e *DuplicateKeyError) Error() string { return fmt.Sprintf("duplicate key %q", e.Key) }
+
+// Parse returns the members of the JSON object raw in document order. ok
+// is false when raw (after white space) is not an object. A key given
+// twice is a *DuplicateKeyError; malformed JSON an error that says
+// "invalid JSON".
+func Parse(raw []byte) (ms []Member, ok bool, err error) {
+	var dup *DuplicateKeyError
+	ms, ok, err = Scan(raw, func(d *DuplicateKeyError) {
+		if dup == nil {
+			dup = d
+		}
+	})
+	if err == nil && dup != nil {
+		return nil, false, dup
+	}
+	return ms, ok, err
+}
+
+// Scan is Parse that reads on past duplicate keys: each one is passed to
+// dup (in document order) and left out, the first occurrence kept.
+func Scan(raw []byte, dup func(*DuplicateKeyError)) (ms []Member, ok bool, err error) {
+	start := skip(raw, 0)
+	if start >= len(raw) || raw[start] != '{' {
+		return nil, false, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil, false, fmt.Errorf("invalid JSON: %v", err)
+	}
+	seen := make(map[string]bool)
+	for dec.More() {
+		koff := skip(raw, int(dec.InputOffset()))
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false, fmt.Errorf("invalid JSON: %v", err)
+		}
+		key, _ := t.(string)
+		voff := skip(raw, int(dec.InputOffset()))
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false, fmt.Errorf("invalid JSON: %v", err)
+		}
+		if seen[key] {
+			dup(&DuplicateKeyError{Key: key, Offset: koff})
+			continue
+		}
+		seen[key] = true
+		ms = append(ms, Member{Key: key, Value: v, KeyOffset: koff, ValueOffset: voff})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, false, fmt.Errorf("invalid JSON: %v", err)
+	}
+	return ms, true, nil
+}
+
+// skip skips white space, ':' and ',' from raw[i].
+func skip(raw []byte, i int) int {
+	for i < len(raw) && strings.IndexByte(" \t\r\n:,", raw[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// Append appends ms to dst as a compact JSON object, in order.
+func Append(dst []byte, ms []Member) []byte {
+	dst = append(dst, '{')
+	for i, m := range ms {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		k, _ := json.Marshal(m.Key) // strings always marshal
+		dst = append(dst, k...)
+		dst = append(dst, ':')
+		dst = append(dst, m.Value...)
+	}
+	return append(dst, '}')
+}
+
+// Kind names the kind of the JSON value raw for messages ("an object",
+// "an array", "a string", "a boolean", "null", "a number"), by its first
+// byte after any white space; "nothing" when raw is empty. It does not
+// validate raw.
+func Kind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// Position returns the 1-based line and column (in bytes) of offset off
+// of data.
+func Position(data []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(data))
+	line = 1 + bytes.Count(data[:off], []byte("\n"))
+	return line, off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
+}
+
+// Compact returns raw without insignificant white space (raw itself when
+// it does not parse), for messages.
+func Compact(raw []byte) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// Invalid returns nil when data is valid JSON, else the error that says
+// where it is not (a *json.SyntaxError with the offset, when json gives
+// one).
+func Invalid(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	return errors.New("not valid JSON")
+}

@@ -1,0 +1,93 @@
+package servebench
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/seal"
+)
+
+// BenchmarkHandler measures one approval served by each handler in this
+// process, without a network (HandlerTransport), one client: the
+// handler's own CPU and allocations (the small client's included, the
+// same for both). raw is go-sdk alone, memory elicitgen with the
+// in-memory replay store.
+func BenchmarkHandler(b *testing.B) {
+	keys := seal.NewRandomKeyRing()
+	for _, version := range []string{runtime.Version20260728, runtime.Version20251125} {
+		for _, name := range []string{Raw, Memory} {
+			b.Run(version+"/"+name, func(b *testing.B) {
+				ctx := context.Background()
+				var deploys Counter
+				h := NewRawHandler(NewRawServer(&deploys))
+				if name == Memory {
+					h = NewHandler(NewServer(keys, adapter.NewMemoryReplayStore(MemoryReplayLimit), &deploys))
+				}
+				c, err := NewClient(&http.Client{Transport: HandlerTransport(h)}, "http://127.0.0.1/mcp", version)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := c.Open(ctx); err != nil {
+					b.Fatal(err)
+				}
+				defer c.Close(ctx)
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := c.Approve(ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkHandlerSideBySide interleaves one approval of each handler
+// per op (as BenchmarkHandler, in this process, one client) and reports
+// each one's CPU time per approval (the process's, from getrusage:
+// steadier than wall time on a shared machine) and their ratio.
+func BenchmarkHandlerSideBySide(b *testing.B) {
+	keys := seal.NewRandomKeyRing()
+	for _, version := range []string{runtime.Version20260728, runtime.Version20251125} {
+		b.Run(version, func(b *testing.B) {
+			ctx := context.Background()
+			var deploys Counter
+			names := []string{Raw, Memory}
+			handlers := []http.Handler{NewRawHandler(NewRawServer(&deploys)),
+				NewHandler(NewServer(keys, adapter.NewMemoryReplayStore(MemoryReplayLimit), &deploys))}
+			clients := make([]*Client, len(handlers))
+			for i, h := range handlers {
+				c, err := NewClient(&http.Client{Transport: HandlerTransport(h)}, "http://127.0.0.1/mcp", version)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := c.Open(ctx); err != nil {
+					b.Fatal(err)
+				}
+				defer c.Close(ctx)
+				clients[i] = c
+			}
+			cpu := make([]time.Duration, len(clients))
+			n := 0
+			for b.Loop() {
+				for j := range clients {
+					i := (j + n) % len(clients) // alternate who goes first
+					t := ReadCPU()
+					if err := clients[i].Approve(ctx); err != nil {
+						b.Fatal(names[i], err)
+					}
+					cpu[i] += ReadCPU() - t
+				}
+				n++
+			}
+			for i, name := range names {
+				b.ReportMetric(float64(cpu[i].Microseconds())/float64(n), name+"-cpu-µs/op")
+			}
+			b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "throughput-ratio")
+		})
+	}
+}
