@@ -27,7 +27,8 @@ func TestChooseRendering(t *testing.T) {
 		{"URL only, pages", in{Version: runtime.Version20251125, URL: true, Pages: true, Schema: deploy}, runtime.RenderingURLPage, "the client declared only URL-mode elicitation; the client declared URL mode"},
 		{"URL only, no pages", in{Version: runtime.Version20251125, URL: true, Schema: deploy}, runtime.RenderingAuto, "the client declared only URL-mode elicitation"},
 		{"2025-03-26", in{Version: "2025-03-26", Form: true, Pages: true, Schema: deploy}, runtime.RenderingLink, "protocol version 2025-03-26 has no elicitation; the tool result carries the page's link"},
-		{"2025-06-18 multi-select, pages", in{Version: runtime.Version20250618, Form: true, Pages: true, Schema: notify}, runtime.RenderingLink, ""},
+		{"2025-06-18 required multi-select (asked as booleans)", in{Version: runtime.Version20250618, Form: true, Pages: true, Schema: notify}, runtime.RenderingForm, "declared form mode"},
+		{"2025-06-18 only optional multi-selects, pages", in{Version: runtime.Version20250618, Form: true, Pages: true, Schema: onlyOptionalMulti(t)}, runtime.RenderingLink, ""},
 		{"Codex, integer, form only", in{Version: runtime.Version20251125, Form: true, Pages: true, ClientName: "codex-mcp-client", Schema: deploy}, runtime.RenderingLink, "Codex CLI cannot edit integer fields (replicas); the tool result carries the page's link"},
 		{"Codex, integer, URL too", in{Version: runtime.Version20260728, Form: true, URL: true, Pages: true, ClientName: "codex-mcp-client", Schema: deploy}, runtime.RenderingURLPage, "Codex CLI cannot edit integer fields (replicas); the client declared URL mode"},
 		{"Codex, integer, no pages", in{Version: runtime.Version20251125, Form: true, ClientName: "codex-mcp-client", Schema: deploy}, runtime.RenderingForm, "declared form mode (Codex CLI cannot edit integer fields (replicas), and the server has no hosted pages)"},
@@ -116,4 +117,14 @@ func TestLogObserverRendering(t *testing.T) {
 	if !strings.Contains(buf.String(), `"rendering":"link","rendering_reason":"the client declared no elicitation; the tool result carries the page's link"`) {
 		t.Fatalf("record: %s", buf.String())
 	}
+}
+
+// onlyOptionalMulti is a form that a 2025-06-18 client cannot be asked:
+// its only field is an optional multi-select.
+func onlyOptionalMulti(t *testing.T) *runtime.Schema {
+	s, err := runtime.ParseSchema("Tags", []byte(`{"type":"object","properties":{"tags":{"type":"array","items":{"enum":["a","b"]}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
