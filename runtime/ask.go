@@ -36,6 +36,8 @@ type askConfig struct {
 	audit []string
 	// askedFirst is WithAskedFirst.
 	askedFirst bool
+	// rendering is WithRendering.
+	rendering Rendering
 	// messages is WithMessages (nil: the built-in catalog).
 	messages *Catalog
 }
@@ -123,6 +125,10 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 	if err := setAudit(req, cfg.audit); err != nil {
 		return none, err
 	}
+	if !cfg.rendering.Valid() {
+		return none, askErr(s.Name, fmt.Errorf("WithRendering: unknown rendering %q", cfg.rendering))
+	}
+	req.Rendering = cfg.rendering
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	asked := req
 	for tries := 0; ; tries++ {

@@ -102,6 +102,16 @@ type HTTPOptions struct {
 	MaxConns int
 	// MaxConnsPerClient bounds the connections of one remote host.
 	MaxConnsPerClient int
+	// Pages, when set, is served by the adapters' HTTP handlers for
+	// every request whose path starts with PagesPath: the hosted form
+	// pages (a *page.Pages from runtime/page, the same value as the
+	// adapter Config's Pages). Mount the handler on your mux at PagesPath
+	// too (ListenAndServe does). The pages keep their own limits
+	// (page.Config.MaxBody).
+	Pages http.Handler
+	// PagesPath is the path of the pages' BaseURL, ending in "/"
+	// ("/elicit/").
+	PagesPath string
 }
 
 // Resolved returns o with every zero field set to its default (a nil o

@@ -162,6 +162,13 @@ type Event struct {
 	Key string
 	// Mode is ModeForm or ModeURL.
 	Mode Mode
+	// Rendering is how a form question reached the person (form,
+	// url-page, link; see ChooseRendering), and RenderingReason why:
+	// "declared form mode", "Codex CLI cannot edit integer fields
+	// (replicas); the client declared URL mode". Both are "" for a
+	// URL-mode question the handler asked itself.
+	Rendering       Rendering
+	RenderingReason string
 	// SchemaDigest identifies the exact requestedSchema sent: the first
 	// 16 hex digits of the SHA-256 of its JSON in the request's protocol
 	// version. A reworded or reordered form has another digest.

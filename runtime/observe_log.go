@@ -24,6 +24,8 @@ const (
 	LogForm          = "form"           // form name
 	LogKey           = "key"            // question key (inputRequests key on 2026-07-28)
 	LogMode          = "mode"           // form, url
+	LogRendering     = "rendering"      // form, url-page, link (form questions)
+	LogRenderingWhy  = "rendering_reason"
 	LogSchema        = "schema"         // digest of the requestedSchema sent
 	LogAttempt       = "attempt"        // 1, then 2, ... after invalid answers
 	LogAsked         = "asked"          // the answer was to a question this server issued in the call
@@ -78,7 +80,7 @@ func (o *logObserver) Observe(ctx context.Context, e Event) {
 		t = time.Now()
 	}
 	r := slog.NewRecord(t, level, "elicitation."+kind, 0)
-	var buf [24]slog.Attr
+	var buf [26]slog.Attr
 	a := append(buf[:0],
 		slog.String(LogEvent, kind),
 		slog.String(LogMethod, e.Method),
@@ -104,6 +106,9 @@ func (o *logObserver) Observe(ctx context.Context, e Event) {
 			slog.Int(LogAttempt, e.Attempt),
 			slog.Bool(LogAsked, e.Asked),
 		)
+		if e.Rendering != "" {
+			a = append(a, slog.String(LogRendering, string(e.Rendering)), slog.String(LogRenderingWhy, e.RenderingReason))
+		}
 	}
 	if e.Action != "" {
 		a = append(a, slog.String(LogAction, string(e.Action)))

@@ -74,6 +74,9 @@ type Request struct {
 	// (the adapters' exchange does) refuses an Attempt beyond it with an
 	// error matching ErrRetriesUsed.
 	Retries int
+	// Rendering is the ask's WithRendering (form mode only);
+	// RenderingAuto lets the adapter choose.
+	Rendering Rendering
 }
 
 // Response is a client's answer, as an Asker returns it.

@@ -31,6 +31,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/page"
 )
 
 // Outcomes of a tool call, in the "outcome" field of every result.
@@ -93,6 +94,16 @@ type Options struct {
 	// Logf, when set, records what the tools did (one line per deployment,
 	// booking and scheduled campaign).
 	Logf func(format string, args ...any)
+	// Identity, when set, names the person of an HTTP request (the
+	// trusted header of an identity-aware proxy): the principal of every
+	// tool call, and the person the hosted pages admit. Nil means the
+	// bearer token's user.
+	Identity func(*http.Request) (string, bool)
+	// Pages, when set, serve every form of every tool as a hosted page
+	// to clients that cannot show it (gosdk.Config.Pages); mount them
+	// with runtime.HTTPOptions.Pages. The conformance fixtures never use
+	// them.
+	Pages *page.Pages
 	// ProgressInterval is gosdk.Config.ProgressInterval: how often a
 	// 2025-era call with a progressToken hears progress while the person
 	// answers (zero: the adapter's default).
@@ -136,8 +147,13 @@ func New(opts Options) *App {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	return &App{cfg: &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer, ProgressInterval: opts.ProgressInterval, FormApps: opts.FormApps},
-		store: store, connectBase: base,
+	cfg := &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer, Pages: opts.Pages,
+		ProgressInterval: opts.ProgressInterval, FormApps: opts.FormApps}
+	if opts.Identity != nil {
+		cfg.Principal = gosdk.IdentityPrincipal(opts.Identity)
+		cfg.PromptPrincipal = gosdk.IdentityPromptPrincipal(opts.Identity)
+	}
+	return &App{cfg: cfg, store: store, connectBase: base,
 		// The 2026-07-28 suite's basic-elicitation and
 		// ignore-extra-params scenarios send a first call that already
 		// answers user_name and expect it to complete: the fixtures
@@ -192,6 +208,9 @@ func HTTPHandlerWith(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/stateless", h)
+	if opts != nil && opts.Pages != nil {
+		mux.Handle(opts.PagesPath, h) // the hosted form pages
+	}
 	return mux
 }
 

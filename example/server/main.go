@@ -42,6 +42,20 @@
 // every MCP request is logged with it, and every deployment and
 // scheduled campaign.
 //
+// Hosted form pages: --pages (or ELICIT_PAGES=1), with --http, serves
+// every form of every tool as a page under /elicit/ on the same handler,
+// for clients that cannot show it: a client with URL mode only (or one
+// whose known limits cannot fill the form) is sent there in URL mode, a
+// client without elicitation gets a tool result with the page's link.
+// ELICIT_TRUSTED_USER_HEADER names the header an identity-aware proxy
+// (oauth2-proxy: X-Forwarded-User) sets with the person's identity: it
+// names the principal of every MCP call and the person a page admits.
+// Without it the server listens on loopback only, and its pages admit
+// whoever holds the link. ELICIT_PAGE_BASE_URL is the pages' public URL
+// (behind a proxy, https://.../elicit/); by default the listen address.
+// With ELICIT_REPLAY_STORE=redis://..., the pages' answers are kept in
+// the same Redis, so any instance serves any page.
+//
 // The audit log: every question a tool asks and every answer is written
 // to stderr as one JSON line per event (runtime.NewLogObserver on a
 // slog JSON handler, with the instance's name), beside the plain request
@@ -52,6 +66,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -69,6 +84,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
@@ -104,23 +120,25 @@ const AllowEvictionEnv = "ELICIT_REDIS_ALLOW_EVICTION"
 // redisstore.Store.ClockSkew).
 const ClockSkewEnv = "ELICIT_REDIS_CLOCK_SKEW"
 
-// replayStore returns the store spec names (nil for memory) and its
-// closer. A Redis store must answer a ping.
-func replayStore(spec string) (adapter.ReplayStore, func(), error) {
+// replayStore returns the store spec names (nil for memory), the page
+// store in the same Redis (nil for memory), and its closer. A Redis
+// store must pass Start (reachable, an eviction policy that keeps
+// claims).
+func replayStore(spec string) (adapter.ReplayStore, page.Store, func(), error) {
 	switch {
 	case spec == "" || spec == "memory":
-		return nil, func() {}, nil
+		return nil, nil, func() {}, nil
 	case strings.HasPrefix(spec, "redis://") || strings.HasPrefix(spec, "rediss://"):
 		st, err := redisstore.Open(spec)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
 		}
 		st.AllowEviction = os.Getenv(AllowEvictionEnv)
 		if v := os.Getenv(ClockSkewEnv); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d <= 0 {
 				st.Close()
-				return nil, nil, fmt.Errorf("%s=%q: want a positive duration such as 30s", ClockSkewEnv, v)
+				return nil, nil, nil, fmt.Errorf("%s=%q: want a positive duration such as 30s", ClockSkewEnv, v)
 			}
 			st.ClockSkew = d
 		}
@@ -128,17 +146,19 @@ func replayStore(spec string) (adapter.ReplayStore, func(), error) {
 		defer cancel()
 		if err := st.Start(ctx); err != nil {
 			st.Close()
-			return nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", ReplayStoreEnv, err)
 		}
-		return st, func() { st.Close() }, nil
+		return st, st.PageStore(), func() { st.Close() }, nil
 	}
-	return nil, nil, fmt.Errorf("%s=%q: want memory or redis://HOST:PORT/DB", ReplayStoreEnv, spec)
+	return nil, nil, nil, fmt.Errorf("%s=%q: want memory or redis://HOST:PORT/DB", ReplayStoreEnv, spec)
 }
 
 func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this loopback `address` (host:port) instead of stdio")
 	conformance := flag.Bool("conformance", false, "also serve the fixtures of the official MCP conformance suites")
 	instance := flag.String("instance", "", "this process's `name` in log lines (default: host-pid)")
+	cgiMode := flag.Bool("cgi", false, "serve the one request of a CGI invocation (net/http/cgi), 2026-07-28 requests only; the stores and keys come from the environment")
+	pages := flag.Bool("pages", os.Getenv(PagesEnv) == "1", "serve hosted form pages (with --http) to clients that cannot show a form (also "+PagesEnv+"=1)")
 	lim := httpFlags(flag.CommandLine)
 	flag.Parse()
 	id := *instance
@@ -149,12 +169,15 @@ func main() {
 	log.SetFlags(0)
 	log.SetOutput(lineWriter{os.Stderr}) // one line per entry, whatever a client sent
 	log.SetPrefix("elicitgen-example[" + id + "]: ")
-	if err := run(*httpAddr, *conformance, lim, auditObserver(os.Stderr, id)); err != nil {
+	if *cgiMode && *httpAddr != "" {
+		log.Fatal("--cgi and --http exclude each other")
+	}
+	if err := run(*httpAddr, *cgiMode, *conformance, *pages, lim, auditObserver(os.Stderr, id)); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr string, conformance bool, lim *runtime.HTTPOptions, audit runtime.Observer) error {
+func run(httpAddr string, cgiMode, conformance, pages bool, lim *runtime.HTTPOptions, audit runtime.Observer) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
 	opts.FormApps = os.Getenv(FormAppsEnv) == "1"
 	if v := os.Getenv(ProgressIntervalEnv); v != "" {
@@ -174,22 +197,35 @@ func run(httpAddr string, conformance bool, lim *runtime.HTTPOptions, audit runt
 			return fmt.Errorf("%s: %w", KeysEnv, err)
 		}
 		opts.Keys = keys
+	} else {
+		opts.Keys = seal.NewRandomKeyRing()
 	}
-	replay, closeReplay, err := replayStore(os.Getenv(ReplayStoreEnv))
+	replay, pageStore, closeReplay, err := replayStore(os.Getenv(ReplayStoreEnv))
 	if err != nil {
 		return err
 	}
 	defer closeReplay()
 	opts.Replay = replay
 	opts.Logf = log.Printf
-	s := app.NewServer(opts)
-	s.AddReceivingMiddleware(logRequests)
+	identity, err := trustedIdentity()
+	if err != nil {
+		return err
+	}
+	opts.Identity = identity
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if cgiMode {
+		return serveCGI(opts, pages, pageStore, lim)
+	}
 	if httpAddr == "" {
+		if pages {
+			return errors.New("--pages needs --http: the pages are served on the HTTP handler")
+		}
+		s := app.NewServer(opts)
+		s.AddReceivingMiddleware(logRequests)
 		return s.Run(ctx, gosdk.StdioTransport(0)) // survives a malformed line, reads answers with exact keys
 	}
-	return serveHTTP(ctx, s, httpAddr, lim)
+	return serveHTTP(ctx, opts, pages, pageStore, httpAddr, lim)
 }
 
 // logRequests logs every MCP request the server receives, one line each
@@ -213,20 +249,36 @@ func logRequests(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// serveHTTP serves s on addr, which must be a loopback address, until ctx
-// ends.
-func serveHTTP(ctx context.Context, s *mcp.Server, addr string, lim *runtime.HTTPOptions) error {
+// serveHTTP serves the example on addr until ctx ends: a loopback
+// address, unless the person's identity comes from a trusted proxy
+// header (ELICIT_TRUSTED_USER_HEADER).
+func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page.Store, addr string, lim *runtime.HTTPOptions) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--http %q: %v", addr, err)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("--http %q: listen on a loopback address (127.0.0.1, [::1], localhost): the example server has no authentication", addr)
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
+	if !loopback && opts.Identity == nil {
+		return fmt.Errorf("--http %q: listen on a loopback address (127.0.0.1, [::1], localhost), or set %s behind an identity-aware proxy: the example server has no authentication of its own", addr, TrustedUserHeaderEnv)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
+	if pages {
+		p, err := newPages(opts.Keys, pageStore, ln.Addr(), loopback, opts.Identity)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		opts.Pages = p
+		o := *lim
+		o.Pages, o.PagesPath = p, PagesPath
+		lim = &o
+	}
+	s := app.NewServer(opts)
+	s.AddReceivingMiddleware(logRequests)
 	log.Printf("serving http://%s/mcp (every protocol era; also at /mcp/stateless)", ln.Addr())
 	return adapter.Serve(ctx, newHTTPServer(s, lim), ln, *lim)
 }

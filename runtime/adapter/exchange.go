@@ -7,8 +7,10 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -52,6 +54,16 @@ type Call struct {
 	// Origin describes the call for Settings.Observer; adapters set it
 	// only when one is set (nil otherwise).
 	Origin *Origin
+
+	// ClientName and ClientVersion are the client's clientInfo, for the
+	// known-client profiles that choose a question's rendering
+	// (runtime.ChooseRendering); adapters set them when Settings.Pages is
+	// set.
+	ClientName, ClientVersion string
+	// Complete sends notifications/elicitation/complete for a URL-mode
+	// flow id (2025-11-25), once a hosted page's answer is taken; nil
+	// sends nothing.
+	Complete func(ctx context.Context, flowID string) error
 }
 
 // MaxInputResponses bounds the number of inputResponses entries the
@@ -103,6 +115,15 @@ type Exchange struct {
 	// needClaim: the state must be spent (Claim) before answers are read;
 	// claimed: it was. askedFirst applies WithAskedFirst to every ask.
 	needClaim, claimed, askedFirst bool
+
+	// pages serve questions whose rendering is a hosted page (pages.go);
+	// links are the questions waiting on a page whose link the tool
+	// result carries.
+	pages    *page.Pages
+	formApps bool
+	links    []*LinkRequiredError
+	rmu      sync.Mutex // guards renders
+	renders  map[string]renderChoice
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request
@@ -208,6 +229,13 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 	base := baseKey(req)
 	x.counts[base]++
 	key := numberedKey(base, x.counts[base])
+	if r, _, err := x.route(key, req); err != nil || onPage(r) {
+		x.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		return x.askPage(ctx, key, req, r)
+	}
 	if x.era.MultiRoundTrip() {
 		defer x.mu.Unlock()
 		if x.obs != nil {
@@ -386,6 +414,11 @@ const (
 	// ReplyURLRequired: JSON-RPC -32042 listing Reply.Requests
 	// (2025-11-25).
 	ReplyURLRequired
+	// ReplyLink: a tool result with Reply.Text, which carries the links
+	// of hosted pages and tells the model to show them to the person and
+	// call the tool again (RenderingLink). It is an error result
+	// (isError): the tool has not acted.
+	ReplyLink
 )
 
 // Reply is the decision of Exchange.Reply.
@@ -459,6 +492,13 @@ func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Rep
 			}
 			handlerErr = x.unavailable(r, reason)
 		}
+	}
+	if links := x.Links(); len(links) > 0 {
+		now := time.Now
+		if x.sealer != nil && x.sealer.Now != nil {
+			now = x.sealer.Now
+		}
+		return Reply{Kind: ReplyLink, Text: LinkText(x.call.Tool, links, now())}
 	}
 	if x.era.MultiRoundTrip() {
 		if pending := x.Pending(); len(pending) > 0 {
@@ -541,6 +581,16 @@ func (x *Exchange) askAgain(ctx context.Context, req *runtime.Request) (*runtime
 	if used >= max {
 		x.mu.Unlock()
 		return nil, runtime.ErrRetriesUsed
+	}
+	if r, _, err := x.route(key, req); err != nil || onPage(r) {
+		x.state.Flows[rk] = strconv.Itoa(used + 1)
+		delete(x.state.Answers, key)
+		delete(x.state.Flows, key)
+		x.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		return x.askPage(ctx, key, req, r)
 	}
 	if !x.era.MultiRoundTrip() {
 		x.state.Flows[rk] = strconv.Itoa(used + 1)

@@ -146,6 +146,7 @@ func (x *Exchange) question(kind runtime.EventKind, key string, req *runtime.Req
 	e := x.obs.event(kind, key, req)
 	e.SchemaDigest = SchemaDigest(req, x.era.SchemaVersion())
 	e.Attempt = attempt
+	e.Rendering, e.RenderingReason = x.rendering(key)
 	return e
 }
 
@@ -332,6 +333,7 @@ var replyNames = [...]string{
 	ReplyMissingCapability: "missing_capability",
 	ReplyToolError:         "tool_error",
 	ReplyURLRequired:       "url_required",
+	ReplyLink:              "link",
 }
 
 // ReplyName returns the Event.Reply name of r: "result", "error" (a

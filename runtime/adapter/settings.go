@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -38,6 +39,14 @@ type Settings struct {
 	// question is asked: a client could otherwise approve before anyone
 	// saw the form. runtime.WithAskedFirst still applies per ask.
 	AcceptUnasked bool
+	// Pages serve the questions whose rendering is a hosted page
+	// (runtime.RenderingURLPage, runtime.RenderingLink); nil means no
+	// pages, and a client that cannot render a form is not asked.
+	Pages *page.Pages
+	// FormApps: the adapter renders form requests as an MCP App for
+	// clients that declare it (ClientCaps.App); the rendering is then
+	// reported as runtime.RenderingApp.
+	FormApps bool
 }
 
 // Claim spends the state of x in the settings' replay store when it
@@ -78,6 +87,7 @@ func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Re
 	if x != nil {
 		x.askedFirst = !s.AcceptUnasked
 		x.narrowClaim()
+		x.pages, x.formApps = s.Pages, s.FormApps
 	}
 	s.observeStart(c, x, err)
 	return x, err

@@ -44,6 +44,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -113,6 +114,18 @@ type Config struct {
 	// official conformance suite's ignore-extra-params scenario expects
 	// it); runtime.WithAskedFirst still applies per ask.
 	AcceptUnasked bool
+	// Pages, when set, serve forms as hosted pages (runtime/page) to the
+	// people whose client cannot show them: a client with URL mode only,
+	// or one whose known limits cannot fill the form, gets a URL-mode
+	// request to the page; a client without elicitation gets a tool
+	// result with the page's link, and the same call made again takes
+	// the answer (see runtime.ChooseRendering). Mount Pages on the
+	// server's mux under the path of its BaseURL (NewHTTPHandler does,
+	// with runtime.HTTPOptions.Pages). Its Identity must read the same
+	// person that Principal reads (IdentityPrincipal builds Principal
+	// from it). Nil means no pages: such clients are not asked
+	// (Unavailable).
+	Pages *page.Pages
 	// ProgressInterval is how often a 2025-era call that carries a
 	// progressToken is sent notifications/progress while the person
 	// answers a form, so that a client which resets its timeout on
@@ -140,7 +153,7 @@ func (c *Config) replayStore() adapter.ReplayStore {
 // adapters.
 func (c *Config) settings() *adapter.Settings {
 	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked}
+		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked, Pages: c.Pages, FormApps: c.FormApps}
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {
@@ -270,6 +283,12 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 	call.Version = req.ProtocolVersion()
 	call.Caps = clientCaps(req, call.Version)
 	cfg.observeCall(req, call)
+	if cfg.Pages != nil {
+		call.ClientName, call.ClientVersion = clientInfo(req, call.Version)
+		if ss := req.Session; ss != nil {
+			call.Complete = func(ctx context.Context, flowID string) error { return Complete(ctx, ss, flowID) }
+		}
+	}
 	var answers map[string]*runtime.Response
 	var malformed map[string]string
 	if runtime.EraOf(call.Version).MultiRoundTrip() {
@@ -330,7 +349,7 @@ func (a *Asker) finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 			res.Meta = mcp.Meta{runtime.MetaKeyContentLanguage: lang}
 		}
 		return res, "", nil
-	case adapter.ReplyToolError:
+	case adapter.ReplyToolError, adapter.ReplyLink:
 		return nil, r.Text, nil
 	case adapter.ReplyResult:
 		if r.Err != nil {

@@ -53,7 +53,9 @@ var ErrClientGone = errors.New("gosdk: the client is gone: its HTTP request or s
 //     call's context ends with its HTTP request.
 //
 // Mount it at your MCP path (ListenAndServe mounts it at /mcp) and serve
-// it with an *http.Server from NewHTTPServer. Like go-sdk's handlers, it
+// it with an *http.Server from NewHTTPServer. With opts.Pages it also
+// serves the hosted form pages under opts.PagesPath (requests there never
+// reach the MCP handler): mount it there too. Like go-sdk's handlers, it
 // rejects requests whose Host header is not a loopback name when they
 // arrive on a loopback address (DNS-rebinding protection).
 func NewHTTPHandler(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
@@ -76,7 +78,7 @@ func NewHTTPHandler(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
 	})
 	// go-sdk decodes 2026-07-28 answers case-insensitively: their keys
 	// are read exactly first.
-	return adapter.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o)
+	return adapter.WithPages(adapter.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding
@@ -98,7 +100,11 @@ func NewHTTPServer(h http.Handler, opts *runtime.HTTPOptions) *http.Server {
 func ListenAndServe(ctx context.Context, addr string, s *mcp.Server, opts *runtime.HTTPOptions) error {
 	o := opts.Resolved()
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", NewHTTPHandler(s, &o))
+	h := NewHTTPHandler(s, &o)
+	mux.Handle("/mcp", h)
+	if o.Pages != nil {
+		mux.Handle(o.PagesPath, h)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

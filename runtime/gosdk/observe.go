@@ -48,3 +48,26 @@ func (c *Config) observeCall(req mcp.Request, call *adapter.Call) {
 		call.Origin.ClientName, call.Origin.ClientVersion = p.ClientInfo.Name, p.ClientInfo.Version
 	}
 }
+
+// clientInfo returns the client's name and version: from the request's
+// _meta on 2026-07-28, else from initialize.
+func clientInfo(req mcp.Request, version string) (name, ver string) {
+	if runtime.EraOf(version).MultiRoundTrip() {
+		if m := req.GetParams().GetMeta(); m != nil {
+			switch ci := m[adapter.MetaKeyClientInfo].(type) {
+			case map[string]any:
+				name, _ = ci["name"].(string)
+				ver, _ = ci["version"].(string)
+			case *mcp.Implementation:
+				name, ver = ci.Name, ci.Version
+			}
+		}
+		return name, ver
+	}
+	if ss, _ := req.GetSession().(*mcp.ServerSession); ss != nil {
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+			return p.ClientInfo.Name, p.ClientInfo.Version
+		}
+	}
+	return "", ""
+}

@@ -32,7 +32,8 @@ import (
 //     drops the request of a call while its form is open ends the ask.
 //
 // Mount it at your MCP path (ListenAndServe mounts it at /mcp) and serve
-// it with an *http.Server from NewHTTPServer.
+// it with an *http.Server from NewHTTPServer. With opts.Pages it also
+// serves the hosted form pages under opts.PagesPath: mount it there too.
 func NewHTTPHandler(s *server.MCPServer, opts *runtime.HTTPOptions, more ...server.StreamableHTTPOption) http.Handler {
 	o := opts.Resolved()
 	var sopts []server.StreamableHTTPOption
@@ -41,7 +42,7 @@ func NewHTTPHandler(s *server.MCPServer, opts *runtime.HTTPOptions, more ...serv
 	}
 	sopts = append(sopts, more...)
 	// Answers are read with exact keys (adapter.ExactAnswersHTTP).
-	return adapter.LimitHandler(adapter.ExactAnswersHTTP(server.NewStreamableHTTPServer(s, sopts...), o.MaxBodyBytes), o)
+	return adapter.WithPages(adapter.LimitHandler(adapter.ExactAnswersHTTP(server.NewStreamableHTTPServer(s, sopts...), o.MaxBodyBytes), o), o)
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding
@@ -62,7 +63,11 @@ func NewHTTPServer(h http.Handler, opts *runtime.HTTPOptions) *http.Server {
 func ListenAndServe(ctx context.Context, addr string, s *server.MCPServer, opts *runtime.HTTPOptions) error {
 	o := opts.Resolved()
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", NewHTTPHandler(s, &o))
+	h := NewHTTPHandler(s, &o)
+	mux.Handle("/mcp", h)
+	if o.Pages != nil {
+		mux.Handle(o.PagesPath, h)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

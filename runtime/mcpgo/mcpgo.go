@@ -50,6 +50,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -112,6 +113,13 @@ type Config struct {
 	// official conformance suite's ignore-extra-params scenario expects
 	// it); runtime.WithAskedFirst still applies per ask.
 	AcceptUnasked bool
+	// Pages, when set, serve forms as hosted pages (runtime/page) to the
+	// people whose client cannot show them (see gosdk.Config.Pages and
+	// runtime.ChooseRendering). Mount Pages under the path of its
+	// BaseURL (NewHTTPHandler does, with runtime.HTTPOptions.Pages). Its
+	// Identity must read the same person that Principal reads
+	// (IdentityPrincipal builds Principal from it). Nil means no pages.
+	Pages *page.Pages
 	// ProgressInterval is how often a 2025-era call that carries a
 	// progressToken is sent notifications/progress while the person
 	// answers a form, so that a client which resets its timeout on
@@ -145,7 +153,7 @@ func (c *Config) settings() *adapter.Settings {
 		policy = runtime.UnavailableToolError
 	}
 	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked}
+		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked, Pages: c.Pages, FormApps: c.FormApps}
 }
 
 // Handler is a tool handler that can ask the user through ask.
@@ -198,6 +206,12 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 	}
 	call.Language = cfg.language(ctx, req)
 	cfg.observeCall(ctx, req, call)
+	if cfg.Pages != nil {
+		call.ClientName, call.ClientVersion = clientInfo(ctx)
+		if srv, session := server.ServerFromContext(ctx), server.ClientSessionFromContext(ctx); srv != nil && session != nil {
+			call.Complete = func(ctx context.Context, flowID string) error { return Complete(ctx, srv, session, flowID) }
+		}
+	}
 	var answers map[string]*runtime.Response
 	var malformed map[string]string
 	if runtime.EraOf(version).MultiRoundTrip() {
@@ -257,7 +271,7 @@ func (a *Asker) Finish(res *mcp.CallToolResult, err error) (*mcp.CallToolResult,
 		return res, nil
 	case adapter.ReplyInvalidParams, adapter.ReplyMissingCapability:
 		return nil, r.Err
-	case adapter.ReplyToolError:
+	case adapter.ReplyToolError, adapter.ReplyLink:
 		return mcp.NewToolResultError(r.Text), nil
 	case adapter.ReplyURLRequired:
 		e := mcp.URLElicitationRequiredError{Elicitations: make([]mcp.ElicitationParams, len(r.Requests))}

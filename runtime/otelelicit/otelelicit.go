@@ -56,8 +56,10 @@ const (
 	KeyClientName    = attribute.Key("elicitation.client.name") // client software
 	KeyClientVersion = attribute.Key("elicitation.client.version")
 	KeyForm          = attribute.Key("elicitation.form.name")
-	KeyKey           = attribute.Key("elicitation.key")           // question key (inputRequests key)
-	KeyMode          = attribute.Key("elicitation.mode")          // form, url
+	KeyKey           = attribute.Key("elicitation.key")       // question key (inputRequests key)
+	KeyMode          = attribute.Key("elicitation.mode")      // form, url
+	KeyRendering     = attribute.Key("elicitation.rendering") // form, url-page, link (form questions)
+	KeyRenderingWhy  = attribute.Key("elicitation.rendering.reason")
 	KeySchema        = attribute.Key("elicitation.schema.digest") // digest of the requestedSchema sent
 	KeyAttempt       = attribute.Key("elicitation.attempt")
 	KeyAsked         = attribute.Key("elicitation.asked") // answer to a question this server issued in the call
@@ -149,6 +151,10 @@ func (o *Observer) Observe(ctx context.Context, e runtime.Event) {
 	if e.Kind == runtime.EventCallEnd || e.Kind == runtime.EventStateRefused {
 		span.SetAttributes(callAttrs(&e)...)
 	}
+	if e.Kind == runtime.EventAsked && e.Rendering != "" {
+		// The span says how the call's last question reached the person.
+		span.SetAttributes(KeyRendering.String(string(e.Rendering)), KeyRenderingWhy.String(e.RenderingReason))
+	}
 	span.AddEvent("elicitation."+e.Kind.String(), trace.WithTimestamp(e.Time), trace.WithAttributes(eventAttrs(&e)...))
 }
 
@@ -215,6 +221,9 @@ func eventAttrs(e *runtime.Event) []attribute.KeyValue {
 			KeyAttempt.Int(e.Attempt),
 			KeyAsked.Bool(e.Asked),
 		)
+		if e.Rendering != "" {
+			a = append(a, KeyRendering.String(string(e.Rendering)), KeyRenderingWhy.String(e.RenderingReason))
+		}
 	}
 	if e.Action != "" {
 		a = append(a, KeyAction.String(string(e.Action)))

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"net/textproto"
+	"os"
+
+	"github.com/elicitgen/elicitgen/runtime/page"
+	"github.com/elicitgen/elicitgen/runtime/seal"
+)
+
+// Environment variables of the hosted form pages.
+const (
+	// TrustedUserHeaderEnv names the request header that carries the
+	// person's identity, set by the identity-aware proxy in front of the
+	// server (oauth2-proxy's X-Forwarded-User, X-Forwarded-Email, ...).
+	// The same header names the principal of MCP calls and the person a
+	// page admits. Only a proxy that strips the header from what clients
+	// send may set it.
+	TrustedUserHeaderEnv = "ELICIT_TRUSTED_USER_HEADER"
+	// PagesEnv, set to 1, serves the hosted form pages (as --pages).
+	PagesEnv = "ELICIT_PAGES"
+	// PageBaseURLEnv is the public URL the pages are served under,
+	// ending in "/elicit/" (behind a proxy: its https URL). Empty means
+	// http://<listen address>/elicit/.
+	PageBaseURLEnv = "ELICIT_PAGE_BASE_URL"
+)
+
+// PagesPath is the path the example serves its pages under.
+const PagesPath = "/elicit/"
+
+// trustedIdentity returns the identity read from the header named by
+// TrustedUserHeaderEnv, or nil when it is unset.
+func trustedIdentity() (func(*http.Request) (string, bool), error) {
+	name := os.Getenv(TrustedUserHeaderEnv)
+	if name == "" {
+		return nil, nil
+	}
+	if textproto.CanonicalMIMEHeaderKey(name) == "" || !validHeaderName(name) {
+		return nil, fmt.Errorf("%s=%q: not a header name", TrustedUserHeaderEnv, name)
+	}
+	return func(r *http.Request) (string, bool) {
+		v := r.Header.Values(name)
+		if len(v) != 1 || v[0] == "" {
+			return "", false // absent, or sent twice: nobody
+		}
+		return v[0], true
+	}, nil
+}
+
+func validHeaderName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// newPages returns the pages of a server listening on addr, or an error
+// that refuses to start: pages on a non-loopback address need the
+// trusted identity header. On a loopback address without it, anyone on
+// this machine holding a link can answer it (page.Config.LinkOnly), which
+// is logged.
+func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool, identity func(*http.Request) (string, bool)) (*page.Pages, error) {
+	if identity == nil && !loopback {
+		return nil, errors.New("hosted pages on a non-loopback address need " + TrustedUserHeaderEnv +
+			" (the header your identity-aware proxy sets): without it a page could not tell who answers")
+	}
+	base := os.Getenv(PageBaseURLEnv)
+	if base == "" {
+		base = "http://" + addr.String() + PagesPath
+	}
+	quiet := addr == nil // a CGI process: one request, no banner
+	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity}
+	if identity == nil {
+		cfg.LinkOnly = true
+		if !quiet {
+			log.Printf("hosted pages without %s: anyone who holds a page's link can answer it (loopback only)", TrustedUserHeaderEnv)
+		}
+	}
+	p, err := page.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !quiet {
+		log.Printf("serving hosted form pages under %s", base)
+	}
+	return p, nil
+}
+
+func getenvOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
