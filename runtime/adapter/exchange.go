@@ -64,6 +64,10 @@ type Call struct {
 	// flow id (2025-11-25), once a hosted page's answer is taken; nil
 	// sends nothing.
 	Complete func(ctx context.Context, flowID string) error
+	// KeepAlive starts sending the client progress while a person answers
+	// a hosted page out of band (2025 eras; see KeepAlive) and returns
+	// the func that stops it; nil sends nothing.
+	KeepAlive func(ctx context.Context) (stop func())
 }
 
 // MaxInputResponses bounds the number of inputResponses entries the

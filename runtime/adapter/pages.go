@@ -279,7 +279,12 @@ func (x *Exchange) askURLPagePush(ctx context.Context, key string, req *runtime.
 	if open.Action != runtime.ActionAccept {
 		return &runtime.Response{Action: open.Action}, nil
 	}
+	stop := func() {}
+	if x.call.KeepAlive != nil {
+		stop = x.call.KeepAlive(ctx) // the person's time, not the tool's
+	}
 	resp, err := x.pages.Wait(ctx, id, b, pagePoll)
+	stop()
 	switch {
 	case err == nil:
 		if x.call.Complete != nil {

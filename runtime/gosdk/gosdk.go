@@ -287,6 +287,14 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 		call.ClientName, call.ClientVersion = clientInfo(req, call.Version)
 		if ss := req.Session; ss != nil {
 			call.Complete = func(ctx context.Context, flowID string) error { return Complete(ctx, ss, flowID) }
+			if tok := req.Params.GetMeta()["progressToken"]; tok != nil {
+				every := adapter.ProgressInterval(cfg.ProgressInterval)
+				call.KeepAlive = func(ctx context.Context) func() {
+					return adapter.KeepAlive(ctx, every, func(ctx context.Context, n int) error {
+						return ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(n), Message: adapter.ProgressMessage})
+					})
+				}
+			}
 		}
 	}
 	var answers map[string]*runtime.Response

@@ -40,7 +40,7 @@ type pagesServer struct {
 	events    chan runtime.Event
 }
 
-func newPagesServer(t *testing.T, store page.Store) *pagesServer {
+func newPagesServer(t *testing.T, store page.Store, opts ...func(*gosdk.Config)) *pagesServer {
 	t.Helper()
 	ps := &pagesServer{events: make(chan runtime.Event, 100)}
 	srv := httptest.NewUnstartedServer(nil)
@@ -58,6 +58,9 @@ func newPagesServer(t *testing.T, store page.Store) *pagesServer {
 			default:
 			}
 		})}
+	for _, o := range opts {
+		o(cfg)
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
 	type args struct {
 		Service string `json:"service"`
@@ -262,6 +265,35 @@ func TestPagesURLMode(t *testing.T) {
 				t.Fatalf("%d deploys", n)
 			}
 		})
+	}
+}
+
+// While a person answers the page on 2025-11-25, a call that carries a
+// progressToken hears notifications/progress, so a client that resets its
+// timeout on progress keeps waiting.
+func TestPagesURLModeProgress(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ps := newPagesServer(t, nil, func(c *gosdk.Config) { c.ProgressInterval = 20 * time.Millisecond })
+	var progress atomic.Int64
+	opts := &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			go func() { // the person opens the page later
+				time.Sleep(300 * time.Millisecond)
+				_, _, _ = pagetest.Answer(ctx, req.Params.URL, as("alice"), "accept", deployAnswer)
+			}()
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progress.Add(1) },
+	}
+	cs := connect(t, ctx, ps, "alice", runtime.Version20251125, opts)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"service": "api"}, Meta: mcp.Meta{"progressToken": "p1"}})
+	if err != nil || res.IsError || ps.deploys.Load() != 1 {
+		t.Fatalf("call = %+v, %v; %d deploys", res, err, ps.deploys.Load())
+	}
+	if n := progress.Load(); n < 3 {
+		t.Errorf("%d progress notifications while the page was open, want several", n)
 	}
 }
 

@@ -210,6 +210,15 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		call.ClientName, call.ClientVersion = clientInfo(ctx)
 		if srv, session := server.ServerFromContext(ctx), server.ClientSessionFromContext(ctx); srv != nil && session != nil {
 			call.Complete = func(ctx context.Context, flowID string) error { return Complete(ctx, srv, session, flowID) }
+			if tok := progressToken(req); tok != nil {
+				every := adapter.ProgressInterval(cfg.ProgressInterval)
+				call.KeepAlive = func(ctx context.Context) func() {
+					return adapter.KeepAlive(ctx, every, func(ctx context.Context, n int) error {
+						return srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+							"progressToken": tok, "progress": n, "message": adapter.ProgressMessage})
+					})
+				}
+			}
 		}
 	}
 	var answers map[string]*runtime.Response
