@@ -111,13 +111,22 @@ func skipOrFail(t *testing.T, msg string) {
 // port until the test ends, and returns its MCP URL.
 func startHTTPExample(ctx context.Context, t *testing.T) string {
 	t.Helper()
+	return startHTTPExampleWith(ctx, t, nil)
+}
+
+// startHTTPExampleWith builds and starts the example server on a loopback
+// port with env added to its environment and args after its own flags,
+// and returns its /mcp URL.
+func startHTTPExampleWith(ctx context.Context, t *testing.T, env []string, args ...string) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "example-server")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./server")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./example/server: %v\n%s", err, out)
 	}
 	log := &syncBuffer{}
-	cmd := exec.Command(bin, "--http", "127.0.0.1:0", "--instance", t.Name())
+	cmd := exec.Command(bin, append([]string{"--http", "127.0.0.1:0", "--instance", t.Name()}, args...)...)
+	cmd.Env = append(cmd.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -36,8 +36,8 @@ func TestInspectorFormApp(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // inspector-app.mjs stops itself after 2 minutes
 	defer cancel()
-	t.Setenv("ELICIT_FORM_APPS", "1") // the example server advertises and serves the form app
-	mcpURL := startHTTPExample(ctx, t)
+	// The example server advertises and serves the form app.
+	mcpURL := startHTTPExampleWith(ctx, t, []string{"ELICIT_FORM_APPS=1"})
 
 	cmd := exec.CommandContext(ctx, node, "inspector-app.mjs", mcpURL, artifacts)
 	cmd.Dir = "node"

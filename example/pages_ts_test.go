@@ -2,9 +2,7 @@ package example
 
 import (
 	"context"
-	"net/url"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -14,35 +12,7 @@ import (
 // test ends; it returns its MCP URL.
 func startPagesExample(ctx context.Context, t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "example-server")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./server").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./example/server: %v\n%s", err, out)
-	}
-	log := &syncBuffer{}
-	cmd := exec.Command(bin, "--http", "127.0.0.1:0", "--pages", "--instance", t.Name())
-	cmd.Env = append(cmd.Environ(), "ELICIT_TRUSTED_USER_HEADER="+trustedHeader)
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if t.Failed() {
-			t.Logf("example server log:\n%s", log.String())
-		}
-	})
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := servingLine.FindStringSubmatch(log.String()); m != nil {
-			u, err := url.JoinPath(m[1], "mcp")
-			if err != nil {
-				t.Fatal(err)
-			}
-			return u
-		}
-	}
-	t.Fatalf("the example server did not start:\n%s", log.String())
-	return ""
+	return startHTTPExampleWith(ctx, t, []string{"ELICIT_TRUSTED_USER_HEADER=" + trustedHeader}, "--pages")
 }
 
 // runNode runs a script of example/node against mcpURL.
