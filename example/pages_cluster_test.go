@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -52,13 +51,7 @@ func TestPagesAcrossInstances(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three server processes")
 	}
-	redisURL := os.Getenv("ELICITGEN_REDIS_URL")
-	if redisURL == "" {
-		if os.Getenv("ELICITGEN_REQUIRE_REDIS") == "1" {
-			t.Fatal("ELICITGEN_REQUIRE_REDIS=1 but ELICITGEN_REDIS_URL is not set")
-		}
-		t.Skip("set ELICITGEN_REDIS_URL=redis://127.0.0.1:6390/0 (a running redis-server) to run")
-	}
+	redisURL := redisURLOrSkip(t)
 	bin, err := buildServer()
 	if err != nil {
 		t.Fatal(err)

@@ -33,13 +33,7 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three server processes")
 	}
-	redisURL := os.Getenv("ELICITGEN_REDIS_URL")
-	if redisURL == "" {
-		if os.Getenv("ELICITGEN_REQUIRE_REDIS") == "1" {
-			t.Fatal("ELICITGEN_REQUIRE_REDIS=1 but ELICITGEN_REDIS_URL is not set")
-		}
-		t.Skip("set ELICITGEN_REDIS_URL=redis://127.0.0.1:6390/0 (a running redis-server) to run")
-	}
+	redisURL := redisURLOrSkip(t)
 	bin, err := buildServer()
 	if err != nil {
 		t.Fatal(err)
@@ -140,4 +134,19 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 	if served := rounds(cluster, map[string]int{}, app.ToolDeploy); distinct(served) != 3 {
 		t.Errorf("the rounds were served by %d instances, want 3", distinct(served))
 	}
+}
+
+// redisURLOrSkip returns ELICITGEN_REDIS_URL (a running redis-server;
+// .ci/run starts one), skipping the test without it, unless
+// ELICITGEN_REQUIRE_REDIS=1 makes that a failure.
+func redisURLOrSkip(t *testing.T) string {
+	t.Helper()
+	u := os.Getenv("ELICITGEN_REDIS_URL")
+	if u == "" {
+		if os.Getenv("ELICITGEN_REQUIRE_REDIS") == "1" {
+			t.Fatal("ELICITGEN_REQUIRE_REDIS=1 but ELICITGEN_REDIS_URL is not set")
+		}
+		t.Skip("set ELICITGEN_REDIS_URL=redis://127.0.0.1:6390/0 (a running redis-server) to run")
+	}
+	return u
 }
