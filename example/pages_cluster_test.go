@@ -109,12 +109,20 @@ func TestPagesAcrossInstances(t *testing.T) {
 	if issuedBy == answeredOn || answeredOn == takenOn {
 		t.Errorf("issued on %s, answered on %s, taken on %s: want different instances", issuedBy, answeredOn, takenOn)
 	}
-	deploys := 0
-	for _, in := range rr.backends {
-		deploys += len(deployedLine.FindAllString(in.log.String(), -1))
+	// The instances log through pipes: wait for the deployment's line,
+	// then long enough that a second one would be logged too.
+	deploys := func() int {
+		n := 0
+		for _, in := range rr.backends {
+			n += len(deployedLine.FindAllString(in.log.String(), -1))
+		}
+		return n
 	}
-	if deploys != 1 {
-		t.Fatalf("%d deploys, want 1", deploys)
+	for deadline := time.Now().Add(5 * time.Second); deploys() == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := deploys(); n != 1 {
+		t.Fatalf("%d deploys, want 1", n)
 	}
 	// Again: a new page, nothing deployed.
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: app.ToolDeploy, Arguments: args})
