@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,7 +102,7 @@ type Options struct {
 	Identity func(*http.Request) (string, bool)
 	// Pages, when set, serve every form of every tool as a hosted page
 	// to clients that cannot show it (gosdk.Config.Pages); mount them
-	// with runtime.HTTPOptions.Pages. The conformance fixtures never use
+	// with serve.Options.Pages. The conformance fixtures never use
 	// them.
 	Pages *page.Pages
 	// ProgressInterval is gosdk.Config.ProgressInterval: how often a
@@ -203,7 +204,7 @@ func HTTPHandler(s *mcp.Server) http.Handler { return HTTPHandlerWith(s, nil) }
 // handler, kept for clients configured with it. Requests whose Host
 // header is not a loopback name are rejected when they arrive on a
 // loopback address (go-sdk's DNS-rebinding protection).
-func HTTPHandlerWith(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
+func HTTPHandlerWith(s *mcp.Server, opts *serve.Options) http.Handler {
 	h := gosdk.NewHTTPHandler(s, opts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)

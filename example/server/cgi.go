@@ -6,8 +6,8 @@ import (
 	"net/url"
 
 	"github.com/elicitgen/elicitgen/example/app"
-	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/page"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // serveCGI serves the one request of a CGI invocation (--cgi): the shape
@@ -18,7 +18,7 @@ import (
 // pages' answers), and every instance needs the same ELICIT_STATE_KEYS.
 // Pages need ELICIT_PAGE_BASE_URL (there is no listen address), and
 // ELICIT_TRUSTED_USER_HEADER unless that URL is on a loopback host.
-func serveCGI(opts app.Options, pages bool, pageStore page.Store, lim *runtime.HTTPOptions) error {
+func serveCGI(opts app.Options, pages bool, pageStore page.Store, lim *serve.Options) error {
 	if pages {
 		base := getenvOr(PageBaseURLEnv, "")
 		if base == "" {

@@ -8,16 +8,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/app"
-	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // httpFlags defines the flags that bound what one client can hold of the
 // HTTP server, defaulting to the library's production values
-// (runtime.HTTPOptions); a negative value means no limit.
-func httpFlags(fs *flag.FlagSet) *runtime.HTTPOptions {
-	o := (*runtime.HTTPOptions)(nil).Resolved()
+// (serve.Options); a negative value means no limit.
+func httpFlags(fs *flag.FlagSet) *serve.Options {
+	o := (*serve.Options)(nil).Resolved()
 	fs.DurationVar(&o.HeaderTimeout, "header-timeout", o.HeaderTimeout, "time allowed to read a request's headers")
 	fs.DurationVar(&o.BodyTimeout, "body-timeout", o.BodyTimeout, "time allowed to read a request's body")
 	fs.DurationVar(&o.WriteTimeout, "write-timeout", o.WriteTimeout, "time allowed for each write of a response to reach the client")
@@ -35,10 +34,10 @@ func httpFlags(fs *flag.FlagSet) *runtime.HTTPOptions {
 
 // newHTTPServer returns the HTTP server of s under o: the example's
 // handler (every era at /mcp) and the library's server settings.
-func newHTTPServer(s *mcp.Server, o *runtime.HTTPOptions) *http.Server {
+func newHTTPServer(s *mcp.Server, o *serve.Options) *http.Server {
 	return gosdk.NewHTTPServer(app.HTTPHandlerWith(s, o), o)
 }
 
 // limitListener returns a listener that accepts at most n connections
 // at once from ln.
-func limitListener(ln net.Listener, n int) net.Listener { return adapter.LimitListener(ln, n) }
+func limitListener(ln net.Listener, n int) net.Listener { return serve.LimitListener(ln, n) }

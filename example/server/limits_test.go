@@ -14,21 +14,21 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/app"
-	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // slowClients are the kinds of connection a slow or hostile client
 // holds open.
 var slowClients = []string{"idle", "trickle-headers", "trickle-body"}
 
-// serve starts the example's HTTP server under lim on a loopback port
+// serveLimited starts the example's HTTP server under lim on a loopback port
 // and returns its address and the peak number of connections it held
 // open at once.
-func serve(t *testing.T, lim runtime.HTTPOptions) (addr string, peak func() int64) {
+func serveLimited(t *testing.T, lim serve.Options) (addr string, peak func() int64) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -144,8 +144,8 @@ func wellBehaved(ctx context.Context, addr string) error {
 // passes, and that it never holds more connections than the bound.
 func TestServedUnderSlowClients(t *testing.T) {
 	const slow = 500
-	lim := runtime.HTTPOptions{HeaderTimeout: time.Second, BodyTimeout: time.Second, IdleTimeout: time.Second, MaxHeaderBytes: 8 << 10, MaxConns: 600}
-	addr, peak := serve(t, lim)
+	lim := serve.Options{HeaderTimeout: time.Second, BodyTimeout: time.Second, IdleTimeout: time.Second, MaxHeaderBytes: 8 << 10, MaxConns: 600}
+	addr, peak := serveLimited(t, lim)
 	stop := make(chan struct{})
 	defer close(stop)
 	var wg sync.WaitGroup
@@ -189,8 +189,8 @@ func TestServedUnderSlowClients(t *testing.T) {
 // server never serves more at once, and a well-behaved request still
 // gets through once timeouts free slots.
 func TestConnectionBound(t *testing.T) {
-	lim := runtime.HTTPOptions{HeaderTimeout: 300 * time.Millisecond, BodyTimeout: 300 * time.Millisecond, IdleTimeout: 300 * time.Millisecond, MaxHeaderBytes: 8 << 10, MaxConns: 8}
-	addr, peak := serve(t, lim)
+	lim := serve.Options{HeaderTimeout: 300 * time.Millisecond, BodyTimeout: 300 * time.Millisecond, IdleTimeout: 300 * time.Millisecond, MaxHeaderBytes: 8 << 10, MaxConns: 8}
+	addr, peak := serveLimited(t, lim)
 	stop := make(chan struct{})
 	defer close(stop)
 	for i := range 4 * lim.MaxConns {

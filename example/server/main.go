@@ -12,7 +12,7 @@
 // reverse proxy to serve others (see the README's Deployment section).
 //
 // The HTTP server bounds what a slow or hostile client can hold, with
-// the library's defaults (runtime.HTTPOptions): request headers must
+// the library's defaults (serve.Options): request headers must
 // arrive within --header-timeout and a request body within
 // --body-timeout, each write of a response must reach the client within
 // --write-timeout (a 2025-era call that waits for a person writes
@@ -87,6 +87,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
 	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // KeysEnv names the environment variable that holds the key ring.
@@ -177,7 +178,7 @@ func main() {
 	}
 }
 
-func run(httpAddr string, cgiMode, conformance, pages bool, lim *runtime.HTTPOptions, audit runtime.Observer) error {
+func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, audit runtime.Observer) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
 	opts.FormApps = os.Getenv(FormAppsEnv) == "1"
 	if v := os.Getenv(ProgressIntervalEnv); v != "" {
@@ -252,7 +253,7 @@ func logRequests(next mcp.MethodHandler) mcp.MethodHandler {
 // serveHTTP serves the example on addr until ctx ends: a loopback
 // address, unless the person's identity comes from a trusted proxy
 // header (ELICIT_TRUSTED_USER_HEADER).
-func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page.Store, addr string, lim *runtime.HTTPOptions) error {
+func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page.Store, addr string, lim *serve.Options) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--http %q: %v", addr, err)
@@ -280,5 +281,5 @@ func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page
 	s := app.NewServer(opts)
 	s.AddReceivingMiddleware(logRequests)
 	log.Printf("serving http://%s/mcp (every protocol era; also at /mcp/stateless)", ln.Addr())
-	return adapter.Serve(ctx, newHTTPServer(s, lim), ln, *lim)
+	return serve.Serve(ctx, newHTTPServer(s, lim), ln, *lim)
 }

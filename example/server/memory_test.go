@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	elicit "github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // TestBodyMemory measures the resident memory of 100 concurrent tool
@@ -28,7 +28,7 @@ func TestBodyMemory(t *testing.T) {
 	if os.Getenv("ELICIT_MEASURE") != "1" {
 		t.Skip("set ELICIT_MEASURE=1 to measure")
 	}
-	limit := int64(elicit.DefaultMaxBodyBytes)
+	limit := int64(serve.DefaultMaxBodyBytes)
 	if v := os.Getenv("ELICIT_BODY_BYTES"); v != "" {
 		limit, _ = strconv.ParseInt(v, 10, 64)
 	}

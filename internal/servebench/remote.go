@@ -21,11 +21,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
 	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // The measured servers, by the name a Remote serves them under.
@@ -153,7 +153,7 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 		}
 		_ = json.NewEncoder(w).Encode(s)
 	})
-	o := (*runtime.HTTPOptions)(nil).Resolved()
+	o := (*serve.Options)(nil).Resolved()
 	errc := make(chan error, len(servers))
 	for i, s := range servers {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -165,7 +165,7 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 		if i == 0 {
 			mux.Handle("/stats", stats)
 		}
-		go func() { errc <- adapter.Serve(ctx, gosdk.NewHTTPServer(mux, &o), ln, o) }()
+		go func() { errc <- serve.Serve(ctx, gosdk.NewHTTPServer(mux, &o), ln, o) }()
 		fmt.Fprintf(out, "%s http://%s/mcp\n", s.name, ln.Addr())
 	}
 	fmt.Fprintln(out, "ready")

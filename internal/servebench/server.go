@@ -26,6 +26,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // Tool is the name of the measured tool.
@@ -233,7 +234,7 @@ func Serve(ctx context.Context, h http.Handler) (string, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	o := (*runtime.HTTPOptions)(nil).Resolved()
-	go func() { _ = adapter.Serve(ctx, gosdk.NewHTTPServer(mux, &o), ln, o) }()
+	o := (*serve.Options)(nil).Resolved()
+	go func() { _ = serve.Serve(ctx, gosdk.NewHTTPServer(mux, &o), ln, o) }()
 	return "http://" + ln.Addr().String() + "/mcp", nil
 }

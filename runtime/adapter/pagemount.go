@@ -4,19 +4,19 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // WithPages returns h serving also the hosted form pages of opts
-// (HTTPOptions.Pages) at every path under opts.PagesPath; h itself when
+// (serve.Options.Pages) at every path under opts.PagesPath; h itself when
 // opts has no pages. The SDK adapters' NewHTTPHandler call it.
-func WithPages(h http.Handler, opts runtime.HTTPOptions) http.Handler {
+func WithPages(h http.Handler, opts serve.Options) http.Handler {
 	if opts.Pages == nil {
 		return h
 	}
 	prefix := opts.PagesPath
 	if prefix == "" || !strings.HasPrefix(prefix, "/") || !strings.HasSuffix(prefix, "/") {
-		panic("elicit: HTTPOptions.PagesPath must start and end with \"/\" (the path of page.Config.BaseURL)")
+		panic("elicit: serve.Options.PagesPath must start and end with \"/\" (the path of page.Config.BaseURL)")
 	}
 	pages := opts.Pages
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

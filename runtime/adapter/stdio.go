@@ -9,17 +9,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
-)
 
-// Bounds of a stdio line (LineFilter).
-const (
-	// DefaultMaxLineBytes bounds one line of a stdio transport: 4 MiB. A
-	// stdio client is a local process, trusted more than an HTTP one, but
-	// one line never holds more than that in memory.
-	DefaultMaxLineBytes = 4 << 20
-	// MaxLineDepth bounds the nesting of a line's JSON: MCP messages are
-	// shallow, and some decoders recurse once per level.
-	MaxLineDepth = 256
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // JSON-RPC codes of a line the filter refuses.
@@ -32,7 +23,7 @@ const (
 // ends the connection on the first line it cannot decode. It passes on
 // the lines that are JSON-RPC messages and answers every other one
 // itself, with JSON-RPC -32700 (not JSON: NaN, a truncated value, nesting
-// deeper than MaxLineDepth, a line longer than its limit) or -32600 (JSON
+// deeper than serve.MaxLineDepth, a line longer than its limit) or -32600 (JSON
 // that is not a message), carrying the line's id when one can be read
 // (so the caller's pending call ends) and null otherwise. The server goes
 // on with the next line. A refused line that is a response (the client's
@@ -56,12 +47,12 @@ type LineFilter struct {
 }
 
 // NewLineFilter returns the filter of in, whose replies go to out. max
-// bounds a line (<= 0: DefaultMaxLineBytes); check, when not nil, tells
+// bounds a line (<= 0: serve.DefaultMaxLineBytes); check, when not nil, tells
 // whether a line that is JSON is a message the SDK accepts; report, when
 // not nil, is told of every refused line.
 func NewLineFilter(in io.Reader, out io.Writer, max int, check func(line []byte) error, report func(error)) *LineFilter {
 	if max <= 0 {
-		max = DefaultMaxLineBytes
+		max = serve.DefaultMaxLineBytes
 	}
 	return &LineFilter{in: bufio.NewReaderSize(in, 64<<10), max: max, check: check, out: &LockedWriter{w: out}, report: report}
 }
@@ -99,7 +90,7 @@ func (f *LineFilter) next() ([]byte, error) {
 		case long:
 			problem = fmt.Errorf("line longer than %d bytes", f.max)
 		case tooDeep(line):
-			problem = fmt.Errorf("JSON nested deeper than %d levels", MaxLineDepth)
+			problem = fmt.Errorf("JSON nested deeper than %d levels", serve.MaxLineDepth)
 		case !json.Valid(line):
 			problem = errors.New("not valid JSON")
 		default:
@@ -295,7 +286,7 @@ func (w *LockedWriter) Close() error {
 	return nil
 }
 
-// tooDeep reports whether line's brackets nest deeper than MaxLineDepth
+// tooDeep reports whether line's brackets nest deeper than serve.MaxLineDepth
 // (outside strings).
 func tooDeep(line []byte) bool {
 	depth, inStr, esc := 0, false, false
@@ -313,7 +304,7 @@ func tooDeep(line []byte) bool {
 		case c == '"':
 			inStr = true
 		case c == '{' || c == '[':
-			if depth++; depth > MaxLineDepth {
+			if depth++; depth > serve.MaxLineDepth {
 				return true
 			}
 		case c == '}' || c == ']':

@@ -121,7 +121,7 @@ type Config struct {
 	// result with the page's link, and the same call made again takes
 	// the answer (see runtime.ChooseRendering). Mount Pages on the
 	// server's mux under the path of its BaseURL (NewHTTPHandler does,
-	// with runtime.HTTPOptions.Pages). Its Identity must read the same
+	// with serve.Options.Pages). Its Identity must read the same
 	// person that Principal reads (IdentityPrincipal builds Principal
 	// from it). Nil means no pages: such clients are not asked
 	// (Unavailable).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,7 +23,7 @@ var ErrClientGone = errors.New("gosdk: the client is gone: its HTTP request or s
 
 // NewHTTPHandler returns the handler that serves s over streamable HTTP
 // for every protocol era at one URL, bounded by opts (nil: the
-// runtime.Default* values, see runtime.HTTPOptions):
+// serve.Default* values, see serve.Options):
 //
 //   - a request of the 2026-07-28 era goes to go-sdk's stateless handler
 //     (its questions ride in input_required results), any other to the
@@ -58,7 +59,7 @@ var ErrClientGone = errors.New("gosdk: the client is gone: its HTTP request or s
 // reach the MCP handler): mount it there too. Like go-sdk's handlers, it
 // rejects requests whose Host header is not a loopback name when they
 // arrive on a loopback address (DNS-rebinding protection).
-func NewHTTPHandler(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
+func NewHTTPHandler(s *mcp.Server, opts *serve.Options) http.Handler {
 	o := opts.Resolved()
 	h := &eraRouter{server: s, opts: o, calls: map[string]*liveCall{}, sessions: newSessionTable(o)}
 	s.AddReceivingMiddleware(h.bind)
@@ -78,7 +79,7 @@ func NewHTTPHandler(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
 	})
 	// go-sdk decodes 2026-07-28 answers case-insensitively: their keys
 	// are read exactly first.
-	return adapter.WithPages(adapter.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
+	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding
@@ -86,10 +87,10 @@ func NewHTTPHandler(s *mcp.Server, opts *runtime.HTTPOptions) http.Handler {
 // defaults): ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes. It has no
 // ReadTimeout or WriteTimeout, which would cut a 2025-era call waiting
 // for a person; NewHTTPHandler bounds the body read and each write
-// instead. Serve it on a listener from adapter.Listener, which bounds
+// instead. Serve it on a listener from serve.Listener, which bounds
 // the connections and their send buffers (ListenAndServe does).
-func NewHTTPServer(h http.Handler, opts *runtime.HTTPOptions) *http.Server {
-	return adapter.NewHTTPServer(h, opts.Resolved())
+func NewHTTPServer(h http.Handler, opts *serve.Options) *http.Server {
+	return serve.NewHTTPServer(h, opts.Resolved())
 }
 
 // ListenAndServe serves s at http://addr/mcp for every protocol era
@@ -97,7 +98,7 @@ func NewHTTPServer(h http.Handler, opts *runtime.HTTPOptions) *http.Server {
 // once, until ctx ends; it then shuts down gracefully (5 seconds for the
 // requests in flight). Put TLS and authentication in front of it, or
 // build your own server from NewHTTPHandler.
-func ListenAndServe(ctx context.Context, addr string, s *mcp.Server, opts *runtime.HTTPOptions) error {
+func ListenAndServe(ctx context.Context, addr string, s *mcp.Server, opts *serve.Options) error {
 	o := opts.Resolved()
 	mux := http.NewServeMux()
 	h := NewHTTPHandler(s, &o)
@@ -109,7 +110,7 @@ func ListenAndServe(ctx context.Context, addr string, s *mcp.Server, opts *runti
 	if err != nil {
 		return err
 	}
-	return adapter.Serve(ctx, adapter.NewHTTPServer(mux, o), ln, o)
+	return serve.Serve(ctx, serve.NewHTTPServer(mux, o), ln, o)
 }
 
 // callKey is the request header under which the router names the HTTP
@@ -120,7 +121,7 @@ const callKey = "Elicitgen call"
 // eraRouter is NewHTTPHandler's handler.
 type eraRouter struct {
 	server              *mcp.Server
-	opts                runtime.HTTPOptions
+	opts                serve.Options
 	stateful, stateless http.Handler
 
 	sessions *sessionTable
@@ -182,7 +183,7 @@ func (h *eraRouter) modern(r *http.Request) bool {
 	if r.Header.Get("Mcp-Session-Id") != "" || r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
 		return false
 	}
-	body, err := adapter.PeekBody(r, h.opts.MaxBodyBytes)
+	body, err := serve.PeekBody(r, h.opts.MaxBodyBytes)
 	if err != nil {
 		return false
 	}

@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
@@ -29,7 +29,7 @@ import (
 // question, through gosdk.NewHTTPHandler on a loopback port. returned
 // counts the calls of the tool that returned, and how many of those
 // returned because their context ended.
-func httpServer(t *testing.T, opts *runtime.HTTPOptions) (url string, returned, ctxEnded *atomic.Int64) {
+func httpServer(t *testing.T, opts *serve.Options) (url string, returned, ctxEnded *atomic.Int64) {
 	t.Helper()
 	returned, ctxEnded = new(atomic.Int64), new(atomic.Int64)
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
@@ -53,7 +53,7 @@ func httpServer(t *testing.T, opts *runtime.HTTPOptions) (url string, returned, 
 		})
 	srv := httptest.NewUnstartedServer(gosdk.NewHTTPHandler(s, opts))
 	srv.Config = gosdk.NewHTTPServer(srv.Config.Handler, opts)
-	srv.Listener = adapter.Listener(srv.Listener, opts.Resolved())
+	srv.Listener = serve.Listener(srv.Listener, opts.Resolved())
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL, returned, ctxEnded
@@ -245,7 +245,7 @@ func TestHTTPDeleteEndsAsk(t *testing.T) {
 // which frees their slots and their goroutines.
 func TestHTTPSessionsBounded(t *testing.T) {
 	const max = 50
-	url, _, _ := httpServer(t, &runtime.HTTPOptions{MaxSessions: max, SessionTimeout: 3 * time.Second})
+	url, _, _ := httpServer(t, &serve.Options{MaxSessions: max, SessionTimeout: 3 * time.Second})
 	http.DefaultClient.CloseIdleConnections()
 	base := baseline()
 	init := func() int {
@@ -281,7 +281,7 @@ func TestHTTPSessionsBounded(t *testing.T) {
 // A body beyond MaxBodyBytes is refused with 413, whatever its era, and
 // whether or not it states its length.
 func TestHTTPBodyLimit(t *testing.T) {
-	url, _, _ := httpServer(t, &runtime.HTTPOptions{MaxBodyBytes: 64 << 10})
+	url, _, _ := httpServer(t, &serve.Options{MaxBodyBytes: 64 << 10})
 	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"confirm","arguments":{"pad":"` + strings.Repeat("x", 70<<10) + `"}}}`
 	for _, tc := range []struct {
 		name    string
@@ -318,7 +318,7 @@ func TestHTTPBodyLimit(t *testing.T) {
 // frees their connections.
 func TestHTTPSlowReadersCut(t *testing.T) {
 	const conns = 4
-	url, _, _ := httpServer(t, &runtime.HTTPOptions{MaxConns: conns, WriteTimeout: 300 * time.Millisecond})
+	url, _, _ := httpServer(t, &serve.Options{MaxConns: conns, WriteTimeout: 300 * time.Millisecond})
 	sid := openSession(t, url)
 	http.DefaultClient.CloseIdleConnections()
 	host := strings.TrimPrefix(url, "http://")

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // The figures of BENCHMARKS.md ("Dropped clients and idle sessions").
@@ -57,7 +57,7 @@ func (s sample) String() string {
 func TestMeasureDroppedAsks(t *testing.T) {
 	measuring(t)
 	for _, shared := range []bool{false, true} {
-		url, returned, _ := httpServer(t, &runtime.HTTPOptions{SessionTimeout: 5 * time.Second, MaxSessions: 2000})
+		url, returned, _ := httpServer(t, &serve.Options{SessionTimeout: 5 * time.Second, MaxSessions: 2000})
 		const drops = 1000
 		sid := openSession(t, url)
 		http.DefaultClient.CloseIdleConnections()
@@ -88,7 +88,7 @@ func TestMeasureDroppedAsks(t *testing.T) {
 // defaults (cap 1,000).
 func TestMeasureIdleSessions(t *testing.T) {
 	measuring(t)
-	for _, opts := range []*runtime.HTTPOptions{{SessionTimeout: 5 * time.Second, MaxSessions: 10000}, nil} {
+	for _, opts := range []*serve.Options{{SessionTimeout: 5 * time.Second, MaxSessions: 10000}, nil} {
 		url, _, _ := httpServer(t, opts)
 		http.DefaultClient.CloseIdleConnections()
 		goruntime.GC()

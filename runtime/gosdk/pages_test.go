@@ -23,6 +23,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
 	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 const userHeader = "X-Forwarded-User"
@@ -77,7 +78,7 @@ func newPagesServer(t *testing.T, store page.Store, opts ...func(*gosdk.Config))
 		ps.deploys.Add(1)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("deployed %s: %s to %s x%d", in.Service, d.Branch, d.Env, d.Replicas)}}}, nil, nil
 	}))
-	srv.Config.Handler = gosdk.NewHTTPHandler(s, &runtime.HTTPOptions{Pages: pages, PagesPath: "/elicit/"})
+	srv.Config.Handler = gosdk.NewHTTPHandler(s, &serve.Options{Pages: pages, PagesPath: "/elicit/"})
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return ps

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // TestEraRouter checks where each kind of request goes, and that the
@@ -24,7 +23,7 @@ func TestEraRouter(t *testing.T) {
 		})
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-	h := &eraRouter{server: s, opts: (*runtime.HTTPOptions)(nil).Resolved(), calls: map[string]*liveCall{},
+	h := &eraRouter{server: s, opts: (*serve.Options)(nil).Resolved(), calls: map[string]*liveCall{},
 		stateful: record("stateful"), stateless: record("stateless")}
 	const modernCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
 	for _, tc := range []struct {

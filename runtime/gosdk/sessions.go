@@ -6,13 +6,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/elicitgen/elicitgen/runtime"
 )
 
-// Session budgets of NewHTTPHandler (runtime.HTTPOptions), so that no
+// Session budgets of NewHTTPHandler (serve.Options), so that no
 // client locks out the others: each client (ClientKey: the principal
 // where the request has one, else its remote address) holds at most
 // MaxSessionsPerClient 2025-era sessions, and all of them at most
@@ -24,7 +23,7 @@ import (
 // often it is pinged; it is closed once idle after that.
 
 // ClientOf names the client of r for its budgets (the default of
-// runtime.HTTPOptions.ClientKey): the authenticated user when an auth
+// serve.Options.ClientKey): the authenticated user when an auth
 // middleware put token info with a UserID on the request's context
 // (go-sdk's auth.RequireBearerToken), else the host of its remote
 // address.
@@ -54,7 +53,7 @@ type sessionTable struct {
 	now              func() time.Time
 }
 
-func newSessionTable(o runtime.HTTPOptions) *sessionTable {
+func newSessionTable(o serve.Options) *sessionTable {
 	return &sessionTable{total: o.MaxSessions, perClient: o.MaxSessionsPerClient, lifetime: o.SessionLifetime,
 		byID: map[string]*sessionEntry{}, closing: map[string]bool{}, now: time.Now}
 }

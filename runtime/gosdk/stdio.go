@@ -14,11 +14,11 @@ import (
 // server that outlives a malformed line: go-sdk's mcp.StdioTransport ends
 // the connection, and with it the server, on the first line it cannot
 // decode. This one answers such a line itself (JSON-RPC -32700 for a line
-// that is not JSON, nested deeper than adapter.MaxLineDepth or longer
+// that is not JSON, nested deeper than serve.MaxLineDepth or longer
 // than maxLineBytes; -32600 for JSON that is not a message), with the
 // line's id when one can be read, so that the client's pending call ends,
 // and goes on with the next line (see adapter.LineFilter). maxLineBytes
-// <= 0 means adapter.DefaultMaxLineBytes.
+// <= 0 means serve.DefaultMaxLineBytes.
 func StdioTransport(maxLineBytes int) mcp.Transport {
 	return IOTransport(os.Stdin, nopCloser{os.Stdout}, maxLineBytes)
 }

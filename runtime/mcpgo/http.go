@@ -7,14 +7,14 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // NewHTTPHandler returns the handler that serves s over streamable HTTP
 // for every protocol era at one URL (mcp-go's StreamableHTTPServer tells
-// the eras apart itself), bounded by opts (nil: the runtime.Default*
-// values, see runtime.HTTPOptions), with more passed to
+// the eras apart itself), bounded by opts (nil: the serve.Default*
+// values, see serve.Options), with more passed to
 // server.NewStreamableHTTPServer after the handler's own:
 //
 //   - A body beyond opts.MaxBodyBytes is refused (413 when its
@@ -34,7 +34,7 @@ import (
 // Mount it at your MCP path (ListenAndServe mounts it at /mcp) and serve
 // it with an *http.Server from NewHTTPServer. With opts.Pages it also
 // serves the hosted form pages under opts.PagesPath: mount it there too.
-func NewHTTPHandler(s *server.MCPServer, opts *runtime.HTTPOptions, more ...server.StreamableHTTPOption) http.Handler {
+func NewHTTPHandler(s *server.MCPServer, opts *serve.Options, more ...server.StreamableHTTPOption) http.Handler {
 	o := opts.Resolved()
 	var sopts []server.StreamableHTTPOption
 	if o.SessionTimeout > 0 {
@@ -42,7 +42,7 @@ func NewHTTPHandler(s *server.MCPServer, opts *runtime.HTTPOptions, more ...serv
 	}
 	sopts = append(sopts, more...)
 	// Answers are read with exact keys (adapter.ExactAnswersHTTP).
-	return adapter.WithPages(adapter.LimitHandler(adapter.ExactAnswersHTTP(server.NewStreamableHTTPServer(s, sopts...), o.MaxBodyBytes), o), o)
+	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(server.NewStreamableHTTPServer(s, sopts...), o.MaxBodyBytes), o), o)
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding
@@ -50,17 +50,17 @@ func NewHTTPHandler(s *server.MCPServer, opts *runtime.HTTPOptions, more ...serv
 // defaults): ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes. It has no
 // ReadTimeout or WriteTimeout, which would cut a 2025-era call waiting
 // for a person; NewHTTPHandler bounds the body read and each write
-// instead. Serve it on a listener from adapter.Listener, which bounds
+// instead. Serve it on a listener from serve.Listener, which bounds
 // the connections and their send buffers (ListenAndServe does).
-func NewHTTPServer(h http.Handler, opts *runtime.HTTPOptions) *http.Server {
-	return adapter.NewHTTPServer(h, opts.Resolved())
+func NewHTTPServer(h http.Handler, opts *serve.Options) *http.Server {
+	return serve.NewHTTPServer(h, opts.Resolved())
 }
 
 // ListenAndServe serves s at http://addr/mcp for every protocol era
 // (NewHTTPHandler, NewHTTPServer), at most opts.MaxConns connections at
 // once, until ctx ends; it then shuts down gracefully (5 seconds for the
 // requests in flight).
-func ListenAndServe(ctx context.Context, addr string, s *server.MCPServer, opts *runtime.HTTPOptions) error {
+func ListenAndServe(ctx context.Context, addr string, s *server.MCPServer, opts *serve.Options) error {
 	o := opts.Resolved()
 	mux := http.NewServeMux()
 	h := NewHTTPHandler(s, &o)
@@ -72,5 +72,5 @@ func ListenAndServe(ctx context.Context, addr string, s *server.MCPServer, opts 
 	if err != nil {
 		return err
 	}
-	return adapter.Serve(ctx, adapter.NewHTTPServer(mux, o), ln, o)
+	return serve.Serve(ctx, serve.NewHTTPServer(mux, o), ln, o)
 }

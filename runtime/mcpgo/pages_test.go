@@ -22,6 +22,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // A client without elicitation gets the hosted page's link on mcp-go too;
@@ -58,7 +59,7 @@ func TestPagesLink(t *testing.T) {
 				deploys.Add(1)
 				return mcp.NewToolResultText(fmt.Sprintf("deployed %s x%d", d.Env, d.Replicas)), nil
 			}))
-			srv.Config.Handler = mcpgo.NewHTTPHandler(s, &runtime.HTTPOptions{Pages: pages, PagesPath: "/elicit/"})
+			srv.Config.Handler = mcpgo.NewHTTPHandler(s, &serve.Options{Pages: pages, PagesPath: "/elicit/"})
 			srv.Start()
 			defer srv.Close()
 			tr, err := transport.NewStreamableHTTP(srv.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{header: "alice"}))

@@ -17,10 +17,10 @@ import (
 // null id, so the client's call on that line never ends, and it reads a
 // line of any length into memory. Here such a line is answered by
 // adapter.LineFilter instead: -32700 (not JSON, nested deeper than
-// adapter.MaxLineDepth, longer than maxLineBytes) or -32600 (JSON that is
+// serve.MaxLineDepth, longer than maxLineBytes) or -32600 (JSON that is
 // not a message), with the line's id when one can be read; the server
 // goes on with the next line. maxLineBytes <= 0 means
-// adapter.DefaultMaxLineBytes; opts configure mcp-go's stdio server.
+// serve.DefaultMaxLineBytes; opts configure mcp-go's stdio server.
 func ServeStdio(ctx context.Context, s *server.MCPServer, maxLineBytes int, opts ...server.StdioOption) error {
 	return ServeIO(ctx, s, os.Stdin, os.Stdout, maxLineBytes, opts...)
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // headerClient sends every request with X-Client: name.
@@ -53,7 +53,7 @@ func initialize(t *testing.T, url, client string) (int, string) {
 // however often it is pinged.
 func TestSessionBudgets(t *testing.T) {
 	s := newServer(t, goSDK, runtime.UnavailableAuto)
-	h := gosdk.NewHTTPHandler(s.gs, &runtime.HTTPOptions{
+	h := gosdk.NewHTTPHandler(s.gs, &serve.Options{
 		MaxSessions: 6, MaxSessionsPerClient: 3, SessionLifetime: 2 * time.Second,
 		ClientKey: func(r *http.Request) string { return r.Header.Get("X-Client") },
 	})
@@ -147,7 +147,7 @@ func fromAddr(src string) *http.Client {
 // (go test -v -run TestBudgetsHoldForOthers ./runtime/internal/sdktest/).
 func TestBudgetsHoldForOthers(t *testing.T) {
 	s := newServer(t, goSDK, runtime.UnavailableAuto)
-	o := &runtime.HTTPOptions{MaxConns: 8, MaxConnsPerClient: 4, MaxSessions: 6, MaxSessionsPerClient: 3}
+	o := &serve.Options{MaxConns: 8, MaxConnsPerClient: 4, MaxSessions: 6, MaxSessionsPerClient: 3}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestBudgetsHoldForOthers(t *testing.T) {
 	mux.Handle("/mcp", gosdk.NewHTTPHandler(s.gs, o))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- adapter.Serve(ctx, gosdk.NewHTTPServer(mux, o), ln, o.Resolved()) }()
+	go func() { done <- serve.Serve(ctx, gosdk.NewHTTPServer(mux, o), ln, o.Resolved()) }()
 	defer func() { cancel(); <-done }()
 	url := "http://" + ln.Addr().String() + "/mcp"
 	held := 0

@@ -17,6 +17,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // A raw client speaks JSON lines to the library's own stdio and HTTP
@@ -139,7 +140,7 @@ func stdioRaw(t *testing.T, s *server, version string) *rawClient {
 // does the JSON-RPC body of a 4xx.
 func httpRaw(t *testing.T, s *server, version string) *rawClient {
 	var h http.Handler
-	opts := &runtime.HTTPOptions{}
+	opts := &serve.Options{}
 	switch s.sdk {
 	case goSDK:
 		h = gosdk.NewHTTPHandler(s.gs, opts)

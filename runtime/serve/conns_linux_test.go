@@ -1,4 +1,4 @@
-package adapter_test
+package serve_test
 
 import (
 	"io"
@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // A client that pipelines requests and never reads its responses is cut
@@ -21,10 +20,10 @@ func TestNonReadingClientCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := (&runtime.HTTPOptions{WriteTimeout: 20 * time.Second}).Resolved()
+	o := (&serve.Options{WriteTimeout: 20 * time.Second}).Resolved()
 	chunk := strings.Repeat("x", 4<<10)
-	srv := adapter.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, chunk) }), o)
-	go srv.Serve(adapter.Listener(ln, o))
+	srv := serve.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, chunk) }), o)
+	go srv.Serve(serve.Listener(ln, o))
 	defer srv.Close()
 	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
 		return c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 16<<10) })

@@ -1,4 +1,4 @@
-package adapter_test
+package serve_test
 
 import (
 	"io"
@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
 // serveLimited serves ok (or block, for /block) on a loopback listener
@@ -20,13 +19,13 @@ func serveLimited(t *testing.T, total, perClient int, block chan struct{}) strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := adapter.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/block" {
 			<-block
 		}
 		io.WriteString(w, "ok")
-	}), (*runtime.HTTPOptions)(nil).Resolved())
-	go srv.Serve(adapter.LimitListenerPerClient(ln, total, perClient))
+	}), (*serve.Options)(nil).Resolved())
+	go srv.Serve(serve.LimitListenerPerClient(ln, total, perClient))
 	t.Cleanup(func() { close(block); srv.Close() })
 	return "http://" + ln.Addr().String()
 }

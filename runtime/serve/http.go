@@ -1,4 +1,4 @@
-package adapter
+package serve
 
 import (
 	"bytes"
@@ -10,14 +10,12 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // LimitHandler wraps h with the per-request bounds of o (resolved): the
 // body limit (413 beyond it), the body read deadline (lifted once the
 // body is read) and the per-write deadline.
-func LimitHandler(h http.Handler, o runtime.HTTPOptions) http.Handler {
+func LimitHandler(h http.Handler, o Options) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		if o.WriteTimeout > 0 {
@@ -96,7 +94,7 @@ func (b *liftOnEOF) Read(p []byte) (int, error) {
 // of o (resolved): ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes. It
 // sets no ReadTimeout or WriteTimeout: those would cut a long response
 // (LimitHandler bounds the body read and each write instead).
-func NewHTTPServer(h http.Handler, o runtime.HTTPOptions) *http.Server {
+func NewHTTPServer(h http.Handler, o Options) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: o.HeaderTimeout,
@@ -109,7 +107,7 @@ func NewHTTPServer(h http.Handler, o runtime.HTTPOptions) *http.Server {
 // Serve serves srv on ln (wrapped by Listener under o) until ctx ends; it
 // then shuts srv down, giving requests in flight 5 seconds before their
 // connections are closed.
-func Serve(ctx context.Context, srv *http.Server, ln net.Listener, o runtime.HTTPOptions) error {
+func Serve(ctx context.Context, srv *http.Server, ln net.Listener, o Options) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(Listener(ln, o)) }()
 	select {
@@ -141,7 +139,7 @@ const SendBuffer = 256 << 10
 // connections closed early when slots run short
 // (LimitListenerPerClient), and, when o.WriteTimeout is set, a send buffer of
 // SendBuffer bytes per TCP connection.
-func Listener(ln net.Listener, o runtime.HTTPOptions) net.Listener {
+func Listener(ln net.Listener, o Options) net.Listener {
 	if o.WriteTimeout > 0 {
 		ln = sendBufferListener{ln}
 	}
@@ -178,7 +176,7 @@ type queuedConn struct {
 
 // ErrNotReading is the error of a write to a connection whose client has
 // left MaxQueuedBytes unread.
-var ErrNotReading = errors.New("adapter: the client is not reading its responses: connection closed")
+var ErrNotReading = errors.New("elicit: the client is not reading its responses: connection closed")
 
 func (c *queuedConn) Write(p []byte) (int, error) {
 	if n, ok := sendQueue(c.raw); ok && n > MaxQueuedBytes {

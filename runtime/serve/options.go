@@ -1,4 +1,4 @@
-package runtime
+package serve
 
 import (
 	"net/http"
@@ -60,10 +60,10 @@ const (
 	DefaultMaxConnsPerClient = 128
 )
 
-// HTTPOptions bound what one client can hold of an HTTP MCP server. The
+// Options bound what one client can hold of an HTTP MCP server. The
 // zero value of a field means its default (the Default* constants); a
 // negative value means no limit.
-type HTTPOptions struct {
+type Options struct {
 	// MaxBodyBytes bounds a request body; a larger one is answered 413.
 	MaxBodyBytes int64
 	// SessionTimeout closes a 2025-era session idle that long (no
@@ -117,8 +117,8 @@ type HTTPOptions struct {
 // Resolved returns o with every zero field set to its default (a nil o
 // gives all the defaults) and every negative one set to 0, meaning no
 // limit.
-func (o *HTTPOptions) Resolved() HTTPOptions {
-	var r HTTPOptions
+func (o *Options) Resolved() Options {
+	var r Options
 	if o != nil {
 		r = *o
 	}
@@ -146,3 +146,14 @@ func pick[T int | int64 | time.Duration](v, def T) T {
 	}
 	return v
 }
+
+// Bounds of a stdio line (the adapters' ServeStdio; adapter.LineFilter).
+const (
+	// DefaultMaxLineBytes bounds one line of a stdio transport: 4 MiB. A
+	// stdio client is a local process, trusted more than an HTTP one, but
+	// one line never holds more than that in memory.
+	DefaultMaxLineBytes = 4 << 20
+	// MaxLineDepth bounds the nesting of a line's JSON: MCP messages are
+	// shallow, and some decoders recurse once per level.
+	MaxLineDepth = 256
+)
