@@ -16,9 +16,3 @@ package runtime
 func WithAskedFirst() AskOption {
 	return func(c *askConfig) { c.askedFirst = true }
 }
-
-// ErrStateUsed: the requestState already carried answers into a tool
-// handler once and is spent (single use). The client must call the tool
-// again, without requestState, and be asked again. It matches
-// ErrInvalidState.
-var ErrStateUsed error = &stateError{"already used: its answers reached the tool once; call the tool again without requestState to be asked again"}

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
@@ -77,49 +76,6 @@ func (k EventKind) String() string {
 		return eventKindNames[k]
 	}
 	return "unknown"
-}
-
-// Reasons of EventStateRefused.
-const (
-	// RefusedTampered: the state is malformed, does not authenticate or
-	// was sealed under a key this server does not hold.
-	RefusedTampered = "tampered"
-	// RefusedExpired: the state outlived its TTL.
-	RefusedExpired = "expired"
-	// RefusedForeign: the state was issued for another tool, other
-	// arguments or another principal.
-	RefusedForeign = "foreign"
-	// RefusedSpent: the state already carried its answers into a handler
-	// (replay).
-	RefusedSpent = "spent"
-	// RefusedNotYetValid: the state was issued ahead of this server's
-	// clock.
-	RefusedNotYetValid = "not_yet_valid"
-	// RefusedOutdated: the state is in the format of an earlier release.
-	RefusedOutdated = "outdated"
-)
-
-// RefusalReason returns the Refused* reason of an error matching
-// ErrInvalidState, or "" for any other error.
-func RefusalReason(err error) string {
-	var r interface{ RefusalReason() string }
-	switch {
-	case !errors.Is(err, ErrInvalidState):
-		return ""
-	case errors.As(err, &r) && r.RefusalReason() != "":
-		return r.RefusalReason()
-	case errors.Is(err, ErrStateUsed):
-		return RefusedSpent
-	case errors.Is(err, ErrStateExpired):
-		return RefusedExpired
-	case errors.Is(err, ErrStateForeign):
-		return RefusedForeign
-	case errors.Is(err, ErrStateNotYetValid):
-		return RefusedNotYetValid
-	case errors.Is(err, ErrStateOutdated):
-		return RefusedOutdated
-	}
-	return RefusedTampered
 }
 
 // Event is one thing that happened to a question of a tool call. Fields

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 // spentError is a replay store's refusal: it names its reason.
@@ -18,23 +19,23 @@ type spentError struct{}
 
 func (spentError) Error() string         { return "state already used" }
 func (spentError) Is(err error) bool     { return err == runtime.ErrInvalidState }
-func (spentError) RefusalReason() string { return runtime.RefusedSpent }
+func (spentError) RefusalReason() string { return seal.RefusedSpent }
 
 func TestRefusalReason(t *testing.T) {
 	for _, tc := range []struct {
 		err  error
 		want string
 	}{
-		{fmt.Errorf("%w: does not authenticate", runtime.ErrStateTampered), runtime.RefusedTampered},
-		{fmt.Errorf("%w: 3s ago", runtime.ErrStateExpired), runtime.RefusedExpired},
-		{runtime.ErrStateForeign, runtime.RefusedForeign},
-		{runtime.ErrStateNotYetValid, runtime.RefusedNotYetValid},
-		{runtime.ErrStateOutdated, runtime.RefusedOutdated},
-		{fmt.Errorf("open: %w", spentError{}), runtime.RefusedSpent},
+		{fmt.Errorf("%w: does not authenticate", seal.ErrStateTampered), seal.RefusedTampered},
+		{fmt.Errorf("%w: 3s ago", seal.ErrStateExpired), seal.RefusedExpired},
+		{seal.ErrStateForeign, seal.RefusedForeign},
+		{seal.ErrStateNotYetValid, seal.RefusedNotYetValid},
+		{seal.ErrStateOutdated, seal.RefusedOutdated},
+		{fmt.Errorf("open: %w", spentError{}), seal.RefusedSpent},
 		{errors.New("other"), ""},
 		{nil, ""},
 	} {
-		if got := runtime.RefusalReason(tc.err); got != tc.want {
+		if got := seal.RefusalReason(tc.err); got != tc.want {
 			t.Errorf("RefusalReason(%v) = %q, want %q", tc.err, got, tc.want)
 		}
 	}

@@ -167,7 +167,7 @@ func TestRetriesModern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &adapter.Settings{Keys: ring, Replay: adapter.NewMemoryReplayStore(0)}
+	s := &adapter.Settings{Keys: ring, Replay: seal.NewMemoryReplayStore(0)}
 	bad := &runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"choice": "mars"}}
 	state := ""
 	round := func(answer *runtime.Response) (adapter.Reply, error) {

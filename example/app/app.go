@@ -30,7 +30,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/page"
 )
@@ -91,7 +90,7 @@ type Options struct {
 	// so that an approval is used once. Nil means an in-memory store for
 	// this process; instances behind one load balancer share one store
 	// (runtime/redisstore).
-	Replay adapter.ReplayStore
+	Replay seal.ReplayStore
 	// Logf, when set, records what the tools did (one line per deployment,
 	// booking and scheduled campaign).
 	Logf func(format string, args ...any)
@@ -142,7 +141,7 @@ func New(opts Options) *App {
 	}
 	replay := opts.Replay
 	if replay == nil {
-		replay = adapter.NewMemoryReplayStore(0)
+		replay = seal.NewMemoryReplayStore(0)
 	}
 	logf := opts.Logf
 	if logf == nil {

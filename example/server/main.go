@@ -82,7 +82,6 @@ import (
 
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
@@ -125,7 +124,7 @@ const ClockSkewEnv = "ELICIT_REDIS_CLOCK_SKEW"
 // store in the same Redis (nil for memory), and its closer. A Redis
 // store must pass Start (reachable, an eviction policy that keeps
 // claims).
-func replayStore(spec string) (adapter.ReplayStore, page.Store, func(), error) {
+func replayStore(spec string) (seal.ReplayStore, page.Store, func(), error) {
 	switch {
 	case spec == "" || spec == "memory":
 		return nil, nil, func() {}, nil

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -25,7 +24,7 @@ func BenchmarkHandler(b *testing.B) {
 				var deploys Counter
 				h := NewRawHandler(NewRawServer(&deploys))
 				if name == Memory {
-					h = NewHandler(NewServer(keys, adapter.NewMemoryReplayStore(MemoryReplayLimit), &deploys))
+					h = NewHandler(NewServer(keys, seal.NewMemoryReplayStore(MemoryReplayLimit), &deploys))
 				}
 				c, err := NewClient(&http.Client{Transport: HandlerTransport(h)}, "http://127.0.0.1/mcp", version)
 				if err != nil {
@@ -58,7 +57,7 @@ func BenchmarkHandlerSideBySide(b *testing.B) {
 			var deploys Counter
 			names := []string{Raw, Memory}
 			handlers := []http.Handler{NewRawHandler(NewRawServer(&deploys)),
-				NewHandler(NewServer(keys, adapter.NewMemoryReplayStore(MemoryReplayLimit), &deploys))}
+				NewHandler(NewServer(keys, seal.NewMemoryReplayStore(MemoryReplayLimit), &deploys))}
 			clients := make([]*Client, len(handlers))
 			for i, h := range handlers {
 				c, err := NewClient(&http.Client{Transport: HandlerTransport(h)}, "http://127.0.0.1/mcp", version)

@@ -21,7 +21,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -39,7 +38,7 @@ const (
 // MemoryReplayLimit is the in-memory store's limit in the measurements:
 // every 2026-07-28 approval holds its state id for the state's lifetime
 // (16 minutes), so a load of a few thousand approvals a second outgrows
-// adapter.DefaultReplayLimit in under a minute.
+// seal.DefaultReplayLimit in under a minute.
 const MemoryReplayLimit = 1 << 22
 
 // Stats is what a server process has spent since it started.
@@ -118,7 +117,7 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 	}
 	servers := []server{
 		{Raw, NewRawHandler(NewRawServer(&deploys))},
-		{Memory, NewHandler(NewServer(keys, claims.timed(adapter.NewMemoryReplayStore(MemoryReplayLimit)), &deploys))},
+		{Memory, NewHandler(NewServer(keys, claims.timed(seal.NewMemoryReplayStore(MemoryReplayLimit)), &deploys))},
 	}
 	if redisURL != "" {
 		opt, err := redis.ParseURL(redisURL)
@@ -181,12 +180,12 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 // took.
 type claimClock struct{ n, d atomic.Int64 }
 
-func (c *claimClock) timed(s adapter.ReplayStore) adapter.ReplayStore {
+func (c *claimClock) timed(s seal.ReplayStore) seal.ReplayStore {
 	return timedStore{s, c}
 }
 
 type timedStore struct {
-	adapter.ReplayStore
+	seal.ReplayStore
 	c *claimClock
 }
 

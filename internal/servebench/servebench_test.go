@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -24,7 +23,7 @@ func TestApprovals(t *testing.T) {
 				var deploys Counter
 				h := NewRawHandler(NewRawServer(&deploys))
 				if kind == "elicitgen" {
-					h = NewHandler(NewServer(keys, adapter.NewMemoryReplayStore(0), &deploys))
+					h = NewHandler(NewServer(keys, seal.NewMemoryReplayStore(0), &deploys))
 				}
 				url, err := Serve(ctx, h)
 				if err != nil {
@@ -48,7 +47,7 @@ func TestApprovals(t *testing.T) {
 func TestStateSpentOnce(t *testing.T) {
 	ctx := context.Background()
 	var deploys Counter
-	h := NewHandler(NewServer(seal.NewRandomKeyRing(), adapter.NewMemoryReplayStore(0), &deploys))
+	h := NewHandler(NewServer(seal.NewRandomKeyRing(), seal.NewMemoryReplayStore(0), &deploys))
 	c, err := NewClient(&http.Client{Transport: HandlerTransport(h)}, "http://127.0.0.1/mcp", runtime.Version20260728)
 	if err != nil {
 		t.Fatal(err)

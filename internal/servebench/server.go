@@ -23,7 +23,6 @@ import (
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/example/forms"
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
@@ -69,7 +68,7 @@ func branchOf(service string) (string, bool) {
 // the branch pre-filled, the answer counting only when this server asked
 // first, the environment named for the audit), with replay as its
 // replay store. Each deploy is counted in deploys instead of stored.
-func NewServer(keys *seal.KeyRing, replay adapter.ReplayStore, deploys *Counter) *mcp.Server {
+func NewServer(keys *seal.KeyRing, replay seal.ReplayStore, deploys *Counter) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "servebench", Version: "v0"}, nil)
 	cfg := &gosdk.Config{Keys: keys, Replay: replay}
 	t := &mcp.Tool{Name: Tool, Title: "Deploy a service", Description: "Deploys a service after the user confirms.",

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 // What an audit record may hold: the author's names and validated
@@ -68,11 +69,11 @@ func auditReason(err error) string {
 		return "malformed_answer"
 	case errors.Is(err, ErrTooManyInputResponses):
 		return "too_many_input_responses"
-	case errors.Is(err, ErrStoreForgot):
+	case errors.Is(err, seal.ErrStoreForgot):
 		return "replay_store_forgot"
-	case errors.Is(err, ErrClaimUnknown):
+	case errors.Is(err, seal.ErrClaimUnknown):
 		return "replay_claim_unknown"
-	case errors.Is(err, ErrReplayStore):
+	case errors.Is(err, seal.ErrReplayStore):
 		return "replay_store"
 	}
 	return errorClass(err)

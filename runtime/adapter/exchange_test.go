@@ -41,7 +41,7 @@ func modernExchange(t *testing.T, s *seal.Sealer, r round) *adapter.Exchange {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := x.Claim(context.Background(), adapter.NewMemoryReplayStore(0)); err != nil {
+	if err := x.Claim(context.Background(), seal.NewMemoryReplayStore(0)); err != nil {
 		t.Fatal(err)
 	}
 	return x
@@ -118,7 +118,7 @@ func TestExchangeTwoStepRounds(t *testing.T) {
 	}
 
 	// The state is bound to the arguments.
-	if _, err := adapter.NewExchange(s, &adapter.Call{Tool: "deploy", Args: []byte(`{"p":2}`), Version: runtime.Version20260728, State: st2}); !errors.Is(err, runtime.ErrStateForeign) {
+	if _, err := adapter.NewExchange(s, &adapter.Call{Tool: "deploy", Args: []byte(`{"p":2}`), Version: runtime.Version20260728, State: st2}); !errors.Is(err, seal.ErrStateForeign) {
 		t.Errorf("state replayed with other arguments: %v", err)
 	}
 }

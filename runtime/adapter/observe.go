@@ -93,7 +93,7 @@ func (s *Settings) observeStart(c *Call, x *Exchange, err error) {
 			o.base.Round = 2
 		}
 		e := o.event(runtime.EventStateRefused, "", nil)
-		if e.Reason = runtime.RefusalReason(err); e.Reason == "" {
+		if e.Reason = seal.RefusalReason(err); e.Reason == "" {
 			e.Kind, e.Reason = runtime.EventFailed, auditReason(err)
 		}
 		e.Reply = "invalid_params"
@@ -428,7 +428,7 @@ func (x *Exchange) observeRefused(err error) {
 	}
 	e := o.event(runtime.EventStateRefused, "", nil)
 	reply := "invalid_params"
-	if e.Reason = runtime.RefusalReason(err); e.Reason == "" {
+	if e.Reason = seal.RefusalReason(err); e.Reason == "" {
 		e.Kind, e.Reason, reply = runtime.EventFailed, auditReason(err), "internal_error"
 	}
 	e.Reply = reply

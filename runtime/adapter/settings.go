@@ -32,7 +32,7 @@ type Settings struct {
 	// Replay spends each requestState that carries answers into a
 	// handler (Exchange.Claim). Adapters always set it (their Config's
 	// store, or an in-memory one); nil makes such requests fail closed.
-	Replay ReplayStore
+	Replay seal.ReplayStore
 	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
 	// server asked its question (in inputResponses, without a sealed
 	// state that asked it). By default such an answer is ignored and the

@@ -67,7 +67,7 @@ func TestStateBoundToPrincipal(t *testing.T) {
 	}
 	// NewAsker's error matches the runtime sentinel and still carries the code.
 	_, err = gosdk.NewAsker(ctx, &gosdk.Config{Keys: seal.NewRandomKeyRing()}, modernRequest("alice", formCaps, res.RequestState, nil))
-	if !errors.Is(err, runtime.ErrStateTampered) || !errors.As(err, &we) || we.Code != -32602 {
+	if !errors.Is(err, seal.ErrStateTampered) || !errors.As(err, &we) || we.Code != -32602 {
 		t.Fatalf("NewAsker with another server's state = %v", err)
 	}
 }

@@ -160,7 +160,7 @@ func TestHandlePromptErrors(t *testing.T) {
 	if err != nil || tool.RequestState == "" {
 		t.Fatalf("tool round 1 = %+v, %v", tool, err)
 	}
-	for state, want := range map[string]error{res.RequestState + "x": runtime.ErrStateTampered, tool.RequestState: runtime.ErrStateForeign} {
+	for state, want := range map[string]error{res.RequestState + "x": seal.ErrStateTampered, tool.RequestState: seal.ErrStateForeign} {
 		_, err = h(ctx, modern(state))
 		var we *jsonrpc.Error
 		if !errors.Is(err, want) || !errors.Is(err, runtime.ErrInvalidState) || !errors.As(err, &we) || we.Code != adapter.CodeInvalidParams {

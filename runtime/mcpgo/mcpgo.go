@@ -99,11 +99,11 @@ type Config struct {
 	// into a handler, so that a state is used once: a second request with
 	// it is refused (call the tool again and be asked again), and
 	// concurrent ones run the handler at most once. Nil means an
-	// in-memory store (adapter.NewMemoryReplayStore) shared by the tools
+	// in-memory store (seal.NewMemoryReplayStore) shared by the tools
 	// of this Config: right for one process; give every instance of a
 	// deployment one shared store (runtime/redisstore). A failing store
 	// refuses the request.
-	Replay adapter.ReplayStore
+	Replay seal.ReplayStore
 	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
 	// server asked its question (a first call already carrying
 	// inputResponses). By default an answer counts only if this server
@@ -139,7 +139,7 @@ type Config struct {
 }
 
 // replayStore returns Replay, or the Config's in-memory store.
-func (c *Config) replayStore() adapter.ReplayStore {
+func (c *Config) replayStore() seal.ReplayStore {
 	return c.defaultReplay.Store(c.Replay, c.Now)
 }
 

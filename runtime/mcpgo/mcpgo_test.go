@@ -63,7 +63,7 @@ func TestPrincipalAndMalformed(t *testing.T) {
 	if res, err := h(modern("alice"), toolRequest(state, `{"Deploy":{"action":"cancel"}}`)); err != nil || res.Content[0].(mcp.TextContent).Text != "cancel" {
 		t.Fatalf("alice's retry = %+v, %v", res, err)
 	}
-	if _, err := h(modern("mallory"), toolRequest(state, `{"Deploy":{"action":"cancel"}}`)); !errors.Is(err, runtime.ErrStateForeign) {
+	if _, err := h(modern("mallory"), toolRequest(state, `{"Deploy":{"action":"cancel"}}`)); !errors.Is(err, seal.ErrStateForeign) {
 		t.Fatalf("mallory's retry = %v, want ErrStateForeign", err)
 	}
 	_, err = h(modern("alice"), toolRequest(state, `{"Deploy":{"action":"accept","content":"oops"}}`))

@@ -239,7 +239,7 @@ func TestSpansAndMetrics(t *testing.T) {
 	if n := sum(t, m[otelelicit.MetricInvalid], otelelicit.KeyForm.String("Deploy")); n != 1 {
 		t.Errorf("invalid answers = %d, want 1", n)
 	}
-	if n := sum(t, m[otelelicit.MetricRefused], otelelicit.KeyReason.String(runtime.RefusedTampered)); n != 1 {
+	if n := sum(t, m[otelelicit.MetricRefused], otelelicit.KeyReason.String(seal.RefusedTampered)); n != 1 {
 		t.Errorf("refused states = %d, want 1", n)
 	}
 	if n := sum(t, m[otelelicit.MetricAnswers], otelelicit.KeyAsked.Bool(false)); n != 1 {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -62,7 +61,7 @@ func (p *Pages) openPage(tok string) (*pageToken, error) {
 	}
 	st, err := (&seal.Sealer{Keys: p.cfg.Keys, Now: p.cfg.Now}).Open(pageBinding, tok)
 	if err != nil {
-		if errors.Is(err, runtime.ErrStateExpired) {
+		if errors.Is(err, seal.ErrStateExpired) {
 			return nil, ErrExpired
 		}
 		return nil, ErrInvalidLink

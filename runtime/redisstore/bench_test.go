@@ -10,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
@@ -32,7 +31,7 @@ func (firstStore) Claim(context.Context, string, time.Time) (bool, error) { retu
 // (ELICITGEN_REDIS_URL). claim-<store>-ns/op is the difference to "none".
 func BenchmarkClaimRound(b *testing.B) {
 	ctx := context.Background()
-	stores := map[string]adapter.ReplayStore{"none": firstStore{}, "memory": adapter.NewMemoryReplayStore(1 << 20)}
+	stores := map[string]seal.ReplayStore{"none": firstStore{}, "memory": seal.NewMemoryReplayStore(1 << 20)}
 	names := []string{"none", "memory"}
 	if u := os.Getenv("ELICITGEN_REDIS_URL"); u != "" {
 		st, err := redisstore.Open(u)
@@ -115,12 +114,12 @@ func BenchmarkClaim(b *testing.B) {
 	b.Run("memory", func(b *testing.B) {
 		// A store filled to its default limit is replaced, as ids
 		// expiring would make room.
-		var m *adapter.MemoryReplayStore
+		var m *seal.MemoryReplayStore
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			if i%adapter.DefaultReplayLimit == 0 {
-				m = adapter.NewMemoryReplayStore(0)
+			if i%seal.DefaultReplayLimit == 0 {
+				m = seal.NewMemoryReplayStore(0)
 			}
 			if ok, err := m.Claim(ctx, fmt.Sprintf("%032x", i), until); !ok || err != nil {
 				b.Fatal(ok, err)

@@ -17,8 +17,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 // A redis-server of the test's own, on port (6420-6429), with no
@@ -147,7 +147,7 @@ func TestStoreThatForgotFailsClosed(t *testing.T) {
 			for i, s := range []*redisstore.Store{b, a} {
 				for _, id := range []string{spent, unspent} {
 					ok, err := s.ClaimIssued(ctx, id, issued, until)
-					if ok || !errors.Is(err, adapter.ErrStoreForgot) || !errors.Is(err, runtime.ErrInvalidState) {
+					if ok || !errors.Is(err, seal.ErrStoreForgot) || !errors.Is(err, runtime.ErrInvalidState) {
 						t.Fatalf("instance %d, claim of a state issued before the loss: %t, %v; want ErrStoreForgot", i, ok, err)
 					}
 				}
@@ -214,7 +214,7 @@ func TestFrozenRedis(t *testing.T) {
 	ok, err := s.ClaimIssued(ctx, newID(), time.Now(), time.Now().Add(time.Minute))
 	took := time.Since(start)
 	syscall.Kill(r.pid(), syscall.SIGCONT)
-	if ok || !errors.Is(err, adapter.ErrClaimUnknown) || !errors.Is(err, runtime.ErrInvalidState) {
+	if ok || !errors.Is(err, seal.ErrClaimUnknown) || !errors.Is(err, runtime.ErrInvalidState) {
 		t.Errorf("claim on a frozen Redis: %t, %v; want ErrClaimUnknown", ok, err)
 	}
 	if took > time.Second {
@@ -223,7 +223,7 @@ func TestFrozenRedis(t *testing.T) {
 	// Redis down altogether: refused (-32603, or spent when the client
 	// cannot tell whether the command left).
 	r.stop()
-	if ok, err := s.ClaimIssued(ctx, newID(), time.Now(), time.Now().Add(time.Minute)); ok || !errors.Is(err, adapter.ErrReplayStore) && !errors.Is(err, adapter.ErrClaimUnknown) {
+	if ok, err := s.ClaimIssued(ctx, newID(), time.Now(), time.Now().Add(time.Minute)); ok || !errors.Is(err, seal.ErrReplayStore) && !errors.Is(err, seal.ErrClaimUnknown) {
 		t.Errorf("claim with Redis gone: %t, %v; want a refusal", ok, err)
 	}
 }
@@ -237,7 +237,7 @@ func TestClockSkewRefused(t *testing.T) {
 	s := openStarted(t, r)
 	time.Sleep(1100 * time.Millisecond)
 	s.Now = func() time.Time { return time.Now().Add(90 * time.Second) }
-	if ok, err := s.ClaimIssued(ctx, newID(), time.Now(), time.Now().Add(time.Minute)); ok || !errors.Is(err, adapter.ErrReplayStore) || !strings.Contains(err.Error(), "clock") {
+	if ok, err := s.ClaimIssued(ctx, newID(), time.Now(), time.Now().Add(time.Minute)); ok || !errors.Is(err, seal.ErrReplayStore) || !strings.Contains(err.Error(), "clock") {
 		t.Errorf("claim from a clock 90s ahead: %t, %v; want a clock error", ok, err)
 	}
 	s.Now = nil

@@ -1,4 +1,4 @@
-// Package redisstore is an adapter.ReplayStore in Redis, for deployments
+// Package redisstore is an seal.ReplayStore in Redis, for deployments
 // of several instances: every instance claims the request states it
 // receives in one Redis, so that a state that carried answers into a tool
 // handler on one instance is refused on all of them.
@@ -16,13 +16,13 @@
 // time, no TTL); every claim checks it in the same script. When it is
 // gone (a restart without persistence, FLUSHALL, FLUSHDB), the script
 // writes a new one and every state issued before it (plus ClockSkew) is
-// refused with adapter.ErrStoreForgot: its claim may have been among the
+// refused with seal.ErrStoreForgot: its claim may have been among the
 // records lost, so the person is asked again. Eviction can drop claim
 // keys while the epoch survives, so Start refuses a maxmemory-policy
 // other than noeviction unless AllowEviction says why the author accepts
 // it. When Redis cannot be reached the claim fails and the request is
 // refused; a claim whose reply does not arrive within Timeout counts as
-// spent (adapter.ErrClaimUnknown), since Redis may apply it later.
+// spent (seal.ErrClaimUnknown), since Redis may apply it later.
 package redisstore
 
 import (
@@ -36,7 +36,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -54,8 +53,8 @@ const DefaultTimeout = 2 * time.Second
 // when AllowEviction is empty.
 var ErrEvictionPolicy = errors.New("redisstore: Redis may evict claims")
 
-// Store claims state ids in Redis. It implements adapter.ReplayStore and
-// adapter.IssuedReplayStore and is safe for concurrent use. Set its
+// Store claims state ids in Redis. It implements seal.ReplayStore and
+// seal.IssuedReplayStore and is safe for concurrent use. Set its
 // fields before first use.
 type Store struct {
 	client redis.Cmdable
@@ -86,8 +85,8 @@ type Store struct {
 }
 
 var (
-	_ adapter.ReplayStore       = (*Store)(nil)
-	_ adapter.IssuedReplayStore = (*Store)(nil)
+	_ seal.ReplayStore       = (*Store)(nil)
+	_ seal.IssuedReplayStore = (*Store)(nil)
 )
 
 // New returns a store on client (a *redis.Client, *redis.ClusterClient
@@ -129,7 +128,7 @@ func (s *Store) Close() error {
 // Ping checks that Redis answers, for a readiness check at start-up.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.client.Ping(ctx).Err(); err != nil {
-		return fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+		return fmt.Errorf("%w: redis: %w", seal.ErrReplayStore, err)
 	}
 	return nil
 }
@@ -166,10 +165,10 @@ func (s *Store) Start(ctx context.Context) error {
 	}
 	now, err := s.client.Time(ctx).Result()
 	if err != nil {
-		return fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+		return fmt.Errorf("%w: redis: %w", seal.ErrReplayStore, err)
 	}
 	if err := s.client.SetNX(ctx, s.prefix()+"epoch", now.UnixMilli(), 0).Err(); err != nil {
-		return fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+		return fmt.Errorf("%w: redis: %w", seal.ErrReplayStore, err)
 	}
 	return nil
 }
@@ -231,21 +230,21 @@ end
 return {0}
 `)
 
-// Claim implements adapter.ReplayStore: ClaimIssued without an issue
+// Claim implements seal.ReplayStore: ClaimIssued without an issue
 // time (a lost epoch is still detected; the states issued before it are
 // not told apart).
 func (s *Store) Claim(ctx context.Context, id string, until time.Time) (bool, error) {
 	return s.ClaimIssued(ctx, id, time.Time{}, until)
 }
 
-// ClaimIssued implements adapter.IssuedReplayStore. A Redis that answers
+// ClaimIssued implements seal.IssuedReplayStore. A Redis that answers
 // with an error, or cannot be reached, fails the claim with an error
-// matching adapter.ErrReplayStore; a reply that does not arrive in time,
-// with adapter.ErrClaimUnknown (the state counts as spent); a lost
-// epoch or a state issued before it, with adapter.ErrStoreForgot.
+// matching seal.ErrReplayStore; a reply that does not arrive in time,
+// with seal.ErrClaimUnknown (the state counts as spent); a lost
+// epoch or a state issued before it, with seal.ErrStoreForgot.
 func (s *Store) ClaimIssued(ctx context.Context, id string, issued, until time.Time) (bool, error) {
 	if id == "" {
-		return false, fmt.Errorf("%w: empty state id", adapter.ErrReplayStore)
+		return false, fmt.Errorf("%w: empty state id", seal.ErrReplayStore)
 	}
 	now := time.Now
 	if s.Now != nil {
@@ -272,7 +271,7 @@ func (s *Store) ClaimIssued(ctx context.Context, id string, issued, until time.T
 		return false, claimError(err)
 	}
 	if len(res) == 0 {
-		return false, fmt.Errorf("%w: redis: empty reply to the claim", adapter.ErrReplayStore)
+		return false, fmt.Errorf("%w: redis: empty reply to the claim", seal.ErrReplayStore)
 	}
 	switch res[0] {
 	case 1:
@@ -280,15 +279,15 @@ func (s *Store) ClaimIssued(ctx context.Context, id string, issued, until time.T
 	case 0:
 		return false, nil
 	case -1, -2:
-		return false, adapter.ErrStoreForgot
+		return false, seal.ErrStoreForgot
 	case -3:
 		var diff time.Duration
 		if len(res) > 1 {
 			diff = now().Sub(time.UnixMilli(res[1])).Round(time.Millisecond)
 		}
-		return false, fmt.Errorf("%w: this instance's clock differs from Redis's by %s, more than the %s allowed: fix the clock (NTP)", adapter.ErrReplayStore, diff, skew)
+		return false, fmt.Errorf("%w: this instance's clock differs from Redis's by %s, more than the %s allowed: fix the clock (NTP)", seal.ErrReplayStore, diff, skew)
 	}
-	return false, fmt.Errorf("%w: redis: unexpected reply %v", adapter.ErrReplayStore, res)
+	return false, fmt.Errorf("%w: redis: unexpected reply %v", seal.ErrReplayStore, res)
 }
 
 // claimError classifies a failed claim: Redis answered with an error, or
@@ -299,9 +298,9 @@ func claimError(err error) error {
 	var operr *net.OpError
 	switch {
 	case errors.As(err, &rerr):
-		return fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+		return fmt.Errorf("%w: redis: %w", seal.ErrReplayStore, err)
 	case errors.As(err, &operr) && operr.Op == "dial":
-		return fmt.Errorf("%w: redis: %w", adapter.ErrReplayStore, err)
+		return fmt.Errorf("%w: redis: %w", seal.ErrReplayStore, err)
 	}
-	return fmt.Errorf("%w (%s)", adapter.ErrClaimUnknown, strconv.Quote(err.Error()))
+	return fmt.Errorf("%w (%s)", seal.ErrClaimUnknown, strconv.Quote(err.Error()))
 }

@@ -14,8 +14,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 // redisURL returns ELICITGEN_REDIS_URL (a real redis-server, which
@@ -125,7 +125,7 @@ func TestClaimFailsClosed(t *testing.T) {
 	defer s.Close()
 	s.Timeout = 500 * time.Millisecond
 	ok, err := s.Claim(context.Background(), newID(), time.Now().Add(time.Minute))
-	if ok || !errors.Is(err, adapter.ErrReplayStore) {
+	if ok || !errors.Is(err, seal.ErrReplayStore) {
 		t.Fatalf("claim with Redis down: %t, %v; want false and ErrReplayStore", ok, err)
 	}
 	if _, err := redisstore.Open("http://nope"); err == nil {

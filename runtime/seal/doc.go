@@ -19,4 +19,13 @@
 // A stateless deployment (several instances behind a load balancer, any
 // of which may receive the retry) must give every instance the same
 // KeyRing, for example from one secret: ParseKeyRing(os.Getenv(...)).
+//
+// A refused state fails with one of the ErrState* errors, each matching
+// runtime.ErrInvalidState; RefusalReason names it for an audit record.
+//
+// A state whose answers reached a tool handler is spent: the adapters
+// Claim its id in a ReplayStore before the handler runs, so that however
+// often (and however concurrently) a client sends it, its answers count
+// once. MemoryReplayStore serves one process; instances behind a load
+// balancer share one store (runtime/redisstore).
 package seal

@@ -35,7 +35,7 @@ type State struct {
 	Asked []string
 
 	// ID is the state's random id (hex), fresh for every Seal: the id a
-	// replay store claims once (see adapter.ReplayStore). Set by Open;
+	// replay store claims once (see seal.ReplayStore). Set by Open;
 	// Seal ignores it.
 	ID string
 	// Expires is the last instant the state opens (by the opener's
@@ -242,29 +242,29 @@ func sizeHint(st *State) int {
 // ErrStateNotYetValid or ErrStateOutdated.
 func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	if s == nil || s.Keys == nil {
-		return nil, fmt.Errorf("%w: no key ring configured to open it", runtime.ErrStateTampered)
+		return nil, fmt.Errorf("%w: no key ring configured to open it", ErrStateTampered)
 	}
 	if len(state) > MaxStateSize {
-		return nil, fmt.Errorf("%w: %d bytes exceeds the %d byte limit", runtime.ErrStateTampered, len(state), MaxStateSize)
+		return nil, fmt.Errorf("%w: %d bytes exceeds the %d byte limit", ErrStateTampered, len(state), MaxStateSize)
 	}
 	rest, ok := strings.CutPrefix(state, statePrefix)
 	if !ok {
 		if strings.HasPrefix(state, outdatedPrefix) || legacyState(state) {
-			return nil, runtime.ErrStateOutdated
+			return nil, ErrStateOutdated
 		}
-		return nil, fmt.Errorf("%w: not a sealed state", runtime.ErrStateTampered)
+		return nil, fmt.Errorf("%w: not a sealed state", ErrStateTampered)
 	}
 	kid, body, ok := strings.Cut(rest, ".")
 	if !ok {
-		return nil, fmt.Errorf("%w: not a sealed state", runtime.ErrStateTampered)
+		return nil, fmt.Errorf("%w: not a sealed state", ErrStateTampered)
 	}
 	key, ok := s.Keys.keys[kid]
 	if !ok {
-		return nil, fmt.Errorf("%w: unknown key id", runtime.ErrStateTampered)
+		return nil, fmt.Errorf("%w: unknown key id", ErrStateTampered)
 	}
 	sealed, err := b64.DecodeString(body)
 	if err != nil || len(sealed) < 2*bindTagSize+key.aead.NonceSize()+key.aead.Overhead() {
-		return nil, fmt.Errorf("%w: not a sealed state", runtime.ErrStateTampered)
+		return nil, fmt.Errorf("%w: not a sealed state", ErrStateTampered)
 	}
 	var aadBuf [256]byte
 	aad := appendAAD(aadBuf[:0], kid, &b)
@@ -272,26 +272,26 @@ func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	plain, err := key.aead.Open(ct[key.aead.NonceSize():key.aead.NonceSize()], nil, ct, append(aad, sealed[:2*bindTagSize]...))
 	if err != nil {
 		if !hmac.Equal(key.fingerprint[:], sealed[:bindTagSize]) {
-			return nil, fmt.Errorf("%w: sealed under another secret", runtime.ErrStateTampered)
+			return nil, fmt.Errorf("%w: sealed under another secret", ErrStateTampered)
 		}
 		if tag := key.bindTag(aad); !hmac.Equal(tag[:], sealed[bindTagSize:2*bindTagSize]) {
-			return nil, runtime.ErrStateForeign
+			return nil, ErrStateForeign
 		}
-		return nil, fmt.Errorf("%w: does not authenticate", runtime.ErrStateTampered)
+		return nil, fmt.Errorf("%w: does not authenticate", ErrStateTampered)
 	}
 	d := stateDecoder{s: string(plain)}
 	issued, expires := d.varint(), d.varint()
 	id := d.bytes(stateIDSize)
 	st := d.index()
 	if d.err {
-		return nil, fmt.Errorf("%w: unsupported payload", runtime.ErrStateTampered)
+		return nil, fmt.Errorf("%w: unsupported payload", ErrStateTampered)
 	}
 	now := s.now()
 	if issued > now.Add(MaxClockSkew).Unix() {
-		return nil, fmt.Errorf("%w: %s ahead of this server's clock (at most %s allowed)", runtime.ErrStateNotYetValid, time.Duration(issued-now.Unix())*time.Second, MaxClockSkew)
+		return nil, fmt.Errorf("%w: %s ahead of this server's clock (at most %s allowed)", ErrStateNotYetValid, time.Duration(issued-now.Unix())*time.Second, MaxClockSkew)
 	}
 	if n := now.Unix(); n > expires {
-		return nil, fmt.Errorf("%w: %s ago", runtime.ErrStateExpired, time.Duration(n-expires)*time.Second)
+		return nil, fmt.Errorf("%w: %s ago", ErrStateExpired, time.Duration(n-expires)*time.Second)
 	}
 	st.ID = hex.EncodeToString([]byte(id))
 	st.Expires = time.Unix(expires, 0).Add(time.Second - time.Nanosecond)

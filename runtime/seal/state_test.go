@@ -101,28 +101,28 @@ func TestOpenRejects(t *testing.T) {
 		state   string
 		want    error
 	}{
-		{"empty", s, b, "", runtime.ErrStateTampered},
-		{"garbage", s, b, "not-a-state", runtime.ErrStateTampered},
-		{"legacy signed format", s, b, legacy, runtime.ErrStateOutdated},
-		{"flipped ciphertext byte", s, b, flipAt(len(raw) / 2), runtime.ErrStateTampered},
-		{"flipped GCM tag", s, b, flipAt(len(raw) - 1), runtime.ErrStateTampered},
-		{"flipped nonce", s, b, flipAt(17), runtime.ErrStateTampered},
-		{"flipped binding tag", s, b, flipAt(9), runtime.ErrStateForeign},
-		{"flipped fingerprint", s, b, flipAt(0), runtime.ErrStateTampered},
-		{"truncated", s, b, st[:len(st)-10], runtime.ErrStateTampered},
-		{"no version prefix", s, b, rest, runtime.ErrStateTampered},
-		{"flipped base64", s, b, st[:len(st)-2] + flip(st[len(st)-2]) + st[len(st)-1:], runtime.ErrStateTampered},
-		{"extra part", s, b, st + ".x", runtime.ErrStateTampered},
-		{"unknown key id", s, b, strings.Replace(st, ".k1.", ".k9.", 1), runtime.ErrStateTampered},
-		{"other server's key", s, b, otherState, runtime.ErrStateTampered},
-		{"too long", s, b, strings.Repeat("a", seal.MaxStateSize+1), runtime.ErrStateTampered},
-		{"other tool", s, seal.BindCall("delete", []byte(`{"project":"alpha"}`), "alice"), st, runtime.ErrStateForeign},
-		{"other args", s, seal.BindCall("deploy", []byte(`{"project":"prod"}`), "alice"), st, runtime.ErrStateForeign},
-		{"other principal", s, seal.BindCall("deploy", []byte(`{"project":"alpha"}`), "mallory"), st, runtime.ErrStateForeign},
-		{"no principal", s, seal.BindCall("deploy", []byte(`{"project":"alpha"}`), ""), st, runtime.ErrStateForeign},
-		{"expired", &seal.Sealer{Keys: ring, TTL: time.Minute, Now: func() time.Time { return clk.now.Add(61 * time.Second) }}, b, st, runtime.ErrStateExpired},
-		{"issued beyond the clock skew", &seal.Sealer{Keys: ring, TTL: time.Minute, Now: func() time.Time { return clk.now.Add(-seal.MaxClockSkew - time.Second) }}, b, st, runtime.ErrStateNotYetValid},
-		{"no key ring", &seal.Sealer{}, b, st, runtime.ErrStateTampered},
+		{"empty", s, b, "", seal.ErrStateTampered},
+		{"garbage", s, b, "not-a-state", seal.ErrStateTampered},
+		{"legacy signed format", s, b, legacy, seal.ErrStateOutdated},
+		{"flipped ciphertext byte", s, b, flipAt(len(raw) / 2), seal.ErrStateTampered},
+		{"flipped GCM tag", s, b, flipAt(len(raw) - 1), seal.ErrStateTampered},
+		{"flipped nonce", s, b, flipAt(17), seal.ErrStateTampered},
+		{"flipped binding tag", s, b, flipAt(9), seal.ErrStateForeign},
+		{"flipped fingerprint", s, b, flipAt(0), seal.ErrStateTampered},
+		{"truncated", s, b, st[:len(st)-10], seal.ErrStateTampered},
+		{"no version prefix", s, b, rest, seal.ErrStateTampered},
+		{"flipped base64", s, b, st[:len(st)-2] + flip(st[len(st)-2]) + st[len(st)-1:], seal.ErrStateTampered},
+		{"extra part", s, b, st + ".x", seal.ErrStateTampered},
+		{"unknown key id", s, b, strings.Replace(st, ".k1.", ".k9.", 1), seal.ErrStateTampered},
+		{"other server's key", s, b, otherState, seal.ErrStateTampered},
+		{"too long", s, b, strings.Repeat("a", seal.MaxStateSize+1), seal.ErrStateTampered},
+		{"other tool", s, seal.BindCall("delete", []byte(`{"project":"alpha"}`), "alice"), st, seal.ErrStateForeign},
+		{"other args", s, seal.BindCall("deploy", []byte(`{"project":"prod"}`), "alice"), st, seal.ErrStateForeign},
+		{"other principal", s, seal.BindCall("deploy", []byte(`{"project":"alpha"}`), "mallory"), st, seal.ErrStateForeign},
+		{"no principal", s, seal.BindCall("deploy", []byte(`{"project":"alpha"}`), ""), st, seal.ErrStateForeign},
+		{"expired", &seal.Sealer{Keys: ring, TTL: time.Minute, Now: func() time.Time { return clk.now.Add(61 * time.Second) }}, b, st, seal.ErrStateExpired},
+		{"issued beyond the clock skew", &seal.Sealer{Keys: ring, TTL: time.Minute, Now: func() time.Time { return clk.now.Add(-seal.MaxClockSkew - time.Second) }}, b, st, seal.ErrStateNotYetValid},
+		{"no key ring", &seal.Sealer{}, b, st, seal.ErrStateTampered},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,7 +157,7 @@ func TestKeyRotation(t *testing.T) {
 	if !strings.Contains(st2, ".new.") {
 		t.Errorf("rotated ring seals with %q, want the new key", st2)
 	}
-	if _, err := (&seal.Sealer{Keys: oldRing}).Open(b, st2); !errors.Is(err, runtime.ErrStateTampered) {
+	if _, err := (&seal.Sealer{Keys: oldRing}).Open(b, st2); !errors.Is(err, seal.ErrStateTampered) {
 		t.Errorf("old ring opened a new-key state: %v", err)
 	}
 }
@@ -300,7 +300,7 @@ func TestOpenOutdatedV2State(t *testing.T) {
 	s := &seal.Sealer{Keys: stateRing(t, stateKey("k1", 1))}
 	// A state of the previous payload format (no id, no asked keys).
 	_, err := s.Open(seal.BindCall("deploy", nil, ""), "v2.k1.AQxl7-HRjspdh1cIBNyPwUz8qegKJ56JUsAFfGp-u-ntIkU_DD40FbfgD_xpP6JATFVggfyo4dh1x8yKd0oZSM9Iychwt9K1QR8")
-	if !errors.Is(err, runtime.ErrStateOutdated) || !errors.Is(err, runtime.ErrInvalidState) {
+	if !errors.Is(err, seal.ErrStateOutdated) || !errors.Is(err, runtime.ErrInvalidState) {
 		t.Fatalf("err = %v, want ErrStateOutdated", err)
 	}
 }

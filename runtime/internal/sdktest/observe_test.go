@@ -22,6 +22,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 // observe sets the adapters' Config.Observer.
@@ -377,10 +378,10 @@ var observeCases = []struct {
 			name, reason string
 			setup        func(s *server, c *conn)
 		}{
-			{"tampered", runtime.RefusedTampered, func(s *server, c *conn) {
+			{"tampered", seal.RefusedTampered, func(s *server, c *conn) {
 				c.tap.setMutate(func(p map[string]any) { p["requestState"] = forgeAnswer(t, p["requestState"].(string)) })
 			}},
-			{"foreign", runtime.RefusedForeign, func(s *server, c *conn) {
+			{"foreign", seal.RefusedForeign, func(s *server, c *conn) {
 				c.tap.setMutate(func(p map[string]any) { p["arguments"] = map[string]any{"project": "prod"} })
 			}},
 		} {

@@ -1,0 +1,167 @@
+package seal
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// ReplayStore spends sealed request states: each state id can be claimed
+// once. The runtime claims the id of a 2026-07-28 requestState before its
+// answers reach a tool handler, so that a state that carried answers into
+// a handler never does so again, however many times (or however
+// concurrently) the client sends it.
+//
+// The in-memory default (NewMemoryReplayStore) serves one process; a
+// deployment of several instances shares one store (for example
+// github.com/elicitgen/elicitgen/runtime/redisstore).
+type ReplayStore interface {
+	// Claim records id as used until the instant until and reports
+	// whether this call was the first to claim it. After until the state
+	// no longer opens, and the store may forget id. It must be atomic:
+	// of concurrent claims of one id, at most one returns true. An error
+	// means the store cannot tell; the runtime then refuses the answers
+	// (fails closed).
+	Claim(ctx context.Context, id string, until time.Time) (bool, error)
+}
+
+// ErrReplayStore is matched (errors.Is) by the error of a request whose
+// state could not be claimed because the replay store failed or is full:
+// the answers were not used. Adapters answer it with JSON-RPC -32603.
+var ErrReplayStore = errors.New("elicit: replay store")
+
+// ErrReplayStoreFull is matched by a claim refused by a
+// MemoryReplayStore holding its limit of unexpired ids (it also matches
+// ErrReplayStore).
+var ErrReplayStoreFull = fmt.Errorf("%w: full", ErrReplayStore)
+
+// DefaultReplayLimit is the number of unexpired state ids a
+// NewMemoryReplayStore(0) holds: about 14 MB, far above the approvals one
+// process completes within a state's TTL.
+const DefaultReplayLimit = 100_000
+
+// MemoryReplayStore is a ReplayStore for one process. It holds at most
+// its limit of ids; an id is forgotten once its until has passed. At the
+// limit, a claim of a new id fails with ErrReplayStoreFull (the request
+// is refused and its tool does not run) until ids expire: it fails
+// closed, never forgetting an unexpired id to make room. Safe for
+// concurrent use.
+type MemoryReplayStore struct {
+	limit int
+	now   func() time.Time
+
+	mu  sync.Mutex
+	ids map[string]time.Time
+	exp expiryHeap
+}
+
+// NewMemoryReplayStore returns an empty store holding at most limit
+// unexpired ids (zero or less: DefaultReplayLimit), with time.Now as its
+// clock (see SetClock).
+func NewMemoryReplayStore(limit int) *MemoryReplayStore {
+	if limit <= 0 {
+		limit = DefaultReplayLimit
+	}
+	return &MemoryReplayStore{limit: limit, now: time.Now, ids: map[string]time.Time{}}
+}
+
+// SetClock sets the clock that decides which ids have expired (the
+// sealer's clock, in tests). Call it before first use; nil means
+// time.Now.
+func (m *MemoryReplayStore) SetClock(now func() time.Time) {
+	if now == nil {
+		now = time.Now
+	}
+	m.mu.Lock()
+	m.now = now
+	m.mu.Unlock()
+}
+
+// Len returns the number of ids held, expired ones not yet evicted
+// included.
+func (m *MemoryReplayStore) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.ids)
+}
+
+// Claim implements ReplayStore.
+func (m *MemoryReplayStore) Claim(ctx context.Context, id string, until time.Time) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("%w: %w", ErrReplayStore, err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	for len(m.exp) > 0 && !m.exp[0].until.After(now) {
+		e := heap.Pop(&m.exp).(expiry)
+		delete(m.ids, e.id)
+	}
+	if _, used := m.ids[id]; used {
+		return false, nil
+	}
+	if !until.After(now) {
+		// Already expired: the state no longer opens either; nothing to
+		// remember.
+		return true, nil
+	}
+	if len(m.ids) >= m.limit {
+		return false, fmt.Errorf("%w (%d unexpired state ids)", ErrReplayStoreFull, m.limit)
+	}
+	m.ids[id] = until
+	heap.Push(&m.exp, expiry{id: id, until: until})
+	return true, nil
+}
+
+type expiry struct {
+	id    string
+	until time.Time
+}
+
+// expiryHeap orders ids by expiry, soonest first.
+type expiryHeap []expiry
+
+func (h expiryHeap) Len() int           { return len(h) }
+func (h expiryHeap) Less(i, j int) bool { return h[i].until.Before(h[j].until) }
+func (h expiryHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *expiryHeap) Push(x any)        { *h = append(*h, x.(expiry)) }
+func (h *expiryHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+// IssuedReplayStore is a ReplayStore that can tell when it lost records
+// (a restart without persistence, a flush, an eviction): it is given the
+// time each state was issued, and refuses, with an error matching
+// ErrStoreForgot, every state issued before the loss, since the claim
+// of such a state may be among the records lost. The runtime uses
+// ClaimIssued instead of Claim when a store implements it
+// (redisstore.Store does).
+type IssuedReplayStore interface {
+	ReplayStore
+	// ClaimIssued is Claim of a state issued at issued (by its sealer's
+	// clock, to the second).
+	ClaimIssued(ctx context.Context, id string, issued, until time.Time) (bool, error)
+}
+
+// claimUntil is how long a state id stays claimed: past the state's
+// expiry by the clock skew the instances of a deployment may have, so
+// that no instance whose clock runs behind still opens a forgotten state.
+func claimUntil(st *State) time.Time {
+	return st.Expires.Add(MaxClockSkew)
+}
+
+// Claim claims st's id in store until st expires (plus MaxClockSkew),
+// with its issue time when store is an IssuedReplayStore, and reports
+// whether this was the first claim.
+func Claim(ctx context.Context, store ReplayStore, st *State) (bool, error) {
+	if is, ok := store.(IssuedReplayStore); ok && !st.Issued.IsZero() {
+		return is.ClaimIssued(ctx, st.ID, st.Issued, claimUntil(st))
+	}
+	return store.Claim(ctx, st.ID, claimUntil(st))
+}
