@@ -11,12 +11,12 @@
 //
 // Forms come from elicitgen: each generated AskT returns an Outcome[*T],
 // built on the form's Form (made from its static generated descriptor on
-// first use). The client side of a form (a Go MCP client, or a test
-// over a real SDK) answers with an Answerer: AnswerForm per form,
-// AnswerMissing for a tool's missing arguments. Adapters for the
-// official Go SDK and mcp-go live in the gosdk and mcpgo subpackages,
-// built on the adapter package; the key ring that seals request state on
-// protocol 2026-07-28 is in seal; a scripted Asker for tests is in
+// first use). Adapters for the official Go SDK and mcp-go live in the
+// gosdk and mcpgo subpackages, built on the adapter package; their HTTP
+// and stdio limits are in serve; the key ring that seals request state on
+// protocol 2026-07-28, the state errors and the replay store are in seal;
+// the client side of a form (a Go MCP client, or a test over a real SDK)
+// answers with the answer package; a scripted Asker for tests is in
 // elicittest. Code that elicitgen generates also imports elicitimpl,
 // which server code never needs.
 package runtime

@@ -209,7 +209,7 @@ func (s *Schema) AppendJSON(b []byte, version string) ([]byte, error) {
 
 func (p *Property) appendJSON(b []byte, legacy bool) []byte {
 	b = append(b, `{"type":"`...)
-	b = append(b, p.Kind.jsonType()...)
+	b = append(b, p.Kind.JSONType()...)
 	b = append(b, '"')
 	if p.Title != "" {
 		b = appendKey(b, "title")
@@ -399,4 +399,20 @@ func LegacyUnavailable(s *Schema) string {
 		return fmt.Sprintf("multi-select fields cannot be asked of a %s client, and the form would be empty without them", Version20250618)
 	}
 	return ""
+}
+
+// JSONType is the JSON Schema type a property of kind k is written with:
+// "string", "integer", "number", "boolean" or "array".
+func (k Kind) JSONType() string {
+	switch k {
+	case KindInteger:
+		return "integer"
+	case KindNumber:
+		return "number"
+	case KindBoolean:
+		return "boolean"
+	case KindMulti:
+		return "array"
+	}
+	return "string"
 }

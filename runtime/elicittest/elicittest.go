@@ -13,8 +13,8 @@
 //
 // Accept sends raw content (invalid on purpose, say), Unavailable plays
 // a client that cannot be asked, Block a person who never answers, and
-// Client answers with a runtime.Answerer as a Go MCP client would
-// (runtime.AnswerMissing answers a missing-arguments ask, which sends
+// Client answers with a answer.Answerer as a Go MCP client would
+// (answer.ForMissing answers a missing-arguments ask, which sends
 // only part of its form).
 //
 // Answers pass through JSON on their way back, so a handler sees content
@@ -30,6 +30,7 @@ import (
 	"sync"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/answer"
 )
 
 // Answer produces the reply to one request.
@@ -61,10 +62,10 @@ func Cancel() Answer { return Respond(&runtime.Response{Action: runtime.ActionCa
 
 // Client answers as a Go MCP client with the Answerer a would: the
 // request's schema is encoded as sent on the latest protocol version and
-// matched to a's forms (runtime.AnswerForm, runtime.AnswerMissing), so a
+// matched to a's forms (answer.For, answer.ForMissing), so a
 // test answers with the generated AcceptT functions whatever subset of a
 // form the server asked.
-func Client(a *runtime.Answerer) Answer {
+func Client(a *answer.Answerer) Answer {
 	return func(req *runtime.Request) (*runtime.Response, error) {
 		if req.Mode == runtime.ModeURL {
 			return a.AnswerURL(context.Background(), req.Message, req.URL)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/elicitgen/elicitgen/runtime/elicittest"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
@@ -46,9 +47,9 @@ func TestRespondJoinsErrors(t *testing.T) {
 }
 
 // A missing-arguments ask sends a subset of the arguments form; the
-// generated AcceptT answers it through runtime.AnswerMissing.
+// generated AcceptT answers it through answer.ForMissing.
 func TestMissingArgsAnsweredWithGeneratedFunctions(t *testing.T) {
-	answers := runtime.NewAnswerer(runtime.AnswerMissing(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
+	answers := answer.New(answer.ForMissing(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
 		func(_ context.Context, msg string) (runtime.Outcome[*testforms.BookArgs], error) {
 			return runtime.Outcome[*testforms.BookArgs]{Action: runtime.ActionAccept,
 				Value: &testforms.BookArgs{Org: "acme", Date: "2026-12-24", PartySize: 9}}, nil
@@ -82,15 +83,15 @@ func TestMissingArgsAnsweredWithGeneratedFunctions(t *testing.T) {
 // AnswerForm does not match a subset of its form; AnswerMissing does not
 // match a property its form lacks.
 func TestAnswerMissingMatching(t *testing.T) {
-	full := runtime.NewAnswerer(runtime.AnswerForm(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
+	full := answer.New(answer.For(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
 		func(context.Context, string) (runtime.Outcome[*testforms.BookArgs], error) {
 			return runtime.Outcome[*testforms.BookArgs]{Action: runtime.ActionDecline}, nil
 		}))
 	sub := `{"type":"object","properties":{"party_size":{"type":"integer"}}}`
-	if _, err := full.Answer(context.Background(), "?", sub); !errors.Is(err, runtime.ErrNoForm) {
+	if _, err := full.Answer(context.Background(), "?", sub); !errors.Is(err, answer.ErrNoForm) {
 		t.Fatalf("AnswerForm matched a subset: %v", err)
 	}
-	missing := runtime.NewAnswerer(runtime.AnswerMissing(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
+	missing := answer.New(answer.ForMissing(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
 		func(context.Context, string) (runtime.Outcome[*testforms.BookArgs], error) {
 			return runtime.Outcome[*testforms.BookArgs]{Action: runtime.ActionAccept}, nil
 		}))
@@ -102,7 +103,7 @@ func TestAnswerMissingMatching(t *testing.T) {
 		`{"type":"object","properties":{"party_size":{"type":"string"}}}`,
 		`{"type":"object","properties":{}}`,
 	} {
-		if _, err := missing.Answer(context.Background(), "?", s); !errors.Is(err, runtime.ErrNoForm) {
+		if _, err := missing.Answer(context.Background(), "?", s); !errors.Is(err, answer.ErrNoForm) {
 			t.Errorf("AnswerMissing matched %s: %v", s, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/elicitgen/elicitgen/runtime/elicittest"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
@@ -58,10 +59,10 @@ func ExampleRespond() {
 	// cancel
 }
 
-// Client answers with a runtime.Answerer, as a Go MCP client would: here
+// Client answers with an answer.Answerer, as a Go MCP client would: here
 // a missing-arguments ask, which asks only what the model left out.
 func ExampleClient() {
-	answers := runtime.NewAnswerer(runtime.AnswerMissing(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
+	answers := answer.New(answer.ForMissing(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
 		func(ctx context.Context, message string) (runtime.Outcome[*testforms.BookArgs], error) {
 			return runtime.Outcome[*testforms.BookArgs]{Action: runtime.ActionAccept,
 				Value: &testforms.BookArgs{Org: "acme", Date: "2026-12-31", PartySize: 4}}, nil

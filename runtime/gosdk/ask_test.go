@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,7 +77,7 @@ func TestInputResponsesManual(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ss.Close()
-	answers := runtime.NewAnswerer(runtime.AnswerForm(testforms.DeploySchema(), testforms.AcceptDeploy,
+	answers := answer.New(answer.For(testforms.DeploySchema(), testforms.AcceptDeploy,
 		func(_ context.Context, msg string) (runtime.Outcome[*testforms.Deploy], error) {
 			return runtime.Outcome[*testforms.Deploy]{Action: runtime.ActionAccept, Value: &testforms.Deploy{Branch: "feature", Env: testforms.EnvStaging, Replicas: 2}}, nil
 		}))

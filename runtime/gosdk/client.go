@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -25,13 +26,13 @@ func ElicitResult(r *runtime.Response) *mcp.ElicitResult {
 // (2025-06-18, 2025-11-25) and the input requests of a 2026-07-28
 // input_required result alike: the client fills inputResponses with its
 // answers and retries the call.
-func ElicitationHandler(a *runtime.Answerer) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+func ElicitationHandler(a *answer.Answerer) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	return func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		if req == nil || req.Params == nil {
 			return nil, errors.New("gosdk: elicitation without params")
 		}
 		p := req.Params
-		r, err := runtime.AnswerElicitation(ctx, a, p.Mode, p.Message, p.URL, p.RequestedSchema)
+		r, err := answer.Elicitation(ctx, a, p.Mode, p.Message, p.URL, p.RequestedSchema)
 		if err != nil {
 			return nil, err
 		}
@@ -44,7 +45,7 @@ func ElicitationHandler(a *runtime.Answerer) func(context.Context, *mcp.ElicitRe
 // multi round-trip itself (mcp.ClientOptions.MultiRoundTrip disabled):
 // retry the call with these as InputResponses and the result's
 // RequestState. Requests of other kinds (sampling, roots) are left out.
-func InputResponses(ctx context.Context, a *runtime.Answerer, requests mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+func InputResponses(ctx context.Context, a *answer.Answerer, requests mcp.InputRequestMap) (mcp.InputResponseMap, error) {
 	h := ElicitationHandler(a)
 	out := make(mcp.InputResponseMap, len(requests))
 	for key, ir := range requests {

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -17,7 +18,7 @@ import (
 // protocol era with mcp.ClientSessionOptions.ProtocolVersion: the
 // 2025 eras are asked with elicitation/create, 2026-07-28 with an
 // input_required result the client answers by calling again. The client
-// answers with runtime.AnswerForm and the generated AcceptDeploy.
+// answers with answer.For and the generated AcceptDeploy.
 func Example_eras() {
 	ctx := context.Background()
 	s := mcp.NewServer(&mcp.Implementation{Name: "deployer", Version: "v1"}, nil)
@@ -34,7 +35,7 @@ func Example_eras() {
 			return text("deploying " + v.Branch), nil
 		}))
 
-	answers := runtime.NewAnswerer(runtime.AnswerForm(testforms.DeploySchema(), testforms.AcceptDeploy,
+	answers := answer.New(answer.For(testforms.DeploySchema(), testforms.AcceptDeploy,
 		func(ctx context.Context, message string) (runtime.Outcome[*testforms.Deploy], error) {
 			return runtime.Outcome[*testforms.Deploy]{Action: runtime.ActionAccept,
 				Value: &testforms.Deploy{Branch: "main", Env: testforms.EnvStaging, Replicas: 1}}, nil

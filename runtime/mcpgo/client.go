@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -31,13 +32,13 @@ func ElicitationResult(r *runtime.Response) *mcp.ElicitationResult {
 // retries the call.
 type ElicitationHandler struct {
 	// Answerer answers the requests.
-	Answerer *runtime.Answerer
+	Answerer *answer.Answerer
 }
 
 // Elicit implements client.ElicitationHandler.
 func (h ElicitationHandler) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	p := req.Params
-	r, err := runtime.AnswerElicitation(ctx, h.Answerer, p.Mode, p.Message, p.URL, p.RequestedSchema)
+	r, err := answer.Elicitation(ctx, h.Answerer, p.Mode, p.Message, p.URL, p.RequestedSchema)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +50,7 @@ func (h ElicitationHandler) Elicit(ctx context.Context, req mcp.ElicitationReque
 // multi round-trip itself: retry the call with these as InputResponses
 // and the result's RequestState. Requests of other kinds (sampling,
 // roots) are left out.
-func InputResponses(ctx context.Context, a *runtime.Answerer, requests mcp.InputRequests) (mcp.InputResponses, error) {
+func InputResponses(ctx context.Context, a *answer.Answerer, requests mcp.InputRequests) (mcp.InputResponses, error) {
 	h := ElicitationHandler{Answerer: a}
 	out := make(mcp.InputResponses, len(requests))
 	for key, ir := range requests {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -36,7 +37,7 @@ func TestInputResponsesManual(t *testing.T) {
 	if err := json.Unmarshal(b, &wire); err != nil || len(wire.InputRequests) != 1 {
 		t.Fatalf("round 1 = %s, %v", b, err)
 	}
-	answers := runtime.NewAnswerer(runtime.AnswerForm(testforms.DeploySchema(), testforms.AcceptDeploy,
+	answers := answer.New(answer.For(testforms.DeploySchema(), testforms.AcceptDeploy,
 		func(context.Context, string) (runtime.Outcome[*testforms.Deploy], error) {
 			return runtime.Outcome[*testforms.Deploy]{Action: runtime.ActionAccept, Value: &testforms.Deploy{Branch: "feature", Env: testforms.EnvStaging, Replicas: 2}}, nil
 		}))

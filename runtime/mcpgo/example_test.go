@@ -16,11 +16,11 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
 )
 
-// answer is a client-side elicitation handler that submits a Deploy with
+// answerDeploy is a client-side elicitation handler that submits a Deploy with
 // the generated AcceptDeploy.
-type answer struct{}
+type answerDeploy struct{}
 
-func (answer) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+func (answerDeploy) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	r, err := testforms.AcceptDeploy(testforms.Deploy{Branch: "main", Env: testforms.EnvProd, Replicas: 2})
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func Example() {
 		}))
 
 	// A client on the SDK's default protocol (2026-07-28).
-	c, err := client.NewInProcessClientWithOptions(s, client.WithElicitationHandler(answer{}))
+	c, err := client.NewInProcessClientWithOptions(s, client.WithElicitationHandler(answerDeploy{}))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
@@ -13,26 +14,26 @@ import (
 
 // typedAnswerer answers Deploy and Approve with typed functions, the way
 // a Go client would, and counts the questions.
-func typedAnswerer(asked map[string]int) *runtime.Answerer {
-	return runtime.NewAnswerer(
-		runtime.AnswerForm(testforms.ApproveSchema(), testforms.AcceptApprove,
+func typedAnswerer(asked map[string]int) *answer.Answerer {
+	return answer.New(
+		answer.For(testforms.ApproveSchema(), testforms.AcceptApprove,
 			func(_ context.Context, msg string) (runtime.Outcome[*testforms.Approve], error) {
 				asked[msg]++
 				return runtime.Outcome[*testforms.Approve]{Action: runtime.ActionAccept, Value: &testforms.Approve{Approve: true, Note: ptr("ship it")}}, nil
 			}),
-		runtime.AnswerForm(testforms.DeploySchema(), testforms.AcceptDeploy,
+		answer.For(testforms.DeploySchema(), testforms.AcceptDeploy,
 			func(_ context.Context, msg string) (runtime.Outcome[*testforms.Deploy], error) {
 				asked[msg]++
 				return runtime.Outcome[*testforms.Deploy]{Action: runtime.ActionAccept, Value: &accepted}, nil
 			}),
-		runtime.AnswerForm(testforms.NotifySchema(), testforms.AcceptNotify,
+		answer.For(testforms.NotifySchema(), testforms.AcceptNotify,
 			func(context.Context, string) (runtime.Outcome[*testforms.Notify], error) {
 				return runtime.Outcome[*testforms.Notify]{Action: runtime.ActionDecline}, nil
 			}),
 	)
 }
 
-func clientHelper(sdk string, a *runtime.Answerer) clientOpts {
+func clientHelper(sdk string, a *answer.Answerer) clientOpts {
 	if sdk == goSDK {
 		return clientOpts{goHandler: gosdk.ElicitationHandler(a)}
 	}
@@ -74,14 +75,14 @@ func TestClientHelpers(t *testing.T) {
 }
 
 func TestAnswererNoForm(t *testing.T) {
-	a := runtime.NewAnswerer(runtime.AnswerForm(testforms.ApproveSchema(), testforms.AcceptApprove,
+	a := answer.New(answer.For(testforms.ApproveSchema(), testforms.AcceptApprove,
 		func(context.Context, string) (runtime.Outcome[*testforms.Approve], error) {
 			return runtime.Outcome[*testforms.Approve]{Action: runtime.ActionCancel}, nil
 		}))
-	if _, err := a.Answer(context.Background(), "?", `{"type":"object","properties":{"approve":{"type":"string"}}}`); !errors.Is(err, runtime.ErrNoForm) {
+	if _, err := a.Answer(context.Background(), "?", `{"type":"object","properties":{"approve":{"type":"string"}}}`); !errors.Is(err, answer.ErrNoForm) {
 		t.Errorf("retyped property: err = %v, want ErrNoForm", err)
 	}
-	if _, err := a.Answer(context.Background(), "?", `{"type":"object","properties":{"approve":{"type":"boolean"},"x":{"type":"string"}}}`); !errors.Is(err, runtime.ErrNoForm) {
+	if _, err := a.Answer(context.Background(), "?", `{"type":"object","properties":{"approve":{"type":"boolean"},"x":{"type":"string"}}}`); !errors.Is(err, answer.ErrNoForm) {
 		t.Errorf("extra property: err = %v, want ErrNoForm", err)
 	}
 	r, err := a.Answer(context.Background(), "?", `{"type":"object","properties":{"approve":{"type":"boolean"},"note":{"type":"string"}}}`)

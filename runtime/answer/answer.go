@@ -1,51 +1,59 @@
-package runtime
+// Package answer answers elicitations on the client side, typed: a Go
+// MCP client (or a test driving a server over a real SDK) answers with an
+// Answerer, For per generated form and ForMissing for a tool's missing
+// arguments. The SDK adapters turn an Answerer into each client's
+// elicitation handler (gosdk.ElicitationHandler,
+// mcpgo.ElicitationHandler).
+package answer
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/elicitgen/elicitgen/runtime"
 )
 
 // ErrNoForm means a client-side Answerer got an elicitation whose schema
 // matches none of its forms.
 var ErrNoForm = errors.New("elicit: no form matches the requested schema")
 
-// FormAnswer answers the elicitations of one generated form on the
-// client side; build it with AnswerForm, or with AnswerMissing for the
+// Form answers the elicitations of one generated form on the
+// client side; build it with For, or with ForMissing for the
 // missing-arguments form of a tool's arguments struct.
-type FormAnswer struct {
-	schema *Schema
+type Form struct {
+	schema *runtime.Schema
 	subset bool // AnswerMissing: any non-empty subset of the properties matches
-	answer func(ctx context.Context, message string, asked *Schema) (*Response, error)
+	answer func(ctx context.Context, message string, asked *runtime.Schema) (*runtime.Response, error)
 }
 
-// AnswerForm returns the client-side answer of one generated form T:
+// For returns the client-side answer of one generated form T:
 // elicitations whose requested schema is schema (the generated
 // TSchema()) are answered by fn, a typed function that gets the
 // server's message and returns what the user did, the same
-// Outcome[*T] the server side's AskT returns. An accepted value is
+// runtime.Outcome[*T] the server side's AskT returns. An accepted value is
 // turned into content by accept (the generated AcceptT, which refuses an
 // invalid value); a declined or cancelled outcome needs no value, and an
 // accept without one is an error.
-func AnswerForm[T any](schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[*T], error)) FormAnswer {
-	return FormAnswer{schema: schema, answer: func(ctx context.Context, message string, _ *Schema) (*Response, error) {
+func For[T any](schema *runtime.Schema, accept func(v T) (*runtime.Response, error), fn func(ctx context.Context, message string) (runtime.Outcome[*T], error)) Form {
+	return Form{schema: schema, answer: func(ctx context.Context, message string, _ *runtime.Schema) (*runtime.Response, error) {
 		return answerOutcome(ctx, schema, accept, fn, message)
 	}}
 }
 
-// AnswerMissing returns the client-side answer of the missing-arguments
+// ForMissing returns the client-side answer of the missing-arguments
 // form of a tool's arguments struct T (its fields tagged ask): the
 // server asks only for what the model left out, so a request matches
 // when its properties are some of schema's (the generated TSchema()).
 // fn returns the whole value as the user would complete it; accept (the
 // generated AcceptT) checks it, and only the asked properties are sent.
-// Forms are tried in order: list AnswerMissing after the AnswerForm
+// Forms are tried in order: list ForMissing after the For
 // answers of forms whose properties are some of T's.
-func AnswerMissing[T any](schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[*T], error)) FormAnswer {
-	return FormAnswer{schema: schema, subset: true, answer: func(ctx context.Context, message string, asked *Schema) (*Response, error) {
+func ForMissing[T any](schema *runtime.Schema, accept func(v T) (*runtime.Response, error), fn func(ctx context.Context, message string) (runtime.Outcome[*T], error)) Form {
+	return Form{schema: schema, subset: true, answer: func(ctx context.Context, message string, asked *runtime.Schema) (*runtime.Response, error) {
 		resp, err := answerOutcome(ctx, schema, accept, fn, message)
-		if err != nil || resp.Action != ActionAccept {
+		if err != nil || resp.Action != runtime.ActionAccept {
 			return resp, err
 		}
 		content := make(map[string]any, len(asked.Properties))
@@ -54,18 +62,18 @@ func AnswerMissing[T any](schema *Schema, accept func(v T) (*Response, error), f
 				content[p.Name] = v
 			}
 		}
-		return &Response{Action: ActionAccept, Content: content}, nil
+		return &runtime.Response{Action: runtime.ActionAccept, Content: content}, nil
 	}}
 }
 
 // answerOutcome turns fn's outcome into a response.
-func answerOutcome[T any](ctx context.Context, schema *Schema, accept func(v T) (*Response, error), fn func(ctx context.Context, message string) (Outcome[*T], error), message string) (*Response, error) {
+func answerOutcome[T any](ctx context.Context, schema *runtime.Schema, accept func(v T) (*runtime.Response, error), fn func(ctx context.Context, message string) (runtime.Outcome[*T], error), message string) (*runtime.Response, error) {
 	out, err := fn(ctx, message)
 	if err != nil {
 		return nil, err
 	}
 	switch out.Action {
-	case ActionAccept:
+	case runtime.ActionAccept:
 		if out.Value == nil {
 			name := ""
 			if schema != nil {
@@ -74,10 +82,10 @@ func answerOutcome[T any](ctx context.Context, schema *Schema, accept func(v T) 
 			return nil, fmt.Errorf("elicit: answer to form %s: accept with a nil Value", name)
 		}
 		return accept(*out.Value)
-	case ActionDecline, ActionCancel:
-		return &Response{Action: out.Action}, nil
+	case runtime.ActionDecline, runtime.ActionCancel:
+		return &runtime.Response{Action: out.Action}, nil
 	}
-	return nil, fmt.Errorf("%w %q", ErrInvalidAction, out.Action)
+	return nil, fmt.Errorf("%w %q", runtime.ErrInvalidAction, out.Action)
 }
 
 // Answerer answers the elicitations a Go MCP client receives, pushed
@@ -87,37 +95,37 @@ func answerOutcome[T any](ctx context.Context, schema *Schema, accept func(v T) 
 // turn it into each client's elicitation handler (gosdk.ElicitationHandler,
 // mcpgo.ElicitationHandler). The zero value answers nothing.
 type Answerer struct {
-	forms []FormAnswer
+	forms []Form
 	// URL answers URL-mode requests (the user opens url and returns the
 	// action); nil declines them.
-	URL func(ctx context.Context, message, url string) (Action, error)
+	URL func(ctx context.Context, message, url string) (runtime.Action, error)
 	// Other answers form requests that match no form; nil fails them
 	// with ErrNoForm.
-	Other func(ctx context.Context, message string, requestedSchema map[string]any) (*Response, error)
+	Other func(ctx context.Context, message string, requestedSchema map[string]any) (*runtime.Response, error)
 }
 
-// NewAnswerer returns an Answerer for forms, tried in order.
-func NewAnswerer(forms ...FormAnswer) *Answerer {
+// New returns an Answerer for forms, tried in order.
+func New(forms ...Form) *Answerer {
 	return &Answerer{forms: forms}
 }
 
 // AnswerURL answers a URL-mode request.
-func (a *Answerer) AnswerURL(ctx context.Context, message, url string) (*Response, error) {
+func (a *Answerer) AnswerURL(ctx context.Context, message, url string) (*runtime.Response, error) {
 	if a.URL == nil {
-		return &Response{Action: ActionDecline}, nil
+		return &runtime.Response{Action: runtime.ActionDecline}, nil
 	}
 	act, err := a.URL(ctx, message, url)
 	if err != nil {
 		return nil, err
 	}
-	return &Response{Action: act}, nil
+	return &runtime.Response{Action: act}, nil
 }
 
-// AnswerElicitation answers one elicitation request with a by its mode:
-// a URL-mode request (ModeURL) with a.AnswerURL, any other with a.Answer
+// Elicitation answers one elicitation request with a by its mode:
+// a URL-mode request (runtime.ModeURL) with a.AnswerURL, any other with a.Answer
 // and its requested schema. The SDK adapters' client handlers call it.
-func AnswerElicitation(ctx context.Context, a *Answerer, mode, message, url string, requestedSchema any) (*Response, error) {
-	if Mode(mode) == ModeURL {
+func Elicitation(ctx context.Context, a *Answerer, mode, message, url string, requestedSchema any) (*runtime.Response, error) {
+	if runtime.Mode(mode) == runtime.ModeURL {
 		return a.AnswerURL(ctx, message, url)
 	}
 	return a.Answer(ctx, message, requestedSchema)
@@ -129,12 +137,12 @@ func AnswerElicitation(ctx context.Context, a *Answerer, mode, message, url stri
 // A form matches when the request's properties are the form's, with the
 // same JSON types; a 2025-06-18 request may leave out the form's optional
 // multi-select fields.
-func (a *Answerer) Answer(ctx context.Context, message string, requestedSchema any) (*Response, error) {
+func (a *Answerer) Answer(ctx context.Context, message string, requestedSchema any) (*runtime.Response, error) {
 	raw, err := schemaJSON(requestedSchema)
 	if err != nil {
 		return nil, err
 	}
-	got, perr := ParseSchema("", raw)
+	got, perr := runtime.ParseSchema("", raw)
 	if perr == nil {
 		for _, f := range a.forms {
 			if f.schema != nil && (f.subset && matchSubset(f.schema, got) || !f.subset && matchSchema(f.schema, got)) {
@@ -180,21 +188,21 @@ func schemaJSON(v any) ([]byte, error) {
 }
 
 // matchSchema reports whether the requested properties (read with
-// ParseSchema) are those of s, with the same JSON types; a 2025-06-18
+// runtime.ParseSchema) are those of s, with the same JSON types; a 2025-06-18
 // request may leave out s's optional multi-selects.
-func matchSchema(s, got *Schema) bool {
+func matchSchema(s, got *runtime.Schema) bool {
 	n := 0
 	for i := range s.Properties {
 		p := &s.Properties[i]
 		q := got.Property(p.Name)
 		if q == nil {
-			if p.Kind == KindMulti && !p.Required {
+			if p.Kind == runtime.KindMulti && !p.Required {
 				continue // left out for a 2025-06-18 client
 			}
 			return false
 		}
 		n++
-		want, have := p.Kind.jsonType(), q.Kind.jsonType()
+		want, have := p.Kind.JSONType(), q.Kind.JSONType()
 		if have != want && !(want == "number" && have == "integer") {
 			return false
 		}
@@ -204,7 +212,7 @@ func matchSchema(s, got *Schema) bool {
 
 // matchSubset reports whether the requested properties are some (one
 // or more) of s's, each with the same JSON type.
-func matchSubset(s, got *Schema) bool {
+func matchSubset(s, got *runtime.Schema) bool {
 	if len(got.Properties) == 0 {
 		return false
 	}
@@ -214,25 +222,10 @@ func matchSubset(s, got *Schema) bool {
 		if p == nil {
 			return false
 		}
-		want, have := p.Kind.jsonType(), q.Kind.jsonType()
+		want, have := p.Kind.JSONType(), q.Kind.JSONType()
 		if have != want && !(want == "number" && have == "integer") {
 			return false
 		}
 	}
 	return true
-}
-
-// jsonType is the JSON Schema type a property of kind k is written with.
-func (k Kind) jsonType() string {
-	switch k {
-	case KindInteger:
-		return "integer"
-	case KindNumber:
-		return "number"
-	case KindBoolean:
-		return "boolean"
-	case KindMulti:
-		return "array"
-	}
-	return "string"
 }

@@ -1,18 +1,19 @@
-package runtime_test
+package answer_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
 
 // A Go MCP client answers a form with a typed function that returns the
 // same Outcome[*T] the server's AskT does; the generated AcceptT turns
 // the value into content (and refuses an invalid one).
-func ExampleAnswerForm() {
-	answers := runtime.NewAnswerer(runtime.AnswerForm(testforms.DeploySchema(), testforms.AcceptDeploy,
+func ExampleFor() {
+	answers := answer.New(answer.For(testforms.DeploySchema(), testforms.AcceptDeploy,
 		func(ctx context.Context, message string) (runtime.Outcome[*testforms.Deploy], error) {
 			fmt.Println("asked:", message)
 			return runtime.Outcome[*testforms.Deploy]{Action: runtime.ActionAccept,
@@ -34,8 +35,8 @@ func ExampleAnswerForm() {
 
 // A missing-arguments ask sends only what the model left out; AnswerMissing
 // matches it, and only the asked properties are sent.
-func ExampleAnswerMissing() {
-	answers := runtime.NewAnswerer(runtime.AnswerMissing(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
+func ExampleForMissing() {
+	answers := answer.New(answer.ForMissing(testforms.BookArgsSchema(), testforms.AcceptBookArgs,
 		func(ctx context.Context, message string) (runtime.Outcome[*testforms.BookArgs], error) {
 			return runtime.Outcome[*testforms.BookArgs]{Action: runtime.ActionAccept,
 				Value: &testforms.BookArgs{Org: "acme", Date: "2026-12-24", PartySize: 4}}, nil
