@@ -147,7 +147,7 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		default:
 			return none, askErr(s.Name, err)
 		}
-		if ir, ok := findAs[InvalidAnswerReporter](a); ok {
+		if ir, ok := findAs[invalidAnswerReporter](a); ok {
 			ir.InvalidAnswer(ctx, asked, invalid)
 		}
 		if cfg.retries <= 0 {

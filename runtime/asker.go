@@ -12,12 +12,39 @@ import "context"
 //
 // Every question reaches Ask, a re-ask after an invalid answer included
 // (Request.Attempt counts them), so middleware built with Wrap sees each
-// one. What an Asker knows about its call beyond Ask (the person's
-// language, the protocol version, whether the client can be asked at
-// all) it offers through the optional interfaces below (LanguagePreferrer,
-// ProtocolVersioner, Checker, FlowIDer, AnswerMemo,
-// InvalidAnswerReporter); the runtime finds them through any number of
-// wrappers that report what they wrap with Unwrap.
+// one.
+//
+// An Asker that serves a tool call (adapter.Exchange, and so the SDK
+// adapters' Askers; elicittest.Asker) may also tell the runtime what it
+// knows about the call, with any of these methods, which the runtime
+// finds through any number of wrappers that report what they wrap with
+// Unwrap, as http.ResponseController finds a ResponseWriter's:
+//
+//	// The person's language: a BCP 47 tag or an Accept-Language list, ""
+//	// when the request states none. Asks without WithLocale are
+//	// translated to it; LanguagePreference returns it.
+//	LanguagePreference() string
+//	// The client's protocol version. On 2025-06-18, AskChoices asks one
+//	// checkbox per option (that era has no multi-select).
+//	ProtocolVersion() string
+//	// The error Ask would return for req because the client cannot be
+//	// asked (matching ErrUnavailable), or nil; CanAsk calls it.
+//	CheckAsk(req *Request) error
+//	// The flow id the next URL-mode ask with key (Request.Key) will
+//	// carry, stable across the rounds of one call (AskURLFlow).
+//	NextFlowID(key string) string
+//	// Records digest as the last invalid answer to req's question, across
+//	// the rounds of a call, and reports whether it equals the one before:
+//	// an ask stops (UnfilledError) when a client sends the same invalid
+//	// answer twice, rather than asking until its retries run out.
+//	SameInvalidAnswer(req *Request, digest string) bool
+//	// Told of each answer that failed validation, before the ask is
+//	// asked again or fails (the adapters report EventInvalid).
+//	InvalidAnswer(ctx context.Context, req *Request, err error)
+//
+// Without them the runtime assumes no language preference, the latest
+// protocol, a client that can be asked, a fresh flow id per ask, and
+// repeated answers compared within one call to the ask function only.
 type Asker interface {
 	Ask(ctx context.Context, req *Request) (*Response, error)
 }
@@ -72,6 +99,20 @@ func (w *wrapped) Ask(ctx context.Context, req *Request) (*Response, error) {
 }
 
 func (w *wrapped) Unwrap() Asker { return w.next }
+
+// What an Asker may know about its call (see Asker).
+type (
+	languagePreferrer interface{ LanguagePreference() string }
+	protocolVersioner interface{ ProtocolVersion() string }
+	askChecker        interface{ CheckAsk(req *Request) error }
+	flowIDer          interface{ NextFlowID(key string) string }
+	answerMemo        interface {
+		SameInvalidAnswer(req *Request, digest string) bool
+	}
+	invalidAnswerReporter interface {
+		InvalidAnswer(ctx context.Context, req *Request, err error)
+	}
+)
 
 // maxUnwrap bounds the wrappers findAs follows, so a cycle of Unwraps
 // ends.

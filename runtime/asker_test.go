@@ -51,11 +51,11 @@ func TestWrapKeepsTheCall(t *testing.T) {
 		t.Errorf("LanguagePreference through Wrap = %q, want ja", got)
 	}
 	if err := runtime.CanAsk(ctx, wrapped, &runtime.Schema{Name: "F"}); !errors.Is(err, runtime.ErrUnavailable) {
-		t.Errorf("CanAsk through Wrap = %v, want the wrapped Checker's answer", err)
+		t.Errorf("CanAsk through Wrap = %v, want the wrapped CheckAsk's answer", err)
 	}
 	out, err := runtime.AskURLFlow(ctx, wrapped, "Connect", func(id string) string { return "https://example.com/c/" + id })
 	if err != nil || out.FlowID != "flow-1" {
-		t.Errorf("AskURLFlow through Wrap = %+v, %v; want the wrapped FlowIDer's id", out, err)
+		t.Errorf("AskURLFlow through Wrap = %+v, %v; want the wrapped NextFlowID's id", out, err)
 	}
 	// A choice answered with no option is invalid: re-asked once
 	// (Attempt 1), then the repeated answer stops it; each invalid answer

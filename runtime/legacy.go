@@ -99,8 +99,8 @@ func foldLegacy(s *Schema, content map[string]any) map[string]any {
 }
 
 // askerLegacy reports whether a asks a 2025-06-18 client (as its
-// ProtocolVersioner says).
+// ProtocolVersion method says).
 func askerLegacy(a Asker) bool {
-	pv, ok := findAs[ProtocolVersioner](a)
+	pv, ok := findAs[protocolVersioner](a)
 	return ok && EraOf(pv.ProtocolVersion()).LegacySchema()
 }

@@ -63,20 +63,11 @@ func WithLocale(tag string) AskOption {
 	return func(c *askConfig) { c.locale, c.localeSet = tag, true }
 }
 
-// LanguagePreferrer is implemented by Askers that know the user's
-// language preference for the current request (an adapter's Asker does:
-// see the adapters' Config.Locale).
-type LanguagePreferrer interface {
-	// LanguagePreference returns a BCP 47 tag or an Accept-Language list;
-	// "" when the request states none.
-	LanguagePreference() string
-}
-
 // LanguagePreference returns the language preference a carries for the
 // current request ("" when none), for handlers that translate their own
 // messages; see MatchLanguage.
 func LanguagePreference(a Asker) string {
-	if lp, ok := findAs[LanguagePreferrer](a); ok {
+	if lp, ok := findAs[languagePreferrer](a); ok {
 		return lp.LanguagePreference()
 	}
 	return ""

@@ -171,15 +171,6 @@ type Event struct {
 	CallTime time.Duration
 }
 
-// InvalidAnswerReporter is implemented by an Asker that wants to know
-// when an answer it returned was rejected: the ask functions (AskT, Ask,
-// the quick asks) call InvalidAnswer with the request that was asked and
-// the validation error before asking again or failing. The SDK adapters'
-// askers implement it to report EventInvalid.
-type InvalidAnswerReporter interface {
-	InvalidAnswer(ctx context.Context, req *Request, err error)
-}
-
 // WithAuditFields names fields of the form whose accepted values may be
 // recorded: an Observer's EventAnswered carries them in Event.Content
 // (and the log observer writes them). No other answer value ever reaches

@@ -24,14 +24,6 @@ const (
 	ChoicesField = "choices"
 )
 
-// ProtocolVersioner is implemented by Askers that know the protocol
-// version of the client they ask (adapter.Exchange does). AskChoices uses it to
-// ask a 2025-06-18 client, which has no multi-select, with one checkbox
-// per option.
-type ProtocolVersioner interface {
-	ProtocolVersion() string
-}
-
 // quickSchema returns the one-property form of a quick ask, with cfg's
 // title and defaults applied.
 func quickSchema(name string, p Property, cfg *askConfig) (*Schema, error) {
@@ -138,9 +130,9 @@ func AskChoice(ctx context.Context, a Asker, message string, options []Option, o
 // of options, none repeated. A 2025-06-18 client, which has no
 // multi-select, is asked with one checkbox per option instead (the
 // properties are named by the option values), when the Asker reports its
-// version (ProtocolVersioner; the SDK adapters do).
+// version (its ProtocolVersion method; the SDK adapters have one).
 func AskChoices(ctx context.Context, a Asker, message string, options []Option, opts ...AskOption) (Outcome[[]string], error) {
-	if pv, ok := findAs[ProtocolVersioner](a); ok && EraOf(pv.ProtocolVersion()).LegacySchema() {
+	if pv, ok := findAs[protocolVersioner](a); ok && EraOf(pv.ProtocolVersion()).LegacySchema() {
 		return askChoicesLegacy(ctx, a, message, options, opts)
 	}
 	p := Property{Name: ChoicesField, Kind: KindMulti, Title: "Your choices", Required: true, Options: append([]Option(nil), options...)}
@@ -203,14 +195,6 @@ func askChoicesLegacy(ctx context.Context, a Asker, message string, options []Op
 	})
 }
 
-// Checker is implemented by Askers that can tell, before asking, whether
-// the client can answer a request (adapter.Exchange does).
-type Checker interface {
-	// CheckAsk returns the error Ask would return for req because the
-	// client cannot be asked (matching ErrUnavailable), or nil.
-	CheckAsk(req *Request) error
-}
-
 // CanAsk reports, before anything is asked, whether the client can
 // answer every form in schemas (the generated TSchema() functions, in
 // the order the tool asks them), so that a tool asking several forms
@@ -218,7 +202,7 @@ type Checker interface {
 // asked. It returns nil, or the error the first form that cannot be
 // asked would fail with (an *UnavailableError, matching ErrUnavailable,
 // which the adapters turn into the same reply as a failed ask). With an
-// Asker that cannot tell (not a Checker), it returns nil; with a nil
+// Asker that cannot tell (no CheckAsk method; see Asker), it returns nil; with a nil
 // Asker, the unavailable error.
 func CanAsk(ctx context.Context, a Asker, schemas ...*Schema) error {
 	if err := ctx.Err(); err != nil {
@@ -232,7 +216,7 @@ func CanAsk(ctx context.Context, a Asker, schemas ...*Schema) error {
 		if a == nil {
 			return &UnavailableError{Reason: "no asker (nil)", Mode: ModeForm, Schema: s}
 		}
-		c, ok := findAs[Checker](a)
+		c, ok := findAs[askChecker](a)
 		if !ok {
 			return nil
 		}

@@ -8,19 +8,6 @@ import (
 	"strings"
 )
 
-// An AnswerMemo is an Asker that remembers, per question, the last invalid
-// answer it was given, across the rounds of a 2026-07-28 call (the
-// adapters' exchange keeps it in the sealed requestState). Ask uses it to
-// stop asking again when a client sends the same invalid answer twice:
-// a client that cannot edit a field (it answers accept with {} or its own
-// placeholder) would otherwise be asked until the retries run out.
-type AnswerMemo interface {
-	// SameInvalidAnswer records digest as the last invalid answer to
-	// req's question and reports whether it equals the one recorded
-	// before.
-	SameInvalidAnswer(req *Request, digest string) bool
-}
-
 // AnswerDigest returns a short digest of an answer's content, equal for
 // equal content whatever the key order.
 func AnswerDigest(content map[string]any) string {
@@ -33,11 +20,11 @@ func AnswerDigest(content map[string]any) string {
 }
 
 // repeatedAnswer reports whether content is the invalid answer the
-// question got last time: through a's AnswerMemo when it has one, else
+// question got last time: through a's SameInvalidAnswer when it has one, else
 // through *prev, the digest of this ask's previous invalid answer.
 func repeatedAnswer(a Asker, req *Request, content map[string]any, prev *string) bool {
 	d := AnswerDigest(content)
-	if m, ok := findAs[AnswerMemo](a); ok {
+	if m, ok := findAs[answerMemo](a); ok {
 		return m.SameInvalidAnswer(req, d)
 	}
 	same := *prev != "" && *prev == d

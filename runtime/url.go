@@ -16,15 +16,6 @@ type URLOutcome struct {
 	FlowID string
 }
 
-// FlowIDer is implemented by Askers that keep the flow id of a URL-mode
-// request stable across the rounds of one call (adapter.Exchange does).
-type FlowIDer interface {
-	// NextFlowID returns the id the next URL-mode ask with key (the
-	// request's Key, set with WithKey; empty for the default "url") will
-	// carry.
-	NextFlowID(key string) string
-}
-
 // AskURLFlow asks the user to open the page that page builds from a flow
 // id, for steps that must not pass through the client (secrets, OAuth,
 // payments). Unlike AskURL, the flow id is known to the handler and,
@@ -40,7 +31,7 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 		return URLOutcome{}, &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
 	}
 	var id string
-	if f, ok := findAs[FlowIDer](a); ok {
+	if f, ok := findAs[flowIDer](a); ok {
 		id = f.NextFlowID(cfg.key)
 	} else {
 		id = NewElicitationID()

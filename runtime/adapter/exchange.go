@@ -616,14 +616,26 @@ func (x *Exchange) askAgain(ctx context.Context, req *runtime.Request) (*runtime
 	return nil, x.addPending(key, req)
 }
 
-// LanguagePreference implements runtime.LanguagePreferrer: the preference the
-// adapter put in Call.Language.
+// An Exchange tells the runtime all it knows of its call (see
+// runtime.Asker): a method misspelt here would silently lose it.
+var _ interface {
+	runtime.Asker
+	LanguagePreference() string
+	ProtocolVersion() string
+	CheckAsk(req *runtime.Request) error
+	NextFlowID(key string) string
+	SameInvalidAnswer(req *runtime.Request, digest string) bool
+	InvalidAnswer(ctx context.Context, req *runtime.Request, err error)
+} = (*Exchange)(nil)
+
+// LanguagePreference returns the person's language preference the
+// adapter put in Call.Language (see runtime.Asker).
 func (x *Exchange) LanguagePreference() string { return x.call.Language }
 
-// ProtocolVersion returns the call's protocol version (runtime.ProtocolVersioner).
+// ProtocolVersion returns the call's protocol version (see runtime.Asker).
 func (x *Exchange) ProtocolVersion() string { return x.call.Version }
 
-// CheckAsk implements runtime.Checker: it applies the checks of Ask (protocol
+// CheckAsk applies the checks of Ask (see runtime.Asker: protocol
 // version, declared modes, what a 2025-06-18 form can express) without
 // asking.
 func (x *Exchange) CheckAsk(req *runtime.Request) error {

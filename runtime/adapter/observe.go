@@ -295,8 +295,8 @@ func (x *Exchange) observeRetry(ctx context.Context, key string, req *runtime.Re
 	return err
 }
 
-// InvalidAnswer implements runtime.InvalidAnswerReporter: it reports the
-// answer to req, which did not validate, as EventInvalid.
+// InvalidAnswer reports the answer to req, which did not validate, as
+// EventInvalid (see runtime.Asker).
 func (x *Exchange) InvalidAnswer(ctx context.Context, req *runtime.Request, err error) {
 	if x.obs == nil || req == nil {
 		return

@@ -2,8 +2,9 @@ package adapter
 
 import "github.com/elicitgen/elicitgen/runtime"
 
-// SameInvalidAnswer implements runtime.AnswerMemo: the digest of the last
-// invalid answer to each question rides in the state, so a 2026-07-28
+// SameInvalidAnswer compares an invalid answer with the last one to the
+// same question (see runtime.Asker). The digest of the last invalid
+// answer to each question rides in the state, so a 2026-07-28
 // client that sends the same invalid answer in its next round is not asked
 // again.
 func (x *Exchange) SameInvalidAnswer(req *runtime.Request, digest string) bool {

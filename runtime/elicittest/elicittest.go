@@ -107,7 +107,7 @@ type Asker struct {
 	Language string
 }
 
-// LanguagePreference implements runtime.LanguagePreferrer.
+// LanguagePreference returns Language (see runtime.Asker).
 func (a *Asker) LanguagePreference() string { return a.Language }
 
 // New returns an Asker that gives the answers in order.
@@ -121,7 +121,7 @@ func (a *Asker) Requests() []*runtime.Request {
 }
 
 // ProtocolVersion returns Version, or the latest version when it is
-// empty (runtime.ProtocolVersioner): AskChoices asks a 2025-06-18 Asker
+// empty (see runtime.Asker): AskChoices asks a 2025-06-18 Asker
 // with one checkbox per option, as it would a real client.
 func (a *Asker) ProtocolVersion() string {
 	if a.Version == "" {
@@ -131,7 +131,7 @@ func (a *Asker) ProtocolVersion() string {
 }
 
 // CheckAsk reports whether a form request can be encoded for Version
-// (runtime.Checker), so that runtime.CanAsk sees what Ask would.
+// (see runtime.Asker), so that runtime.CanAsk sees what Ask would.
 func (a *Asker) CheckAsk(req *runtime.Request) error {
 	if req == nil || req.Mode != runtime.ModeForm || req.Schema == nil {
 		return nil
