@@ -57,7 +57,7 @@ type Call struct {
 
 	// ClientName and ClientVersion are the client's clientInfo, for the
 	// known-client profiles that choose a question's rendering
-	// (runtime.ChooseRendering); adapters set them when Settings.Pages is
+	// (ChooseRendering); adapters set them when Settings.Pages is
 	// set.
 	ClientName, ClientVersion string
 	// Complete sends notifications/elicitation/complete for a URL-mode

@@ -68,7 +68,7 @@ func (x *Exchange) route(key string, req *runtime.Request) (runtime.Rendering, s
 		return runtime.RenderingAuto, "", nil
 	}
 	c := x.call
-	r, why := runtime.ChooseRendering(runtime.RenderingInput{
+	r, why := ChooseRendering(RenderingInput{
 		Version: c.Version, Form: c.Caps.Form, URL: c.Caps.URL,
 		ClientName: c.ClientName, ClientVersion: c.ClientVersion,
 		App: x.formApps && c.Caps.App, Pages: x.pages != nil, Schema: req.Schema, Override: req.Rendering,

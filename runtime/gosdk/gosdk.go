@@ -119,7 +119,7 @@ type Config struct {
 	// or one whose known limits cannot fill the form, gets a URL-mode
 	// request to the page; a client without elicitation gets a tool
 	// result with the page's link, and the same call made again takes
-	// the answer (see runtime.ChooseRendering). Mount Pages on the
+	// the answer (see adapter.ChooseRendering). Mount Pages on the
 	// server's mux under the path of its BaseURL (NewHTTPHandler does,
 	// with serve.Options.Pages). Its Identity must read the same
 	// person that Principal reads (IdentityPrincipal builds Principal

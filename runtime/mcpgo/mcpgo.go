@@ -115,7 +115,7 @@ type Config struct {
 	AcceptUnasked bool
 	// Pages, when set, serve forms as hosted pages (runtime/page) to the
 	// people whose client cannot show them (see gosdk.Config.Pages and
-	// runtime.ChooseRendering). Mount Pages under the path of its
+	// adapter.ChooseRendering). Mount Pages under the path of its
 	// BaseURL (NewHTTPHandler does, with serve.Options.Pages). Its
 	// Identity must read the same person that Principal reads
 	// (IdentityPrincipal builds Principal from it). Nil means no pages.
