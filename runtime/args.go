@@ -183,7 +183,7 @@ func zeroField(fd *fieldDesc, base unsafe.Pointer) {
 // invalidArgsMessage adds to message why supplied arguments are asked
 // again, for the person, naming fields by their titles in sub.
 func invalidArgsMessage(c *Catalog, lang string, sub *Schema, message string, invalid error) string {
-	return message + "\n\n" + c.Text(lang, MsgArgInvalid, "", PersonProblems(c, lang, sub, invalid))
+	return message + "\n\n" + c.Text(lang, MsgArgInvalid, "", c.Problems(lang, sub, invalid))
 }
 
 // partialMessage is the message of an ask of some of a tool's arguments
@@ -226,10 +226,6 @@ type MissingArgs[T any] struct {
 	// as the handler's error would.
 	Options func(ctx context.Context, v *T) ([]AskOption, error)
 }
-
-// ErrArgsNotGiven is matched by the error of MissingArgs.Complete when the
-// person declined or dismissed the question for the missing arguments.
-var ErrArgsNotGiven = errors.New("elicit: the missing arguments were not given")
 
 // ArgsNotGivenError is a decline or cancel of the question for a tool's
 // missing arguments. Its text is for the model.

@@ -2,19 +2,13 @@ package runtime
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"strings"
 	"time"
-)
 
-// ErrTimeout means the per-ask timeout set with WithTimeout elapsed before
-// the user answered. It is never an accept.
-var ErrTimeout = errors.New("elicit: no answer in time")
+	"github.com/elicitgen/elicitgen/runtime/internal/wire"
+)
 
 // AskOption changes one call to Ask.
 type AskOption func(*askConfig)
@@ -50,7 +44,7 @@ func newAskConfig(opts []AskOption) (askConfig, error) {
 		o(&cfg)
 	}
 	if cfg.keySet {
-		if err := CheckKey(cfg.key); err != nil {
+		if err := wire.CheckKey(cfg.key); err != nil {
 			return cfg, fmt.Errorf("WithKey: %w", err)
 		}
 	}
@@ -82,24 +76,6 @@ func WithTimeout(d time.Duration) AskOption {
 // in flight, as renaming the form would.
 func WithKey(key string) AskOption {
 	return func(c *askConfig) { c.key, c.keySet = key, true }
-}
-
-// MaxKeyLen is the maximum length of a key given to WithKey.
-const MaxKeyLen = 64
-
-// CheckKey returns an error matching ErrInvalidKey unless key may name a
-// question in inputRequests.
-func CheckKey(key string) error {
-	if key == "" || len(key) > MaxKeyLen {
-		return fmt.Errorf("%w %q: want 1 to %d characters", ErrInvalidKey, key, MaxKeyLen)
-	}
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.:-", c) >= 0) {
-			return fmt.Errorf("%w %q: character %q is not one of [A-Za-z0-9_.:-]", ErrInvalidKey, key, c)
-		}
-	}
-	return nil
 }
 
 // WithOptions supplies the choices of a field tagged `options`: only these
@@ -346,7 +322,7 @@ func normalize(v any) any {
 // host, without embedded credentials, are sent. Accept means the user
 // agreed to open the page, not that the out-of-band step finished.
 func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOption) (Action, error) {
-	if err := CheckURL(rawURL); err != nil {
+	if err := wire.CheckURL(rawURL); err != nil {
 		return "", err
 	}
 	cfg, err := newAskConfig(opts)
@@ -356,49 +332,12 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	if a == nil {
 		return "", &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
 	}
-	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: NewElicitationID(), AskedFirst: cfg.askedFirst}
+	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: wire.NewID(), AskedFirst: cfg.askedFirst}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
 		return "", askErr("url", err)
 	}
 	return resp.Action, nil
-}
-
-// ErrUnsafeURL is returned for a URL-mode URL that must not be sent.
-var ErrUnsafeURL = errors.New("elicit: unsafe URL")
-
-// CheckURL enforces the URL-mode rules: absolute https (http only for a
-// loopback host), and no user information.
-func CheckURL(rawURL string) error {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUnsafeURL, err)
-	}
-	if u.User != nil {
-		return fmt.Errorf("%w: %q carries credentials", ErrUnsafeURL, u.Redacted())
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-	case "http":
-		host := u.Hostname()
-		ip := net.ParseIP(host)
-		if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			return fmt.Errorf("%w: %q is http on a non-loopback host; use https", ErrUnsafeURL, rawURL)
-		}
-	default:
-		return fmt.Errorf("%w: %q is not an https URL", ErrUnsafeURL, rawURL)
-	}
-	if u.Host == "" {
-		return fmt.Errorf("%w: %q has no host", ErrUnsafeURL, rawURL)
-	}
-	return nil
-}
-
-// NewElicitationID returns a random, unguessable elicitation id.
-func NewElicitationID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return hex.EncodeToString(b[:])
 }
 
 // detailError is a sentinel (or a label) with the field problems behind

@@ -6,7 +6,7 @@ import (
 )
 
 // ClientFailure is a known way a client fails a question, told apart so
-// that each gets one plain sentence for the person (PersonFailureText)
+// that each gets one plain sentence for the person (Catalog.FailureText)
 // and one for the model (AskFailureText), instead of the client's raw
 // error.
 type ClientFailure uint8
@@ -73,12 +73,12 @@ func failureModelText(err error) string {
 	return ""
 }
 
-// PersonFailureText is the sentence a person reads when their client
-// failed a question in a known way (see ClassifyFailure), from c (nil:
-// the built-in catalog) in the language that best serves lang; "" for
-// any other error. An app that shows tool errors to the person can show
-// it in place of the model's text.
-func PersonFailureText(err error, c *Catalog, lang string) string {
+// FailureText is the sentence a person reads when their client failed a
+// question in a known way (see ClassifyFailure), from c (nil: the
+// built-in catalog) in the language that best serves lang; "" for any
+// other error. An app that shows tool errors to the person can show it in
+// place of the model's text.
+func (c *Catalog) FailureText(err error, lang string) string {
 	switch ClassifyFailure(err) {
 	case FailureNoHandler:
 		return c.Text(lang, MsgFailNoHandler, "")

@@ -7,12 +7,22 @@ import (
 	"math/big"
 	"strconv"
 	"time"
+
+	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 )
 
-// MaxSafeInteger is the largest integer magnitude an answer may carry:
-// 2^53-1, the range I-JSON recommends and every JavaScript client can
-// represent exactly. Integers beyond it are refused, never rounded.
-const MaxSafeInteger = 1<<53 - 1
+// Bounds of what a question and its answer may hold.
+const (
+	// MaxSafeInteger is the largest integer magnitude an answer may carry:
+	// 2^53-1, the range I-JSON recommends and every JavaScript client can
+	// represent exactly. Integers beyond it are refused, never rounded.
+	MaxSafeInteger = 1<<53 - 1
+	// MaxKeyLen is the maximum length of a key given to WithKey.
+	MaxKeyLen = wire.MaxKeyLen
+	// MaxErrors is the most problems one ValidationError lists; further ones
+	// are summarized in a last entry.
+	MaxErrors = 20
+)
 
 func typeErr(errs *errList, p *Property, want string, v any) {
 	errs.AddID(p, MsgType, "must be "+want+", got "+jsonType(v), want, jsonType(v))

@@ -141,10 +141,6 @@ type errList struct {
 	dropped int
 }
 
-// MaxErrors is the most problems one ValidationError lists; further ones
-// are summarized in a last entry.
-const MaxErrors = 20
-
 // Add records a problem with field, in words of its own (no MessageID).
 func (e *errList) Add(field, msg string) {
 	if len(e.list) >= MaxErrors {

@@ -7,15 +7,6 @@ import (
 	"time"
 )
 
-// ErrMalformedInput is matched by a 2026-07-28 answer that is not an
-// elicitation result at all (an inputResponses entry of the wrong shape):
-// a protocol error, answered with JSON-RPC -32602, never asked again.
-var ErrMalformedInput = errors.New("elicit: malformed inputResponses")
-
-// ErrRetriesUsed is returned by an Asker for a re-ask (Request.Attempt)
-// beyond Request.Retries: the question's retries are used up.
-var ErrRetriesUsed = errors.New("elicit: retries used up")
-
 // AskError is an ask that failed: the Asker could not get an answer (a
 // transport failure, a client error, a timeout) or the answer did not
 // validate. It wraps the cause, so errors.Is matches ErrTimeout,
@@ -81,7 +72,7 @@ func WithTitle(title string) AskOption {
 // for the person, in the language req is asked in.
 func retryMessage(req *Request, cfg *askConfig, a Asker, invalid error) string {
 	lang := personLanguage(req, cfg, a)
-	return req.Message + "\n\n" + cfg.messages.Text(lang, MsgRetry, "", PersonProblems(cfg.messages, lang, req.Schema, invalid))
+	return req.Message + "\n\n" + cfg.messages.Text(lang, MsgRetry, "", cfg.messages.Problems(lang, req.Schema, invalid))
 }
 
 // personLanguage is the language the person reads req in: the form's
@@ -96,12 +87,12 @@ func personLanguage(req *Request, cfg *askConfig, a Asker) string {
 	return LanguagePreference(a)
 }
 
-// PersonProblems lists the field problems of err for a person, from c
-// (nil: the built-in catalog) in the language that best serves lang,
-// naming fields by their titles in s, the form as the person saw it (see
+// Problems lists the field problems of err for a person, from c (nil:
+// the built-in catalog) in the language that best serves lang, naming
+// fields by their titles in s, the form as the person saw it (see
 // FieldError.PersonText). An error without field problems is written
 // without its "elicit:" prefix.
-func PersonProblems(c *Catalog, lang string, s *Schema, err error) string {
+func (c *Catalog) Problems(lang string, s *Schema, err error) string {
 	var ve *ValidationError
 	if !errors.As(err, &ve) || len(ve.Fields) == 0 {
 		return problems(err)

@@ -13,12 +13,12 @@ package runtime
 // "field.value".
 func LegacyOptionKey(field, value string) string { return field + "." + value }
 
-// LegacySchema returns s as it is asked of a 2025-06-18 client: each
+// legacySchema returns s as it is asked of a 2025-06-18 client: each
 // required multi-select replaced, in place, by one optional boolean per
 // option (see LegacyOptionKey), titled with the option's title and
 // described by the field's title, checked where the default chooses it.
 // It returns s itself when s has no required multi-select.
-func LegacySchema(s *Schema) *Schema {
+func legacySchema(s *Schema) *Schema {
 	if !hasRequiredMulti(s) {
 		return s
 	}
@@ -56,7 +56,7 @@ func hasRequiredMulti(s *Schema) bool {
 	return false
 }
 
-// foldLegacy maps content, an answer to LegacySchema(s), back to the
+// foldLegacy maps content, an answer to legacySchema(s), back to the
 // shape of s: each required multi-select gets the list of the values
 // whose boolean is true, in option order (an empty list when none is).
 // A boolean key that is not a boolean is kept, so that decoding reports

@@ -6,22 +6,24 @@ import (
 	"strings"
 )
 
-// MetaKeyAcceptLanguage is the params._meta key under which a request
-// carries the user's language preference, in the syntax of the HTTP
-// Accept-Language header ("ja-JP, en;q=0.5"), as proposed by SEP-2792
-// "Per-Request User Language Preference"
-// (https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2792).
-// The preference belongs to the one request: servers must not keep it as
-// session state.
-const MetaKeyAcceptLanguage = "io.modelcontextprotocol/acceptLanguage"
-
-// MetaKeyContentLanguage is the _meta key under which, as SEP-2792
-// proposes, a server reports the language its text is actually in (the
-// syntax of the HTTP Content-Language header). The adapters put it in
-// the params of each question asked in a negotiated language
-// (Request.Language) and, on 2026-07-28, in the input_required result
-// whose questions share one.
-const MetaKeyContentLanguage = "io.modelcontextprotocol/contentLanguage"
+// The _meta keys of a person's language (SEP-2792).
+const (
+	// MetaKeyAcceptLanguage is the params._meta key under which a request
+	// carries the user's language preference, in the syntax of the HTTP
+	// Accept-Language header ("ja-JP, en;q=0.5"), as proposed by SEP-2792
+	// "Per-Request User Language Preference"
+	// (https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2792).
+	// The preference belongs to the one request: servers must not keep it as
+	// session state.
+	MetaKeyAcceptLanguage = "io.modelcontextprotocol/acceptLanguage"
+	// MetaKeyContentLanguage is the _meta key under which, as SEP-2792
+	// proposes, a server reports the language its text is actually in (the
+	// syntax of the HTTP Content-Language header). The adapters put it in
+	// the params of each question asked in a negotiated language
+	// (Request.Language) and, on 2026-07-28, in the input_required result
+	// whose questions share one.
+	MetaKeyContentLanguage = "io.modelcontextprotocol/contentLanguage"
+)
 
 // Locale is one form's text in one language, translated from an
 // elicit.<tag>.json catalog beside the form. Generated code attaches the

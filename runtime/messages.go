@@ -48,7 +48,7 @@ const (
 	MsgTitleSep   MessageID = "titleSep"   // joins titles in MsgPartial
 	MsgOther      MessageID = "other"      // {0}: a problem in the author's own words (CheckElicit)
 
-	// Sentences for the person when their client failed (PersonFailureText).
+	// Sentences for the person when their client failed (Catalog.FailureText).
 	MsgFailNoHandler     MessageID = "failNoHandler"     // the client has no handler for questions
 	MsgFailClientInvalid MessageID = "failClientInvalid" // the client refused the question as invalid
 	MsgFailRepeated      MessageID = "failRepeated"      // {field}: the fields' titles; the same invalid answer came twice

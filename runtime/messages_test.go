@@ -136,7 +136,7 @@ func TestKnownClientFailures(t *testing.T) {
 		if !strings.Contains(model, tc.model) || tc.kind != runtime.FailureNone && (strings.Contains(model, tc.clientErr) || strings.Contains(model, "try again later")) {
 			t.Errorf("%s: model text %q", tc.clientErr, model)
 		}
-		if p := runtime.PersonFailureText(err, nil, "ja"); tc.personJA != "" && !strings.Contains(p, tc.personJA) || tc.personJA == "" && p != "" {
+		if p := (*runtime.Catalog)(nil).FailureText(err, "ja"); tc.personJA != "" && !strings.Contains(p, tc.personJA) || tc.personJA == "" && p != "" {
 			t.Errorf("%s: person text %q", tc.clientErr, p)
 		}
 	}
@@ -155,7 +155,7 @@ func TestKnownClientFailures(t *testing.T) {
 	if !strings.Contains(model, `The approval "Approve sending" (approved) could not be shown to the user`) || strings.Contains(model, "Ask the user for") {
 		t.Errorf("model text %q", model)
 	}
-	if p := runtime.PersonFailureText(err, nil, "en"); p != "Your app sent the same answer twice and seems unable to fill in Approve sending. Nothing was done." {
+	if p := (*runtime.Catalog)(nil).FailureText(err, "en"); p != "Your app sent the same answer twice and seems unable to fill in Approve sending. Nothing was done." {
 		t.Errorf("person text %q", p)
 	}
 }

@@ -3,6 +3,8 @@ package runtime
 import (
 	"errors"
 	"fmt"
+
+	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 )
 
 // Action is a client's answer to an elicitation.
@@ -121,7 +123,7 @@ func (o *Outcome[T]) Accepted() (T, bool) {
 	return o.Value, true
 }
 
-// Errors.
+// The errors to match (errors.Is) when an ask, or a request, fails.
 var (
 	// ErrUnavailable means the client cannot be asked this question: it did
 	// not declare the elicitation capability, not for this mode, or its
@@ -139,7 +141,30 @@ var (
 	ErrMissingOptions = errors.New("elicit: options not supplied")
 	// ErrInvalidKey means a question's inputRequests key (WithKey) is
 	// empty, too long or has characters outside [A-Za-z0-9_.:-].
-	ErrInvalidKey = errors.New("elicit: invalid inputRequests key")
+	ErrInvalidKey = wire.ErrInvalidKey
+	// ErrInvalidState is matched (errors.Is) by every refusal of a
+	// requestState: tampered, expired, foreign, spent (the seal package's
+	// ErrState* errors name each way; seal.RefusalReason names it for an
+	// audit record). Such a state must not be trusted; adapters answer it
+	// with JSON-RPC -32602.
+	ErrInvalidState = errors.New("elicit: invalid request state")
+	// ErrMalformedInput is matched by a 2026-07-28 answer that is not an
+	// elicitation result at all (an inputResponses entry of the wrong shape):
+	// a protocol error, answered with JSON-RPC -32602, never asked again.
+	ErrMalformedInput = errors.New("elicit: malformed inputResponses")
+	// ErrRetriesUsed is returned by an Asker for a re-ask (Request.Attempt)
+	// beyond Request.Retries: the question's retries are used up.
+	ErrRetriesUsed = errors.New("elicit: retries used up")
+	// ErrTimeout means the per-ask timeout set with WithTimeout elapsed before
+	// the user answered. It is never an accept.
+	ErrTimeout = errors.New("elicit: no answer in time")
+	// ErrUnsafeURL is returned for a URL-mode URL that must not be sent.
+	ErrUnsafeURL = wire.ErrUnsafeURL
+	// ErrArgsNotGiven is matched by the error of MissingArgs.Complete when the
+	// person declined or dismissed the question for the missing arguments.
+	ErrArgsNotGiven = errors.New("elicit: the missing arguments were not given")
+	// ErrInvalidSchema is matched (errors.Is) by every error of ParseSchema.
+	ErrInvalidSchema = errors.New("elicit: invalid requestedSchema")
 )
 
 // UnavailableError says why a client cannot be asked, and what the tool

@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// AnswerDigest returns a short digest of an answer's content, equal for
+// answerDigest returns a short digest of an answer's content, equal for
 // equal content whatever the key order.
-func AnswerDigest(content map[string]any) string {
+func answerDigest(content map[string]any) string {
 	b, err := json.Marshal(content) // sorts map keys
 	if err != nil {
 		return ""
@@ -23,7 +23,7 @@ func AnswerDigest(content map[string]any) string {
 // question got last time: through a's SameInvalidAnswer when it has one, else
 // through *prev, the digest of this ask's previous invalid answer.
 func repeatedAnswer(a Asker, req *Request, content map[string]any, prev *string) bool {
-	d := AnswerDigest(content)
+	d := answerDigest(content)
 	if m, ok := findAs[answerMemo](a); ok {
 		return m.SameInvalidAnswer(req, d)
 	}

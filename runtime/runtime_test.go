@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/elicittest"
+	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 )
 
 // form is a hand-built form in the shape elicitgen generates.
@@ -260,12 +261,12 @@ func TestAskOptionsAndDefaults(t *testing.T) {
 
 func TestCheckURL(t *testing.T) {
 	for _, u := range []string{"https://example.com/connect", "http://127.0.0.1:8080/cb", "http://localhost/x", "http://[::1]/x"} {
-		if err := runtime.CheckURL(u); err != nil {
+		if err := wire.CheckURL(u); err != nil {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
 	for _, u := range []string{"http://example.com/", "https://user:pw@example.com/", "javascript:alert(1)", "ftp://example.com", "https:///nohost", "::"} {
-		if err := runtime.CheckURL(u); !errors.Is(err, runtime.ErrUnsafeURL) {
+		if err := wire.CheckURL(u); !errors.Is(err, runtime.ErrUnsafeURL) {
 			t.Errorf("%s: want ErrUnsafeURL, got %v", u, err)
 		}
 	}

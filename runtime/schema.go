@@ -161,16 +161,16 @@ func (s *Schema) JSON(version string) (json.RawMessage, error) {
 // non-boolean defaults are dropped; a multi-select property cannot be
 // expressed there: an optional one is left out of the form (the answer
 // then gets its default or zero value), a required one is asked as one
-// boolean per option (LegacySchema), and a form that would be left empty
+// boolean per option (legacySchema), and a form that would be left empty
 // yields an *UnavailableError (see LegacyUnavailable). An empty (unknown)
 // version gets the 2025-06-18 dialect, as Era says.
 func (s *Schema) AppendJSON(b []byte, version string) ([]byte, error) {
 	legacy := EraOf(version).LegacySchema()
 	if legacy {
-		if reason := LegacyUnavailable(s); reason != "" {
+		if reason := s.LegacyUnavailable(); reason != "" {
 			return nil, &UnavailableError{Reason: reason, Mode: ModeForm, Schema: s}
 		}
-		s = LegacySchema(s)
+		s = legacySchema(s)
 	}
 	b = append(b, `{"type":"object","properties":{`...)
 	n := 0
@@ -379,8 +379,8 @@ func appendValue(b []byte, v any) []byte {
 // would be sent empty (which some clients cannot render), and a required
 // multi-select without options has no booleans to be asked as. Optional
 // multi-select fields are left out of the form; required ones are asked
-// as one boolean per option (LegacySchema).
-func LegacyUnavailable(s *Schema) string {
+// as one boolean per option (legacySchema).
+func (s *Schema) LegacyUnavailable() string {
 	kept := 0
 	for i := range s.Properties {
 		p := &s.Properties[i]
@@ -392,7 +392,7 @@ func LegacyUnavailable(s *Schema) string {
 			if len(p.Options) == 0 {
 				return fmt.Sprintf("multi-select field %q has no options to ask of a %s client", p.Name, Version20250618)
 			}
-			kept++ // asked as one boolean per option (LegacySchema)
+			kept++ // asked as one boolean per option (legacySchema)
 		}
 	}
 	if kept == 0 && len(s.Properties) > 0 {

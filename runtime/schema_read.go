@@ -11,9 +11,6 @@ import (
 	"github.com/elicitgen/elicitgen/internal/jsonobj"
 )
 
-// ErrInvalidSchema is matched (errors.Is) by every error of ParseSchema.
-var ErrInvalidSchema = errors.New("elicit: invalid requestedSchema")
-
 // SchemaError says why a requestedSchema (ParseSchema) or a schema file
 // of `elicitgen diff` could not be read, and where. It matches
 // ErrInvalidSchema and, for a JSON syntax error, wraps the

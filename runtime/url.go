@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+
+	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 )
 
 // URLOutcome is the answer to a URL-mode question.
@@ -21,7 +23,7 @@ type URLOutcome struct {
 // payments). Unlike AskURL, the flow id is known to the handler and,
 // through an adapter's Asker, stable across the rounds of a 2026-07-28
 // call, so the page and the tool can correlate the flow. The URL must
-// pass CheckURL.
+// pass the URL-mode rules (see AskURL).
 func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID string) string, opts ...AskOption) (URLOutcome, error) {
 	cfg, err := newAskConfig(opts)
 	if err != nil {
@@ -34,10 +36,10 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 	if f, ok := findAs[flowIDer](a); ok {
 		id = f.NextFlowID(cfg.key)
 	} else {
-		id = NewElicitationID()
+		id = wire.NewID()
 	}
 	rawURL := page(id)
-	if err := CheckURL(rawURL); err != nil {
+	if err := wire.CheckURL(rawURL); err != nil {
 		return URLOutcome{}, err
 	}
 	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: id, AskedFirst: cfg.askedFirst}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
@@ -206,7 +207,7 @@ func (x *Exchange) NextFlowID(key string) string {
 	if id := x.state.Flows[key]; id != "" {
 		return id
 	}
-	id := runtime.NewElicitationID()
+	id := wire.NewID()
 	if x.era.MultiRoundTrip() {
 		x.state.Flows[key] = id
 	}
@@ -222,7 +223,7 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 		return nil, errors.New("elicit: ask: form request without schema")
 	}
 	if req.Key != "" {
-		if err := runtime.CheckKey(req.Key); err != nil {
+		if err := wire.CheckKey(req.Key); err != nil {
 			return nil, err
 		}
 	}
@@ -275,7 +276,7 @@ func (x *Exchange) checkCaps(req *runtime.Request) error {
 		return x.unavailable(req, "the client did not declare the elicitation capability")
 	}
 	if req.Mode == runtime.ModeForm && x.era.LegacySchema() {
-		if reason := runtime.LegacyUnavailable(req.Schema); reason != "" {
+		if reason := req.Schema.LegacyUnavailable(); reason != "" {
 			return x.unavailable(req, reason)
 		}
 	}
@@ -291,7 +292,7 @@ func (x *Exchange) askPush(ctx context.Context, req *runtime.Request) (*runtime.
 	}
 	if req.Mode == runtime.ModeURL && req.ElicitationID == "" {
 		r := *req
-		r.ElicitationID = runtime.NewElicitationID()
+		r.ElicitationID = wire.NewID()
 		req = &r
 	}
 	return acceptContent(req)(x.call.Push.Ask(ctx, req))
@@ -336,7 +337,7 @@ func (x *Exchange) addPending(key string, req *runtime.Request) error {
 		if id == "" {
 			id = r.ElicitationID
 			if id == "" {
-				id = runtime.NewElicitationID()
+				id = wire.NewID()
 			}
 			x.state.Flows[key] = id
 		}
@@ -390,11 +391,11 @@ func (e *URLRequiredError) Error() string {
 // with CheckURL; flowID is the elicitationId (2025-11-25) and the
 // correlation id sealed in requestState (2026-07-28); empty means random.
 func RequireURL(message, rawURL, flowID string) error {
-	if err := runtime.CheckURL(rawURL); err != nil {
+	if err := wire.CheckURL(rawURL); err != nil {
 		return err
 	}
 	if flowID == "" {
-		flowID = runtime.NewElicitationID()
+		flowID = wire.NewID()
 	}
 	return &URLRequiredError{Requests: []*runtime.Request{{Mode: runtime.ModeURL, Message: message, URL: rawURL, ElicitationID: flowID}}}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
@@ -232,7 +233,7 @@ func (x *Exchange) askURLPageModern(ctx context.Context, key string, req *runtim
 		}
 		// Expired or gone: a new page.
 	}
-	id := runtime.NewElicitationID()
+	id := wire.NewID()
 	link, err := x.pages.Issue(ctx, pageQuestion(key, req, b, id))
 	if err != nil {
 		return nil, pageErr("issue", err)
@@ -267,7 +268,7 @@ func (x *Exchange) askURLPagePush(ctx context.Context, key string, req *runtime.
 	if x.call.Push == nil {
 		return nil, x.unavailable(req, "the adapter has no way to send elicitation/create")
 	}
-	id := runtime.NewElicitationID()
+	id := wire.NewID()
 	link, err := x.pages.Issue(ctx, pageQuestion(key, req, b, id))
 	if err != nil {
 		return nil, pageErr("issue", err)

@@ -57,7 +57,7 @@ func ChooseRendering(in RenderingInput) (runtime.Rendering, string) {
 	case !in.Form:
 		formWhy = "the client declared no elicitation"
 	case era.LegacySchema() && in.Schema != nil:
-		if reason := runtime.LegacyUnavailable(in.Schema); reason != "" {
+		if reason := in.Schema.LegacyUnavailable(); reason != "" {
 			form, formWhy = false, reason
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -98,7 +99,7 @@ func New(cfg Config) (*Pages, error) {
 		return nil, fmt.Errorf("elicit page: Config.BaseURL %q must be an absolute URL ending in \"/\", without query or fragment", cfg.BaseURL)
 	}
 	probe := u.String() + "x"
-	if err := runtime.CheckURL(probe); err != nil {
+	if err := wire.CheckURL(probe); err != nil {
 		return nil, fmt.Errorf("elicit page: Config.BaseURL: %w", err)
 	}
 	p := &Pages{cfg: cfg, store: cfg.Store, base: u, path: u.Path}

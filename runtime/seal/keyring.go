@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 )
 
 // MinKeySize is the minimum length, in bytes, of a state key.
@@ -176,7 +176,7 @@ func ParseKeyRing(spec string) (*KeyRing, error) {
 func NewRandomKeyRing() *KeyRing {
 	secret := make([]byte, MinKeySize)
 	_, _ = rand.Read(secret) // crypto/rand.Read never fails
-	r, _ := NewKeyRing(Key{ID: "r" + runtime.NewElicitationID()[:8], Secret: secret})
+	r, _ := NewKeyRing(Key{ID: "r" + wire.NewID()[:8], Secret: secret})
 	return r
 }
 
