@@ -19,14 +19,14 @@ const (
 	// AppMIMEType is the MIME type of an MCP App resource.
 	AppMIMEType = "text/html;profile=mcp-app"
 	// FormAppURITemplate names the resources that render a form as an
-	// MCP App, one per form (see FormAppURI); each draws the
+	// MCP App, one per form (see formAppURI); each draws the
 	// requestedSchema of the elicitation/create request its host forwards
 	// to it.
 	FormAppURITemplate = "ui://elicitgen/forms/{form}"
 )
 
-// FormAppURI returns the form app resource of the form named form.
-func FormAppURI(form string) string {
+// formAppURI returns the form app resource of the form named form.
+func formAppURI(form string) string {
 	if form == "" {
 		form = "form"
 	}
@@ -67,6 +67,6 @@ func AppMeta(meta map[string]any, req *runtime.Request) map[string]any {
 	if req.Schema != nil {
 		name = req.Schema.Name
 	}
-	meta["ui"] = map[string]any{"resourceUri": FormAppURI(name)}
+	meta["ui"] = map[string]any{"resourceUri": formAppURI(name)}
 	return meta
 }

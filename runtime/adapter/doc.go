@@ -1,7 +1,12 @@
-// Package adapter is the plumbing that connects the runtime to an MCP SDK:
-// client capabilities per protocol era, the exchange of one tool call with
-// its sealed request state, and the replies a tool wrapper turns into
-// results or JSON-RPC errors. The gosdk and mcpgo adapters are built on
-// it, and so may an adapter for another SDK. Server code uses the runtime
-// package and an adapter instead.
+// Package adapter is the exchange of one tool call between the runtime and
+// an MCP SDK, for SDK authors: client capabilities per protocol era
+// (ClientCaps, InitializeCaps, ParseClientCaps), the Exchange of a call
+// with its sealed request state and single-use claim (Settings.Start,
+// Settings.Claim), the replies a tool wrapper turns into results or
+// JSON-RPC errors (Settings.Finish, Reply), the exact-key checks of what a
+// client sends (CheckEnvelope, ExactAnswers, CheckArgKeys), hosted pages
+// and form apps. The gosdk and mcpgo adapters are built on it, and so may
+// an adapter for another SDK (see the package example). Server code uses
+// the runtime package and an adapter instead; the HTTP and stdio limits
+// are in serve, the state errors and replay stores in seal.
 package adapter

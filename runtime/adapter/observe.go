@@ -336,10 +336,10 @@ var replyNames = [...]string{
 	ReplyLink:              "link",
 }
 
-// ReplyName returns the Event.Reply name of r: "result", "error" (a
+// replyName returns the Event.Reply name of r: "result", "error" (a
 // result kind carrying an error), "input_required", "invalid_params",
 // "missing_capability", "tool_error" or "url_required".
-func ReplyName(r Reply) string {
+func replyName(r Reply) string {
 	if r.Kind == ReplyResult && r.Err != nil {
 		return "error"
 	}
@@ -384,7 +384,7 @@ func (x *Exchange) ObserveEnd(r Reply) {
 		o.obs.Observe(ctx, e)
 	}
 	e := o.event(runtime.EventCallEnd, "", nil)
-	e.Reply = ReplyName(r)
+	e.Reply = replyName(r)
 	if r.Kind != ReplyInputRequired {
 		e.Reason = errorClass(r.Err)
 	}

@@ -36,7 +36,7 @@ type RenderingInput struct {
 //     protocol version can express) allows runtime.RenderingForm; URL mode, with
 //     hosted pages, allows runtime.RenderingURLPage; hosted pages always allow
 //     runtime.RenderingLink;
-//  2. the known limits of the client (ClientProfileFor): a client known
+//  2. the known limits of the client (clientProfileFor): a client known
 //     not to show forms at all, or not to fill a field of this form, is
 //     sent to the page, when there are pages;
 //  3. the ask's override (WithRendering), which picks among what the
@@ -92,7 +92,7 @@ func ChooseRendering(in RenderingInput) (runtime.Rendering, string) {
 		return runtime.RenderingLink, "WithRendering(link)"
 	}
 	if form {
-		prof := ClientProfileFor(in.ClientName, in.ClientVersion)
+		prof := clientProfileFor(in.ClientName, in.ClientVersion)
 		why := prof.CannotFill(in.Schema)
 		if why == "" || !in.Pages {
 			r, said := runtime.RenderingForm, "declared form mode"
@@ -152,10 +152,10 @@ func ClientProfiles() []ClientProfile {
 	return out
 }
 
-// ClientProfileFor returns the profile of the client that sends
+// clientProfileFor returns the profile of the client that sends
 // clientInfo name (and version), or nil for a client without known form
 // limits. Names compare exactly, ignoring case.
-func ClientProfileFor(name, version string) *ClientProfile {
+func clientProfileFor(name, version string) *ClientProfile {
 	_ = version // every known limit holds for all versions seen so far
 	for i := range clientProfiles {
 		for _, n := range clientProfiles[i].Names {
