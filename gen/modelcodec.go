@@ -32,8 +32,24 @@ func anyTypes() []reflect.Type {
 	}
 }
 
+// exportedFields returns the indices of t's exported fields, remembered
+// in seen: looking them up is most of the cost of a struct otherwise.
+func exportedFields(seen map[reflect.Type][]int, t reflect.Type) []int {
+	if idx, ok := seen[t]; ok {
+		return idx
+	}
+	idx := []int{}
+	for i := range t.NumField() {
+		if t.Field(i).IsExported() {
+			idx = append(idx, i)
+		}
+	}
+	seen[t] = idx
+	return idx
+}
+
 func encodeModels(pkgs []*Package) ([]byte, error) {
-	e := &modelEncoder{any: anyTypes()}
+	e := &modelEncoder{any: anyTypes(), fields: map[reflect.Type][]int{}}
 	if err := e.value(reflect.ValueOf(pkgs)); err != nil {
 		return nil, err
 	}
@@ -41,7 +57,7 @@ func encodeModels(pkgs []*Package) ([]byte, error) {
 }
 
 func decodeModels(b []byte) ([]*Package, error) {
-	d := &modelDecoder{buf: b, any: anyTypes()}
+	d := &modelDecoder{buf: string(b), any: anyTypes(), fields: map[reflect.Type][]int{}}
 	var pkgs []*Package
 	if err := d.value(reflect.ValueOf(&pkgs).Elem()); err != nil {
 		return nil, err
@@ -53,8 +69,9 @@ func decodeModels(b []byte) ([]*Package, error) {
 }
 
 type modelEncoder struct {
-	buf []byte
-	any []reflect.Type
+	buf    []byte
+	any    []reflect.Type
+	fields map[reflect.Type][]int
 }
 
 func (e *modelEncoder) value(v reflect.Value) error {
@@ -87,12 +104,9 @@ func (e *modelEncoder) value(v reflect.Value) error {
 			}
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			if t.Field(i).IsExported() {
-				if err := e.value(v.Field(i)); err != nil {
-					return err
-				}
+		for _, i := range exportedFields(e.fields, v.Type()) {
+			if err := e.value(v.Field(i)); err != nil {
+				return err
 			}
 		}
 	case reflect.Interface:
@@ -124,20 +138,30 @@ func boolByte(b bool) byte {
 	return 0
 }
 
+// modelDecoder reads from a string, so that the strings it decodes share
+// its memory instead of being allocated one by one.
 type modelDecoder struct {
-	buf []byte
-	any []reflect.Type
+	buf    string
+	any    []reflect.Type
+	fields map[reflect.Type][]int
 }
 
 var errShortModel = fmt.Errorf("%w: truncated", errModelCodec)
 
 func (d *modelDecoder) uvarint() (uint64, error) {
-	n, k := binary.Uvarint(d.buf)
-	if k <= 0 {
-		return 0, errShortModel
+	var n uint64
+	for shift := 0; shift < 64; shift += 7 {
+		if len(d.buf) == 0 {
+			return 0, errShortModel
+		}
+		c := d.buf[0]
+		d.buf = d.buf[1:]
+		n |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return n, nil
+		}
 	}
-	d.buf = d.buf[k:]
-	return n, nil
+	return 0, errShortModel
 }
 
 func (d *modelDecoder) flag() (bool, error) {
@@ -157,11 +181,14 @@ func (d *modelDecoder) value(v reflect.Value) error {
 		v.SetBool(b)
 		return err
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, k := binary.Varint(d.buf)
-		if k <= 0 || v.OverflowInt(n) {
+		u, err := d.uvarint()
+		n := int64(u >> 1) // zigzag, as binary.AppendVarint writes it
+		if u&1 != 0 {
+			n = ^n
+		}
+		if err != nil || v.OverflowInt(n) {
 			return errShortModel
 		}
-		d.buf = d.buf[k:]
 		v.SetInt(n)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		n, err := d.uvarint()
@@ -173,14 +200,14 @@ func (d *modelDecoder) value(v reflect.Value) error {
 		if len(d.buf) < 8 {
 			return errShortModel
 		}
-		v.SetFloat(math.Float64frombits(binary.BigEndian.Uint64(d.buf)))
+		v.SetFloat(math.Float64frombits(binary.BigEndian.Uint64([]byte(d.buf[:8]))))
 		d.buf = d.buf[8:]
 	case reflect.String:
 		n, err := d.uvarint()
 		if err != nil || n > uint64(len(d.buf)) {
 			return errShortModel
 		}
-		v.SetString(string(d.buf[:n]))
+		v.SetString(d.buf[:n])
 		d.buf = d.buf[n:]
 	case reflect.Pointer:
 		set, err := d.flag()
@@ -205,12 +232,9 @@ func (d *modelDecoder) value(v reflect.Value) error {
 		}
 		v.Set(s)
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			if t.Field(i).IsExported() {
-				if err := d.value(v.Field(i)); err != nil {
-					return err
-				}
+		for _, i := range exportedFields(d.fields, v.Type()) {
+			if err := d.value(v.Field(i)); err != nil {
+				return err
 			}
 		}
 	case reflect.Interface:
