@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -40,6 +39,10 @@ type Source struct {
 	// HasGenerated reports that the package builds an elicit_gen.go of
 	// ours that Files leave out (Load stubs it out).
 	HasGenerated bool
+
+	// log, when set, records the translation catalogs LoadLocales reads
+	// (rawcache.go).
+	log *readLog
 }
 
 // Analyze finds the forms of src, builds their model and checks every MCP
@@ -109,12 +112,11 @@ func Analyze(src *Source, only []string) (*Package, Diagnostics) {
 	}
 	b.checkCollisions(pkg) // collide.go
 	b.buildConstraint(pkg)
-	pkg.HasGenerated = src.HasGenerated
-	for _, f := range src.Files {
-		if name := src.Fset.File(f.Pos()).Name(); filepath.Base(name) == GoFile && isGenerated(name) {
-			pkg.HasGenerated = true
-		}
+	names := make([]string, len(src.Files))
+	for i, f := range src.Files {
+		names[i] = src.Fset.File(f.Pos()).Name()
 	}
+	pkg.HasGenerated = src.HasGenerated || compilesOwnOutput(names)
 	for _, n := range only {
 		if !found[n] {
 			b.sink.errorf(onlyPos, "type %s not found in package %s%s", n, src.Types.Path(), suggestType(n, specNames(b.typeSpecs())))

@@ -10,15 +10,24 @@ import (
 	"path/filepath"
 )
 
-// The output cache maps a package's model to the files generated from it,
-// like the go command's build cache: regenerating an unchanged package
-// costs a hash and a file read instead of rendering and formatting its
-// code again. Config.CacheDir turns it on; Config.CacheSalt must identify
-// the generator build (the elicitgen command uses a digest of its own
+// The output cache keeps generated files the way the go command's build
+// cache keeps build results, at two levels:
+//
+//   - by raw inputs (rawcache.go): the package's files, the identity of
+//     its imports' export data, the build configuration and the
+//     generator build. A hit returns the whole Result without parsing,
+//     type-checking or analysing anything; it is checked before the
+//     typed load.
+//   - by model (this file): when the raw inputs changed but the checked
+//     model did not (a function body was edited), the files are not
+//     rendered and formatted again.
+//
+// Config.CacheDir turns both on; Config.CacheSalt must identify the
+// generator build (the elicitgen command uses a digest of its own
 // executable), so that a different elicitgen never reuses an entry. check
-// never uses it: it always regenerates.
+// never uses the cache: it always regenerates.
 
-const cacheMagic = "elicitgen-cache-v1\n"
+const cacheMagic = "elicitgen-cache-v2\n"
 
 // checksum guards cache entries against accidental corruption (a torn
 // write, a flipped bit); the cache is the user's own, like the go
@@ -37,38 +46,44 @@ func cacheKey(salt string, pkg *Package) (string, error) {
 
 func cachePath(dir, key string) string { return filepath.Join(dir, key[:2], key) }
 
-// readCache returns the Go and schema files stored under key. A missing,
-// short or corrupted entry is a miss, never an error.
-func readCache(dir, key string) (goSrc, schema []byte, ok bool) {
+// readCache returns the sections stored under key. A missing, short or
+// corrupted entry is a miss, never an error.
+func readCache(dir, key string) (sections [][]byte, ok bool) {
 	b, err := os.ReadFile(cachePath(dir, key))
 	if err != nil || !bytes.HasPrefix(b, []byte(cacheMagic)) {
-		return nil, nil, false
+		return nil, false
 	}
 	b = b[len(cacheMagic):]
-	if len(b) < 4+8 {
-		return nil, nil, false
+	if len(b) < 4 {
+		return nil, false
 	}
 	sum, body := binary.BigEndian.Uint32(b[:4]), b[4:]
 	if checksum(body) != sum {
-		return nil, nil, false
+		return nil, false
 	}
-	n := binary.BigEndian.Uint64(body[:8])
-	body = body[8:]
-	if n > uint64(len(body)) {
-		return nil, nil, false
+	for len(body) > 0 {
+		n, k := binary.Uvarint(body)
+		if k <= 0 || n > uint64(len(body)-k) {
+			return nil, false
+		}
+		sections = append(sections, body[k:k+int(n)])
+		body = body[k+int(n):]
 	}
-	return body[:n], body[n:], true
+	return sections, true
 }
 
-// writeCache stores the files under key, atomically. Failing to write the
-// cache is not an error: the next run regenerates.
-func writeCache(dir, key string, goSrc, schema []byte) error {
+// writeCache stores the sections under key, atomically. Failing to write
+// the cache is not an error: the next run regenerates.
+func writeCache(dir, key string, sections ...[]byte) error {
 	path := cachePath(dir, key)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	body := binary.BigEndian.AppendUint64(nil, uint64(len(goSrc)))
-	body = append(append(body, goSrc...), schema...)
+	var body []byte
+	for _, s := range sections {
+		body = binary.AppendUvarint(body, uint64(len(s)))
+		body = append(body, s...)
+	}
 	entry := binary.BigEndian.AppendUint32([]byte(cacheMagic), checksum(body))
 	entry = append(entry, body...)
 	if err := writeAtomic(path, entry); err != nil {
@@ -83,8 +98,8 @@ func emitCached(cfg *Config, pkg *Package) (goSrc, schema []byte, err error) {
 	var key string
 	if cfg.CacheDir != "" && cfg.CacheSalt != "" {
 		if key, err = cacheKey(cfg.CacheSalt, pkg); err == nil {
-			if g, s, ok := readCache(cfg.CacheDir, key); ok {
-				return g, s, nil
+			if sec, ok := readCache(cfg.CacheDir, key); ok && len(sec) == 2 {
+				return sec[0], sec[1], nil
 			}
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // Names of the generated files, in each package that has forms.
@@ -49,7 +51,10 @@ type Config struct {
 	Types []string
 
 	// CacheDir, when set with CacheSalt, keeps generated output keyed by
-	// each package's model, so an unchanged package is not rendered again.
+	// the raw inputs (the packages' files, their imports' export data,
+	// the build configuration), checked before anything is type-checked,
+	// and by each package's model, so that an unchanged package is not
+	// loaded or rendered again. See cache.go and rawcache.go.
 	CacheDir string
 	// CacheSalt identifies the generator build; entries made by another
 	// build never match. Empty disables the cache.
@@ -79,9 +84,16 @@ type Result struct {
 // in source order (packages without forms included), without emitting
 // anything. Bad input yields Diagnostics: all of them, sorted, positioned.
 func Models(ctx context.Context, cfg Config) ([]*Package, error) {
-	srcs, err := Load(ctx, cfg)
+	pkgs, _, err := models(ctx, cfg, nil)
+	return pkgs, err
+}
+
+// models is Models; it also returns the root packages as loaded, and
+// records what it read in log when that is set (rawcache.go).
+func models(ctx context.Context, cfg Config, log *readLog) ([]*Package, []*packages.Package, error) {
+	srcs, roots, err := load(ctx, cfg, log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var pkgs []*Package
 	var diags Diagnostics
@@ -92,19 +104,44 @@ func Models(ctx context.Context, cfg Config) ([]*Package, error) {
 		pkgs = append(pkgs, pkg)
 	}
 	if len(diags) > 0 {
-		return nil, diags.Sort().Relative(absDir(cfg.Dir))
+		return nil, nil, diags.Sort().Relative(absDir(cfg.Dir))
 	}
-	return pkgs, nil
+	return pkgs, roots, nil
 }
 
 // Generate loads the packages of cfg, checks their forms and returns the
 // generated files. Bad input yields Diagnostics (all of them, sorted,
 // positioned); nothing is returned to write in that case.
+//
+// With an output cache (Config.CacheDir), a run whose raw inputs are
+// unchanged returns the stored Result after one go list, without loading
+// types: its Packages are the stored models, which lack only what no
+// generated file depends on (see modelcodec.go).
 func Generate(ctx context.Context, cfg Config) (*Result, error) {
-	pkgs, err := Models(ctx, cfg)
+	var log *readLog
+	if cfg.CacheDir != "" && cfg.CacheSalt != "" {
+		if res := lookupRaw(ctx, &cfg); res != nil {
+			return res, nil
+		}
+		log = newReadLog()
+	}
+	pkgs, roots, err := models(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
+	res, err := assemble(&cfg, pkgs, func(pkg *Package) ([]byte, []byte, error) { return emitCached(&cfg, pkg) })
+	if err != nil {
+		return nil, err
+	}
+	if log != nil {
+		storeRaw(&cfg, roots, log, res)
+	}
+	return res, nil
+}
+
+// assemble returns the Result of pkgs: the files emit returns for each
+// package with forms, and the orphaned outputs of those without.
+func assemble(cfg *Config, pkgs []*Package, emit func(*Package) (goSrc, schema []byte, err error)) (*Result, error) {
 	res := &Result{Packages: pkgs}
 	for _, pkg := range res.Packages {
 		goPath, jsonPath := filepath.Join(pkg.Dir, GoFile), filepath.Join(pkg.Dir, SchemaFile)
@@ -118,7 +155,7 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 			}
 			continue
 		}
-		src, schema, err := emitCached(&cfg, pkg)
+		src, schema, err := emit(pkg)
 		if err != nil {
 			return nil, err
 		}

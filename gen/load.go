@@ -28,9 +28,14 @@ import (
 // ParseFile hook instead.
 const LoadTag = "elicitgen_load"
 
-// LoadMode is the go/packages mode elicitgen loads with.
-const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
-	packages.NeedTypes | packages.NeedTypesInfo
+// LoadMode is the go/packages mode elicitgen loads with. Besides syntax
+// and types it keeps what the raw-input cache key digests (rawcache.go):
+// the compiled files, the import graph with each import's export data
+// file, the module and the sizes. These add nothing to the go list
+// command that NeedTypes runs anyway (-compiled -export -deps).
+const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedExportFile | packages.NeedModule | packages.NeedTypesSizes |
+	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
 
 // ToleratedTypeError reports whether a type error is one that generation
 // itself fixes (a call to a generated function not written yet), so that
@@ -46,29 +51,49 @@ var tolerated = regexp.MustCompile(`^(undefined: (\w+\.)?([Aa]sk|[Aa]ccept|[Dd]e
 // elicitgen's own output or about generated names not written yet, are
 // returned as positioned Diagnostics.
 func Load(ctx context.Context, cfg Config) ([]*Source, error) {
-	if err := checkGOFLAGS(cfg.Env); err != nil {
-		return nil, err
-	}
-	dir := absDir(cfg.Dir)
-	pcfg := &packages.Config{
-		Context: ctx,
-		Mode:    LoadMode,
-		Dir:     dir,
-		Env:     cfg.Env,
-	}
-	pcfg.BuildFlags = []string{"-tags=" + strings.Join(append([]string{LoadTag}, cfg.Tags...), ",")}
+	srcs, _, err := load(ctx, cfg, nil)
+	return srcs, err
+}
+
+// packagesConfig returns the go/packages configuration of cfg, mode
+// aside: the raw-input cache lists packages with the same one.
+func packagesConfig(ctx context.Context, cfg Config) (*packages.Config, []string) {
 	patterns := cfg.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	return &packages.Config{
+		Context:    ctx,
+		Dir:        absDir(cfg.Dir),
+		Env:        cfg.Env,
+		BuildFlags: []string{"-tags=" + strings.Join(append([]string{LoadTag}, cfg.Tags...), ",")},
+	}, patterns
+}
+
+// load is Load; when log is set, it records each Go file as parsed, and
+// the Sources record their translation catalogs as read, for the
+// raw-input cache key. It also returns the root packages.
+func load(ctx context.Context, cfg Config, log *readLog) ([]*Source, []*packages.Package, error) {
+	if err := checkGOFLAGS(cfg.Env); err != nil {
+		return nil, nil, err
+	}
+	pcfg, patterns := packagesConfig(ctx, cfg)
+	pcfg.Mode = LoadMode
+	dir := pcfg.Dir
 	own, err := ownOutput(dir, patterns, cfg.Tags)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pcfg.ParseFile = own.parseFile
+	if log != nil {
+		pcfg.ParseFile = func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+			log.goFileRead(filename, src, own.stub[filename])
+			return own.parseFile(fset, filename, src)
+		}
+	}
 	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
-		return nil, fmt.Errorf("loading packages: %w", err)
+		return nil, nil, fmt.Errorf("loading packages: %w", err)
 	}
 	var diags Diagnostics
 	var srcs []*Source
@@ -113,16 +138,16 @@ func Load(ctx context.Context, cfg Config) ([]*Source, error) {
 		pdir := filepath.Dir(p.GoFiles[0])
 		srcs = append(srcs, &Source{
 			Fset: p.Fset, Files: p.Syntax, Types: p.Types, Info: p.TypesInfo,
-			Dir: pdir, HasGenerated: own.builds[pdir],
+			Dir: pdir, HasGenerated: own.builds[pdir], log: log,
 		})
 	}
 	if len(diags) > 0 {
-		return nil, diags.Sort().Relative(dir)
+		return nil, nil, diags.Sort().Relative(dir)
 	}
 	if len(srcs) == 0 && skipped == 0 {
-		return nil, errors.New("no packages matched " + strings.Join(patterns, " "))
+		return nil, nil, errors.New("no packages matched " + strings.Join(patterns, " "))
 	}
-	return srcs, nil
+	return srcs, pkgs, nil
 }
 
 // output is what ownOutput found: elicitgen's own elicit_gen.go files in
@@ -299,6 +324,17 @@ func isGenerated(path string) bool {
 		return filepath.Dir(path) != "" && hasHeader(filepath.Join(filepath.Dir(path), GoFile))
 	}
 	return hasHeader(path)
+}
+
+// compilesOwnOutput reports whether files, a package's compiled files,
+// hold an elicit_gen.go of ours.
+func compilesOwnOutput(files []string) bool {
+	for _, f := range files {
+		if filepath.Base(f) == GoFile && isGenerated(f) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasHeader(path string) bool {

@@ -56,10 +56,14 @@ func LoadLocales(src *Source, pkg *Package, partial bool) Diagnostics {
 		sink.errorf(token.Position{}, "reading translations: %v", err)
 		return sink.list
 	}
+	src.log.localesListed(src.Dir)
 	seen := map[string]string{}
 	for _, e := range entries {
 		tag, ok := localeTag(e.Name())
 		if !ok || e.IsDir() {
+			if ok {
+				src.log.localeRead(src.Dir, e.Name(), true, nil)
+			}
 			continue
 		}
 		path := filepath.Join(src.Dir, e.Name())
@@ -82,6 +86,7 @@ func LoadLocales(src *Source, pkg *Package, partial bool) Diagnostics {
 			sink.errorf(at, "%v", err)
 			continue
 		}
+		src.log.localeRead(src.Dir, e.Name(), false, data)
 		l := &Locale{Tag: tag, File: path}
 		r := &catalogReader{file: path, tag: tag, data: data, sink: &sink, pkg: pkg, partial: partial}
 		r.read(l)

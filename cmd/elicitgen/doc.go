@@ -187,9 +187,13 @@
 // package with forms; rewrites only changed files; never overwrites a file
 // that is not ours; removes the outputs of packages that lost their forms.
 // Exit 0, or 2 for bad input. It keeps an output cache (in the user cache
-// directory) keyed by each package's checked model and the elicitgen
-// build: --no-cache or ELICITGEN_CACHE=off turns it off, ELICITGEN_CACHE=DIR
-// moves it.
+// directory) keyed, as go build keys its work, by the raw inputs: the
+// packages' files as the build tags select them, the export data of their
+// imports, their translation catalogs and the elicitgen build, so an
+// unchanged package costs one go list; behind it, a cache keyed by each
+// package's checked model skips rendering after an edit that leaves the
+// forms alone. --no-cache or ELICITGEN_CACHE=off turns it off,
+// ELICITGEN_CACHE=DIR moves it.
 //
 // elicitgen check regenerates in memory, names each stale form at its
 // position, then prints a unified diff (at most 300 lines per file) of
