@@ -86,7 +86,7 @@ func writeCache(dir, key string, sections ...[]byte) error {
 	}
 	entry := binary.BigEndian.AppendUint32([]byte(cacheMagic), checksum(body))
 	entry = append(entry, body...)
-	if err := writeAtomic(path, entry); err != nil {
+	if err := replaceFile(path, entry, false); err != nil {
 		return errors.Join(errors.New("writing the output cache"), err)
 	}
 	return nil

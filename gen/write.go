@@ -176,7 +176,13 @@ func SchemaFileIsOurs(path string, data []byte) bool {
 // writeAtomic replaces path with content: the content goes to a temporary
 // file (unnamed where the system allows, see createTemp) that is synced
 // and renamed over path, then the directory is synced.
-func writeAtomic(path string, content []byte) error {
+func writeAtomic(path string, content []byte) error { return replaceFile(path, content, true) }
+
+// replaceFile is writeAtomic, with the syncs only when durable: a cache
+// entry is checksummed, so one torn by a crash reads as a miss, and its
+// writes need not wait for the disk (as the go command's build cache's do
+// not).
+func replaceFile(path string, content []byte, durable bool) error {
 	dir := filepath.Dir(path)
 	tmp, commit, err := createTemp(dir, filepath.Base(path))
 	if err != nil {
@@ -196,8 +202,10 @@ func writeAtomic(path string, content []byte) error {
 	if err := tmp.Chmod(0o644); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := commit(path); err != nil {
 		return fail(err)
@@ -205,7 +213,9 @@ func writeAtomic(path string, content []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	syncDir(dir)
+	if durable {
+		syncDir(dir)
+	}
 	return nil
 }
 
