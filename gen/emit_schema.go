@@ -27,14 +27,38 @@ const AskTimeKey = schemadiff.AskTimeKey
 //
 // Unlike the requestedSchema sent, the file also records the rules the
 // server applies but never sends, as extension keys a JSON Schema reader
-// ignores (see rulesOf), and starts with its format version
+// ignores (see formRules), and starts with its format version
 // (schemadiff.VersionKey), so that `elicitgen diff` can compare them.
 func EmitSchemaFile(pkg *Package) ([]byte, error) {
-	b, err := emitSchemas(pkg.Forms, func(f *Form) string { return f.Name }, "")
-	if err != nil {
-		return nil, err
+	version, _ := json.Marshal(schemadiff.VersionKey) // a constant: always marshals
+	b := append([]byte{'{'}, version...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, schemadiff.FormatVersion, 10)
+	for _, f := range pkg.Forms {
+		k, err := json.Marshal(f.Name)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, ','), k...), ':')
+		start := len(b)
+		if b, err = appendFormSchema(b, f, runtime.Version20251125); err != nil {
+			return nil, err
+		}
+		if hasRules(f) {
+			entry, err := formRules(b[start:], f)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b[:start], entry...)
+		}
 	}
-	return withRules(b, pkg.Forms)
+	b = append(b, '}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return nil, generatorBug("schema file does not parse: %v\n%s", err, b)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
 }
 
 // EmitSchemas returns one JSON object of every form of every package:
@@ -151,49 +175,49 @@ func appendFormSchema(b []byte, f *Form, version string) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// withRules adds to the schema file b (as emitSchemas wrote it for forms)
-// its format version and each form's server-side rules: per property
-// schemadiff.PatternKey, PatternMessageKey, ConfirmKey and AskKey (a tool
-// argument asked when the model leaves it out), per form
-// schemadiff.CheckKey (a CheckElicit method). The result is indented as
-// emitSchemas indents.
-func withRules(b []byte, forms []*Form) ([]byte, error) {
-	top, _, err := jsonobj.Parse(b)
+// hasRules reports whether f has a server-side rule the schema file
+// records (see formRules).
+func hasRules(f *Form) bool {
+	if f.Checked {
+		return true
+	}
+	for i := range f.Fields {
+		if len(rulesOf(&f.Fields[i].Prop, f.Args)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// formRules returns the compact schema-file entry raw of form f (as
+// appendFormSchema writes it) with the server-side rules the server
+// applies but never sends: per property schemadiff.PatternKey,
+// PatternMessageKey, ConfirmKey and AskKey (a tool argument asked when
+// the model leaves it out), per form schemadiff.CheckKey (a CheckElicit
+// method).
+func formRules(raw []byte, f *Form) ([]byte, error) {
+	fms, _, err := jsonobj.Parse(raw)
 	if err != nil {
-		return nil, generatorBug("schema file does not parse: %v", err)
+		return nil, generatorBug("schema of %s does not parse: %v", f.Name, err)
 	}
-	out := []jsonobj.Member{{Key: schemadiff.VersionKey, Value: json.RawMessage(strconv.Itoa(schemadiff.FormatVersion))}}
-	for i, m := range top {
-		f := forms[i]
-		fms, _, err := jsonobj.Parse(m.Value)
-		if err != nil {
-			return nil, generatorBug("schema of %s does not parse: %v", f.Name, err)
-		}
-		for j := range fms {
-			switch fms[j].Key {
-			case "properties":
-				fms[j].Value = propertyRules(fms[j].Value, f)
-			case AskTimeKey:
-				sub, _, _ := jsonobj.Parse(fms[j].Value)
-				for k := range sub {
-					if sub[k].Key == "properties" {
-						sub[k].Value = propertyRules(sub[k].Value, f)
-					}
+	for j := range fms {
+		switch fms[j].Key {
+		case "properties":
+			fms[j].Value = propertyRules(fms[j].Value, f)
+		case AskTimeKey:
+			sub, _, _ := jsonobj.Parse(fms[j].Value)
+			for k := range sub {
+				if sub[k].Key == "properties" {
+					sub[k].Value = propertyRules(sub[k].Value, f)
 				}
-				fms[j].Value = jsonobj.Append(nil, sub)
 			}
+			fms[j].Value = jsonobj.Append(nil, sub)
 		}
-		if f.Checked {
-			fms = append(fms, jsonobj.Member{Key: schemadiff.CheckKey, Value: json.RawMessage("true")})
-		}
-		out = append(out, jsonobj.Member{Key: m.Key, Value: jsonobj.Append(nil, fms)})
 	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, jsonobj.Append(nil, out), "", "  "); err != nil {
-		return nil, generatorBug("schema file does not indent: %v", err)
+	if f.Checked {
+		fms = append(fms, jsonobj.Member{Key: schemadiff.CheckKey, Value: json.RawMessage("true")})
 	}
-	buf.WriteByte('\n')
-	return buf.Bytes(), nil
+	return jsonobj.Append(nil, fms), nil
 }
 
 // propertyRules adds the server-side rules of f's fields to the
