@@ -41,8 +41,23 @@ func NewHTTPHandler(s *server.MCPServer, opts *serve.Options, more ...server.Str
 		sopts = append(sopts, server.WithSessionIdleTTL(o.SessionTimeout))
 	}
 	sopts = append(sopts, more...)
+	var h http.Handler = server.NewStreamableHTTPServer(s, sopts...)
+	h = clientKeyed(h, o)
 	// Answers are read with exact keys (adapter.ExactAnswersHTTP).
-	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(server.NewStreamableHTTPServer(s, sopts...), o.MaxBodyBytes), o), o)
+	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
+}
+
+// clientKeyed records the client key of every request (serve.SetClient)
+// for the replay store's budget per client (NewAsker reads it).
+func clientKeyed(h http.Handler, o serve.Options) http.Handler {
+	key := o.ClientKey
+	if key == nil {
+		key = serve.RemoteClient
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		serve.SetClient(r, key(r))
+		h.ServeHTTP(w, r)
+	})
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding
