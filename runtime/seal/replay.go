@@ -85,8 +85,15 @@ type MemoryReplayStore struct {
 
 	mu       sync.Mutex
 	ids      map[string]time.Time
-	byClient map[string]int
+	byClient map[string]*clientClaims
 	exp      expiryHeap
+}
+
+// clientClaims counts the unexpired ids of one client; every id of the
+// client points to it, so that the client's key is held once.
+type clientClaims struct {
+	key string
+	n   int
 }
 
 // NewMemoryReplayStore returns an empty store holding at most limit
@@ -97,7 +104,7 @@ func NewMemoryReplayStore(limit int) *MemoryReplayStore {
 		limit = DefaultReplayLimit
 	}
 	return &MemoryReplayStore{limit: limit, perClient: perClientOf(limit, 0), now: time.Now,
-		ids: map[string]time.Time{}, byClient: map[string]int{}}
+		ids: map[string]time.Time{}, byClient: map[string]*clientClaims{}}
 }
 
 // perClientOf resolves a per-client budget n of a store of limit.
@@ -157,9 +164,9 @@ func (m *MemoryReplayStore) ClaimFor(ctx context.Context, client, id string, _, 
 	for len(m.exp) > 0 && !m.exp[0].until.After(now) {
 		e := heap.Pop(&m.exp).(expiry)
 		delete(m.ids, e.id)
-		if e.client != "" {
-			if m.byClient[e.client]--; m.byClient[e.client] <= 0 {
-				delete(m.byClient, e.client)
+		if c := e.client; c != nil {
+			if c.n--; c.n <= 0 {
+				delete(m.byClient, c.key)
 			}
 		}
 	}
@@ -171,23 +178,29 @@ func (m *MemoryReplayStore) ClaimFor(ctx context.Context, client, id string, _, 
 		// remember.
 		return true, nil
 	}
-	if client != "" && m.perClient > 0 && m.byClient[client] >= m.perClient {
+	c := m.byClient[client]
+	if c != nil && m.perClient > 0 && c.n >= m.perClient {
 		return false, fmt.Errorf("%w (%d unexpired state ids)", ErrReplayClientFull, m.perClient)
 	}
 	if len(m.ids) >= m.limit {
 		return false, fmt.Errorf("%w (%d unexpired state ids)", ErrReplayStoreFull, m.limit)
 	}
 	m.ids[id] = until
-	if client != "" {
-		m.byClient[client]++
+	if c == nil && client != "" {
+		c = &clientClaims{key: client}
+		m.byClient[client] = c
 	}
-	heap.Push(&m.exp, expiry{id: id, client: client, until: until})
+	if c != nil {
+		c.n++
+	}
+	heap.Push(&m.exp, expiry{id: id, client: c, until: until})
 	return true, nil
 }
 
 type expiry struct {
-	id, client string
-	until      time.Time
+	id     string
+	client *clientClaims // nil: no client known
+	until  time.Time
 }
 
 // expiryHeap orders ids by expiry, soonest first.
