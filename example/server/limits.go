@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
@@ -30,6 +31,29 @@ func httpFlags(fs *flag.FlagSet) *serve.Options {
 	fs.IntVar(&o.MaxConns, "max-conns", o.MaxConns, "connections served at once")
 	fs.IntVar(&o.MaxConnsPerClient, "max-conns-per-client", o.MaxConnsPerClient, "connections one remote host holds at once")
 	return &o
+}
+
+// replayLimits bound the in-memory replay store (ELICIT_REPLAY_STORE
+// empty or memory): its total of unexpired claims and the claims of one
+// client (the person where there is one, else the remote address).
+type replayLimits struct{ limit, perClient int }
+
+// replayFlags defines the flags of the in-memory replay store's bounds,
+// defaulting to the library's (seal.DefaultReplayLimit,
+// seal.DefaultReplayPerClient); a negative per-client value means no
+// budget per client.
+func replayFlags(fs *flag.FlagSet) *replayLimits {
+	r := &replayLimits{limit: seal.DefaultReplayLimit, perClient: seal.DefaultReplayPerClient}
+	fs.IntVar(&r.limit, "replay-limit", r.limit, "unexpired replay claims the in-memory store holds")
+	fs.IntVar(&r.perClient, "replay-per-client", r.perClient, "unexpired replay claims of one client (person, else remote address) in the in-memory store")
+	return r
+}
+
+// store returns the in-memory replay store of r.
+func (r *replayLimits) store() *seal.MemoryReplayStore {
+	m := seal.NewMemoryReplayStore(r.limit)
+	m.SetPerClient(r.perClient)
+	return m
 }
 
 // newHTTPServer returns the HTTP server of s under o: the example's

@@ -31,7 +31,8 @@
 // every instance behind one load balancer needs the same ring.
 // ELICIT_REPLAY_STORE chooses where spent request states are recorded
 // (each state that carried answers into a tool is used once): empty or
-// "memory" for this process's memory (the default), or
+// "memory" for this process's memory (the default; at most
+// --replay-limit unexpired claims, --replay-per-client of one client), or
 // redis://HOST:PORT/DB for a Redis that every instance behind one load
 // balancer shares (runtime/redisstore); the server does not start when
 // that Redis does not answer or may evict claims (maxmemory-policy other
@@ -120,14 +121,15 @@ const AllowEvictionEnv = "ELICIT_REDIS_ALLOW_EVICTION"
 // redisstore.Store.ClockSkew).
 const ClockSkewEnv = "ELICIT_REDIS_CLOCK_SKEW"
 
-// replayStore returns the store spec names (nil for memory), the page
+// replayStore returns the store spec names (for memory, an in-memory
+// store bounded by mem), the page
 // store in the same Redis (nil for memory), and its closer. A Redis
 // store must pass Start (reachable, an eviction policy that keeps
 // claims).
-func replayStore(spec string) (seal.ReplayStore, page.Store, func(), error) {
+func replayStore(spec string, mem *replayLimits) (seal.ReplayStore, page.Store, func(), error) {
 	switch {
 	case spec == "" || spec == "memory":
-		return nil, nil, func() {}, nil
+		return mem.store(), nil, func() {}, nil
 	case strings.HasPrefix(spec, "redis://") || strings.HasPrefix(spec, "rediss://"):
 		st, err := redisstore.Open(spec)
 		if err != nil {
@@ -160,6 +162,7 @@ func main() {
 	cgiMode := flag.Bool("cgi", false, "serve the one request of a CGI invocation (net/http/cgi), 2026-07-28 requests only; the stores and keys come from the environment")
 	pages := flag.Bool("pages", os.Getenv(PagesEnv) == "1", "serve hosted form pages (with --http) to clients that cannot show a form (also "+PagesEnv+"=1)")
 	lim := httpFlags(flag.CommandLine)
+	replayLim := replayFlags(flag.CommandLine)
 	flag.Parse()
 	id := *instance
 	if id == "" {
@@ -172,12 +175,12 @@ func main() {
 	if *cgiMode && *httpAddr != "" {
 		log.Fatal("--cgi and --http exclude each other")
 	}
-	if err := run(*httpAddr, *cgiMode, *conformance, *pages, lim, auditObserver(os.Stderr, id)); err != nil {
+	if err := run(*httpAddr, *cgiMode, *conformance, *pages, lim, replayLim, auditObserver(os.Stderr, id)); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, audit runtime.Observer) error {
+func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, replayLim *replayLimits, audit runtime.Observer) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
 	opts.FormApps = os.Getenv(FormAppsEnv) == "1"
 	if v := os.Getenv(ProgressIntervalEnv); v != "" {
@@ -200,7 +203,7 @@ func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, 
 	} else {
 		opts.Keys = seal.NewRandomKeyRing()
 	}
-	replay, pageStore, closeReplay, err := replayStore(os.Getenv(ReplayStoreEnv))
+	replay, pageStore, closeReplay, err := replayStore(os.Getenv(ReplayStoreEnv), replayLim)
 	if err != nil {
 		return err
 	}

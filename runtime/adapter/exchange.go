@@ -26,6 +26,13 @@ type Call struct {
 	Args []byte
 	// Principal identifies the authenticated user, when known.
 	Principal string
+	// Client names the client of the request for the replay store's
+	// budget per client (seal.ClientReplayStore) when there is no
+	// Principal: what the transport knows of it, such as the remote
+	// address's host that the adapters' HTTP handlers pass on
+	// (serve.ClientFrom); "" for one client (stdio) or none known. See
+	// ReplayClient.
+	Client string
 	// Version is the protocol version of this request: the negotiated one
 	// on 2025-era connections, _meta's on 2026-07-28 requests.
 	Version string

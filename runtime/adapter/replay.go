@@ -44,8 +44,10 @@ func (x *Exchange) NeedsClaim() bool { return x.needClaim && !x.claimed }
 // first request with a state gets its answers, any other fails with an
 // error matching seal.ErrStateUsed (and runtime.ErrInvalidState:
 // JSON-RPC -32602). A store failure, or a nil store, fails with an
-// error matching seal.ErrReplayStore: the answers are not used. Until Claim
-// succeeds, asks of an exchange that needs one fail.
+// error matching seal.ErrReplayStore: the answers are not used. The claim
+// counts against the budget of the call's client (ReplayClient) in a
+// seal.ClientReplayStore. Until Claim succeeds, asks of an exchange that
+// needs one fail.
 func (x *Exchange) Claim(ctx context.Context, store seal.ReplayStore) error {
 	if !x.NeedsClaim() {
 		return nil
@@ -53,7 +55,7 @@ func (x *Exchange) Claim(ctx context.Context, store seal.ReplayStore) error {
 	if store == nil {
 		return fmt.Errorf("%w: none configured", seal.ErrReplayStore)
 	}
-	first, err := seal.Claim(ctx, store, &x.state)
+	first, err := seal.Claim(ctx, store, ReplayClient(x.call), &x.state)
 	switch {
 	case err != nil && errors.Is(err, runtime.ErrInvalidState):
 		return err // issued before the store lost records, or a claim whose reply was lost: spent
@@ -68,6 +70,16 @@ func (x *Exchange) Claim(ctx context.Context, store seal.ReplayStore) error {
 	x.claimed = true
 	x.mu.Unlock()
 	return nil
+}
+
+// ReplayClient is the key under which c's claims count against the
+// replay store's budget per client: the principal where c has one, else
+// c.Client ("" when neither is known: the store's total bounds it).
+func ReplayClient(c *Call) string {
+	if c.Principal != "" {
+		return "principal:" + c.Principal
+	}
+	return c.Client
 }
 
 // errUnclaimed fails an ask whose answers need a claim that was not made.

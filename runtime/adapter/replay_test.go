@@ -64,3 +64,20 @@ type failingStore struct{}
 func (failingStore) Claim(context.Context, string, time.Time) (bool, error) {
 	return false, errors.New("connection refused")
 }
+
+// TestReplayClient: a call's claims count against its principal where it
+// has one, else the transport's client key.
+func TestReplayClient(t *testing.T) {
+	for _, c := range []struct {
+		call adapter.Call
+		want string
+	}{
+		{adapter.Call{Principal: "ana", Client: "addr:192.0.2.1"}, "principal:ana"},
+		{adapter.Call{Client: "addr:192.0.2.1"}, "addr:192.0.2.1"},
+		{adapter.Call{}, ""},
+	} {
+		if got := adapter.ReplayClient(&c.call); got != c.want {
+			t.Errorf("ReplayClient(%+v) = %q, want %q", c.call, got, c.want)
+		}
+	}
+}

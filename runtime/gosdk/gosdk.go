@@ -45,6 +45,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/page"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -281,6 +282,9 @@ func (a *Asker) InputRequired(requests mcp.InputRequestMap) (*mcp.CallToolResult
 // state that fails to open is a *codedError with -32602.
 func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.ServerRequest[P], call *adapter.Call, state string, responses mcp.InputResponseMap) (*adapter.Exchange, error) {
 	call.Version = req.ProtocolVersion()
+	if req.Extra != nil {
+		call.Client = serve.ClientFrom(req.Extra.Header) // NewHTTPHandler's client key
+	}
 	call.Caps = clientCaps(req, call.Version)
 	cfg.observeCall(req, call)
 	if cfg.Pages != nil {

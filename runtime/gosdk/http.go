@@ -139,6 +139,8 @@ type liveCall struct {
 }
 
 func (h *eraRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	client := h.clientKey(r)
+	serve.SetClient(r, client) // for the replay store's budget per client (newExchange)
 	if h.modern(r) {
 		h.stateless.ServeHTTP(w, r)
 		return
@@ -148,7 +150,6 @@ func (h *eraRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodDelete && sid != "":
 		h.endSession(sid)
 	case r.Method == http.MethodPost && sid == "":
-		client := h.clientKey(r)
 		if !h.openSession(client) {
 			w.Header().Set("Retry-After", "30")
 			http.Error(w, "too many sessions: try again later", http.StatusServiceUnavailable)

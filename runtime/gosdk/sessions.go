@@ -1,7 +1,6 @@
 package gosdk
 
 import (
-	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -31,11 +30,7 @@ func ClientOf(r *http.Request) string {
 	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil && ti.UserID != "" {
 		return "principal:" + ti.UserID
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	return "addr:" + host
+	return serve.RemoteClient(r)
 }
 
 type sessionEntry struct {

@@ -22,12 +22,20 @@ import (
 //     with a JSON-RPC parse error); it must arrive within
 //     opts.BodyTimeout, and each write of a response within
 //     opts.WriteTimeout.
-//   - What mcp-go keeps per session (tools, resources, log levels added
-//     per session) is swept after opts.SessionTimeout of inactivity
-//     (server.WithSessionIdleTTL). mcp-go's default session ids are
-//     stateless, so an idle session holds nothing else and
-//     opts.MaxSessions does not apply; a stateful session manager
-//     (server.WithStateful) is bounded by mcp-go alone.
+//   - Every 2025-era initialize registers a session in mcp-go, held
+//     until it is idle for opts.SessionTimeout (server.WithSessionIdleTTL)
+//     or closed, and idle sessions older than opts.SessionLifetime are
+//     closed (pings do not extend it). One client (opts.ClientKey; by
+//     default the remote address's host, serve.RemoteClient) holds at most
+//     opts.MaxSessionsPerClient and all at most opts.MaxSessions: a client
+//     at its budget loses its own oldest idle session to a new one, and a
+//     full table closes the oldest idle session of the client holding the
+//     most; only when every session has a request in flight is an
+//     initialize answered 503 with Retry-After. A closed session is ended
+//     as by its DELETE, and its next request is answered 404 so that its
+//     client initializes anew. A session id the handler never saw opened
+//     (another instance's, with mcp-go's default stateless ids) is passed
+//     on as it comes.
 //   - A call's context ends with its HTTP request: a 2025-era client that
 //     drops the request of a call while its form is open ends the ask.
 //
@@ -41,8 +49,24 @@ func NewHTTPHandler(s *server.MCPServer, opts *serve.Options, more ...server.Str
 		sopts = append(sopts, server.WithSessionIdleTTL(o.SessionTimeout))
 	}
 	sopts = append(sopts, more...)
+	var h http.Handler = server.NewStreamableHTTPServer(s, sopts...)
+	h = clientKeyed(withSessionBudgets(h, o), o)
 	// Answers are read with exact keys (adapter.ExactAnswersHTTP).
-	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(server.NewStreamableHTTPServer(s, sopts...), o.MaxBodyBytes), o), o)
+	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
+}
+
+// clientKeyed records the client key of every request (serve.SetClient)
+// for its session budget and the replay store's budget per client
+// (NewAsker reads it).
+func clientKeyed(h http.Handler, o serve.Options) http.Handler {
+	key := o.ClientKey
+	if key == nil {
+		key = serve.RemoteClient
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		serve.SetClient(r, key(r))
+		h.ServeHTTP(w, r)
+	})
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding

@@ -51,6 +51,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/page"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -200,6 +201,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		Args:    rawArguments(req),
 		Version: version,
 		Caps:    clientCaps(ctx, req, version),
+		Client:  serve.ClientFrom(req.Header), // NewHTTPHandler's client key
 	}
 	if cfg.Principal != nil {
 		call.Principal = cfg.Principal(ctx, req)

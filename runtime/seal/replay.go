@@ -38,34 +38,84 @@ var ErrReplayStore = errors.New("elicit: replay store")
 // ErrReplayStore).
 var ErrReplayStoreFull = fmt.Errorf("%w: full", ErrReplayStore)
 
+// ErrReplayClientFull is matched by a claim refused by a
+// MemoryReplayStore because its client holds its budget of unexpired ids
+// (SetPerClient); it also matches ErrReplayStoreFull and ErrReplayStore.
+var ErrReplayClientFull = fmt.Errorf("%w: this client's budget", ErrReplayStoreFull)
+
 // DefaultReplayLimit is the number of unexpired state ids a
 // NewMemoryReplayStore(0) holds: about 14 MB, far above the approvals one
 // process completes within a state's TTL.
 const DefaultReplayLimit = 100_000
 
-// MemoryReplayStore is a ReplayStore for one process. It holds at most
-// its limit of ids; an id is forgotten once its until has passed. At the
-// limit, a claim of a new id fails with ErrReplayStoreFull (the request
-// is refused and its tool does not run) until ids expire: it fails
-// closed, never forgetting an unexpired id to make room. Safe for
-// concurrent use.
-type MemoryReplayStore struct {
-	limit int
-	now   func() time.Time
+// DefaultReplayPerClient is the number of unexpired state ids one client
+// may hold in a NewMemoryReplayStore(0): a tenth of DefaultReplayLimit,
+// as for the HTTP session budgets. One person answers at most a form
+// every second or two, a few hundred claims within a state's TTL and
+// MaxClockSkew (16 minutes); the budget leaves room for the dozens of
+// people one address can stand for (a NAT, an office), while a client
+// that fills the store must come from ten addresses or principals.
+const DefaultReplayPerClient = DefaultReplayLimit / 10
 
-	mu  sync.Mutex
-	ids map[string]time.Time
-	exp expiryHeap
+// ClientReplayStore is a ReplayStore that budgets its claims per client:
+// the runtime uses ClaimFor when a store implements it
+// (MemoryReplayStore does), naming the client of the request (see
+// adapter.Call.Client).
+type ClientReplayStore interface {
+	ReplayStore
+	// ClaimFor is Claim of a state issued at issued (zero: unknown) for
+	// client ("": unknown, counted against the total only). A client
+	// over its budget is refused with an error matching
+	// ErrReplayClientFull, while other clients' claims still succeed.
+	ClaimFor(ctx context.Context, client, id string, issued, until time.Time) (bool, error)
+}
+
+// MemoryReplayStore is a ReplayStore for one process. It holds at most
+// its limit of ids, and at most its per-client budget of the ids of any
+// one client (ClaimFor); an id is forgotten once its until has passed.
+// At the limit, a claim of a new id fails with ErrReplayStoreFull (the
+// request is refused and its tool does not run) until ids expire; a
+// client at its budget has its own claims refused the same way
+// (ErrReplayClientFull) while others' succeed. It fails closed: it never
+// forgets an unexpired id to make room, since a forgotten id lets a spent
+// approval run again. Safe for concurrent use.
+type MemoryReplayStore struct {
+	limit, perClient int
+	now              func() time.Time
+
+	mu       sync.Mutex
+	ids      map[string]time.Time
+	byClient map[string]*clientClaims
+	exp      expiryHeap
+}
+
+// clientClaims counts the unexpired ids of one client; every id of the
+// client points to it, so that the client's key is held once.
+type clientClaims struct {
+	key string
+	n   int
 }
 
 // NewMemoryReplayStore returns an empty store holding at most limit
-// unexpired ids (zero or less: DefaultReplayLimit), with time.Now as its
-// clock (see SetClock).
+// unexpired ids (zero or less: DefaultReplayLimit), a tenth of them per
+// client (see SetPerClient), with time.Now as its clock (see SetClock).
 func NewMemoryReplayStore(limit int) *MemoryReplayStore {
 	if limit <= 0 {
 		limit = DefaultReplayLimit
 	}
-	return &MemoryReplayStore{limit: limit, now: time.Now, ids: map[string]time.Time{}}
+	return &MemoryReplayStore{limit: limit, perClient: perClientOf(limit, 0), now: time.Now,
+		ids: map[string]time.Time{}, byClient: map[string]*clientClaims{}}
+}
+
+// perClientOf resolves a per-client budget n of a store of limit.
+func perClientOf(limit, n int) int {
+	switch {
+	case n < 0:
+		return 0
+	case n > 0:
+		return n
+	}
+	return max(limit/10, 1)
 }
 
 // SetClock sets the clock that decides which ids have expired (the
@@ -80,6 +130,15 @@ func (m *MemoryReplayStore) SetClock(now func() time.Time) {
 	m.mu.Unlock()
 }
 
+// SetPerClient sets the number of unexpired ids one client may hold
+// (ClaimFor): zero means a tenth of the limit, a negative n no budget
+// per client. Call it before first use.
+func (m *MemoryReplayStore) SetPerClient(n int) {
+	m.mu.Lock()
+	m.perClient = perClientOf(m.limit, n)
+	m.mu.Unlock()
+}
+
 // Len returns the number of ids held, expired ones not yet evicted
 // included.
 func (m *MemoryReplayStore) Len() int {
@@ -88,8 +147,14 @@ func (m *MemoryReplayStore) Len() int {
 	return len(m.ids)
 }
 
-// Claim implements ReplayStore.
+// Claim implements ReplayStore: a claim of no known client, counted
+// against the limit only.
 func (m *MemoryReplayStore) Claim(ctx context.Context, id string, until time.Time) (bool, error) {
+	return m.ClaimFor(ctx, "", id, time.Time{}, until)
+}
+
+// ClaimFor implements ClientReplayStore (issued is not used).
+func (m *MemoryReplayStore) ClaimFor(ctx context.Context, client, id string, _, until time.Time) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, fmt.Errorf("%w: %w", ErrReplayStore, err)
 	}
@@ -99,6 +164,11 @@ func (m *MemoryReplayStore) Claim(ctx context.Context, id string, until time.Tim
 	for len(m.exp) > 0 && !m.exp[0].until.After(now) {
 		e := heap.Pop(&m.exp).(expiry)
 		delete(m.ids, e.id)
+		if c := e.client; c != nil {
+			if c.n--; c.n <= 0 {
+				delete(m.byClient, c.key)
+			}
+		}
 	}
 	if _, used := m.ids[id]; used {
 		return false, nil
@@ -108,17 +178,29 @@ func (m *MemoryReplayStore) Claim(ctx context.Context, id string, until time.Tim
 		// remember.
 		return true, nil
 	}
+	c := m.byClient[client]
+	if c != nil && m.perClient > 0 && c.n >= m.perClient {
+		return false, fmt.Errorf("%w (%d unexpired state ids)", ErrReplayClientFull, m.perClient)
+	}
 	if len(m.ids) >= m.limit {
 		return false, fmt.Errorf("%w (%d unexpired state ids)", ErrReplayStoreFull, m.limit)
 	}
 	m.ids[id] = until
-	heap.Push(&m.exp, expiry{id: id, until: until})
+	if c == nil && client != "" {
+		c = &clientClaims{key: client}
+		m.byClient[client] = c
+	}
+	if c != nil {
+		c.n++
+	}
+	heap.Push(&m.exp, expiry{id: id, client: c, until: until})
 	return true, nil
 }
 
 type expiry struct {
-	id    string
-	until time.Time
+	id     string
+	client *clientClaims // nil: no client known
+	until  time.Time
 }
 
 // expiryHeap orders ids by expiry, soonest first.
@@ -156,10 +238,15 @@ func claimUntil(st *State) time.Time {
 	return st.Expires.Add(MaxClockSkew)
 }
 
-// Claim claims st's id in store until st expires (plus MaxClockSkew),
-// with its issue time when store is an IssuedReplayStore, and reports
-// whether this was the first claim.
-func Claim(ctx context.Context, store ReplayStore, st *State) (bool, error) {
+// Claim claims st's id in store for client (the key of the request's
+// client, "" when unknown) until st expires (plus MaxClockSkew), and
+// reports whether this was the first claim. It uses ClaimFor when store
+// is a ClientReplayStore, else ClaimIssued, with st's issue time, when it
+// is an IssuedReplayStore.
+func Claim(ctx context.Context, store ReplayStore, client string, st *State) (bool, error) {
+	if cs, ok := store.(ClientReplayStore); ok {
+		return cs.ClaimFor(ctx, client, st.ID, st.Issued, claimUntil(st))
+	}
 	if is, ok := store.(IssuedReplayStore); ok && !st.Issued.IsZero() {
 		return is.ClaimIssued(ctx, st.ID, st.Issued, claimUntil(st))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
+	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 // serverOpts are the optional settings of newServer.
@@ -18,6 +19,7 @@ type serverOpts struct {
 	askErrors     runtime.AskErrorPolicy
 	observer      runtime.Observer
 	acceptUnasked bool
+	replay        seal.ReplayStore
 }
 
 type serverOpt func(*serverOpts)
@@ -26,6 +28,11 @@ type serverOpt func(*serverOpts)
 // carrying answers completes.
 func acceptUnasked() serverOpt {
 	return func(o *serverOpts) { o.acceptUnasked = true }
+}
+
+// replay sets the adapters' Config.Replay.
+func replay(store seal.ReplayStore) serverOpt {
+	return func(o *serverOpts) { o.replay = store }
 }
 
 // askErrors sets the adapters' Config.AskErrors.

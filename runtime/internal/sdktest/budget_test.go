@@ -4,17 +4,21 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	mgserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/mcpgo"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
@@ -198,5 +202,109 @@ func TestBudgetsHoldForOthers(t *testing.T) {
 			t.Fatalf("%s: the victim's approval: %+v, %v", version, res, err)
 		}
 		t.Logf("%s: the victim's approval completed in %v with both attackers at their budgets", version, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// TestSessionBudgetsMCPGo is TestSessionBudgets for mcp-go's streamable
+// HTTP (mcpgo.NewHTTPHandler), where every initialize registers a session
+// until its idle sweep: an attacker initializing again and again holds
+// its budget of 3, the table its total of 6; a newcomer's initialize and
+// approval still complete; a session past its lifetime is closed (404)
+// however often it is pinged.
+func TestSessionBudgetsMCPGo(t *testing.T) {
+	s := newServer(t, mcpGo, runtime.UnavailableAuto)
+	var mu sync.Mutex
+	live := map[string]bool{}
+	hooks := &mgserver.Hooks{}
+	hooks.AddOnRegisterSession(func(_ context.Context, ss mgserver.ClientSession) {
+		mu.Lock()
+		live[ss.SessionID()] = true
+		mu.Unlock()
+	})
+	hooks.AddOnUnregisterSession(func(_ context.Context, ss mgserver.ClientSession) {
+		mu.Lock()
+		delete(live, ss.SessionID())
+		mu.Unlock()
+	})
+	mgserver.WithHooks(hooks)(s.ms)
+	registered := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(live)
+	}
+	h := mcpgo.NewHTTPHandler(s.ms, &serve.Options{
+		MaxSessions: 6, MaxSessionsPerClient: 3, SessionLifetime: 2 * time.Second,
+		ClientKey: func(r *http.Request) string { return r.Header.Get("X-Client") },
+	}, mgserver.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for i := range 10 { // the attacker tries 10: it keeps 3
+		if code, _ := initialize(t, srv.URL, "attacker-a"); code != http.StatusOK {
+			t.Fatalf("attacker-a initialize %d: %d", i, code)
+		}
+	}
+	if n := registered(); n != 3 {
+		t.Fatalf("attacker-a holds %d sessions, want its budget of 3", n)
+	}
+	for range 3 {
+		initialize(t, srv.URL, "attacker-b")
+	}
+	if n := registered(); n != 6 {
+		t.Fatalf("%d sessions, want the table full at 6", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "victim", Version: "v0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			r, err := scripted(ctx, goQuestion(req.Params))
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
+		},
+	})
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL,
+		HTTPClient: &http.Client{Transport: headerClient{"victim", http.DefaultTransport}}},
+		&mcp.ClientSessionOptions{ProtocolVersion: runtime.Version20251125})
+	if err != nil {
+		t.Fatalf("the newcomer could not initialize: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy"})
+	if err != nil || len(res.Content) == 0 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "deployed") {
+		t.Fatalf("the newcomer's approval: %+v, %v", res, err)
+	}
+	if n := registered(); n > 6 {
+		t.Errorf("%d sessions, over the total of 6", n)
+	}
+	// Lifetime: pings keep the session used but not alive.
+	_, sid := initialize(t, srv.URL, "pinger")
+	deadline := time.Now().Add(3 * time.Second)
+	code := 0
+	for time.Now().Before(deadline) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("MCP-Protocol-Version", runtime.Version20251125)
+		req.Header.Set("X-Client", "pinger")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if code = resp.StatusCode; code == http.StatusNotFound {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if code != http.StatusNotFound {
+		t.Errorf("a session pinged every 200ms still answers %d after its 2s lifetime", code)
+	}
+	mu.Lock()
+	stillLive := live[sid]
+	mu.Unlock()
+	if stillLive {
+		t.Error("the session past its lifetime is still registered in mcp-go")
 	}
 }
