@@ -18,8 +18,9 @@ import (
 // The file reads as protoc-gen-go's output does: the header and imports,
 // then the API of each form in source order (TSchema, Validate, AskT,
 // AcceptT, DeclineT, CancelT), then the compile-time guards, then the data
-// the API reads: each form's descriptor (its spec, a raw string), the init
-// function that binds AskT and AcceptT to their descriptors, and the
+// the API reads: each form's descriptor (its spec, a raw string, and
+// pointers to its TSchema, AskT and AcceptT), the list of descriptors and
+// the init function that sets those variables from it, and the
 // translations.
 //
 // Each construct is rendered once per file by jennifer and filled in per
@@ -28,13 +29,15 @@ import (
 // enum's guard, the translations) are rendered whole, in the same pass.
 //
 // What a form adds to its package's build is mostly its compiled
-// functions and generic instances, each costing the compiler about the
-// same however small it is. So a form compiles the two the contract
-// cannot do without: its Validate method and the wrapper of
-// Outcome[*T].Accepted. TSchema is a method value of the descriptor,
-// AskT and AcceptT are variables that elicitimpl.Bind fills with
-// functions made from the descriptor, and DeclineT and CancelT hold the
-// functions every form shares.
+// functions, generic instances and initialisation statements, each
+// costing the compiler about the same however small it is. So a form
+// compiles the two functions the contract cannot do without, its Validate
+// method and the wrapper of Outcome[*T].Accepted, and no init statement:
+// TSchema, AskT and AcceptT are variables that one elicitimpl.Init call
+// sets from the static list of descriptors (the schema method and
+// functions made from the descriptor), DeclineT and CancelT hold the
+// functions every form shares, and the guards are blank functions, which
+// the compiler type-checks and never compiles.
 func EmitGo(pkg *Package) ([]byte, error) {
 	e := &emitter{pkg: pkg, types: map[string]int{}, texts: map[*TypeRef]string{}, guarded: map[string]bool{}}
 	return e.emit()
@@ -50,7 +53,7 @@ type emitter struct {
 	n   int // pieces rendered so far (the file's start is piece 0)
 
 	// Piece indexes of the stamps.
-	api, guard, formVar, formVarLocales, bind int
+	api, guard, formVar, formVarLocales, init int
 
 	types   map[string]int // type key -> piece of its probe
 	texts   map[*TypeRef]string
@@ -87,7 +90,7 @@ func (e *emitter) emit() ([]byte, error) {
 	e.renderAPI()
 	e.renderDescriptors()
 	e.renderGuardStamp()
-	e.renderBind()
+	e.renderInit()
 	e.renderGuards()
 	e.renderArgs()
 	e.renderLocales()
@@ -103,7 +106,7 @@ func (e *emitter) emit() ([]byte, error) {
 	out = e.writeAPI(out)
 	out = e.writeGuards(out)
 	out = e.writeDescriptors(out)
-	out = e.writeBind(out)
+	out = e.writeInit(out)
 	if e.locale >= 0 {
 		out = e.appendPiece(out, e.locale)
 	}
@@ -140,12 +143,12 @@ func (e *emitter) renderHeader() {
 		f.HeaderComment("//go:build !" + LoadTag)
 	}
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
-	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion4")
+	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion5")
 }
 
 // renderAPI renders the stamp of a form's API:
 //
-//	var TSchema = elicitFormT.Schema
+//	var TSchema func() *runtime.Schema
 //	func (v *T) Validate() error
 //	var AskT func(ctx, asker, message, opts...) (runtime.Outcome[*T], error)
 //	var AcceptT func(v T) (*runtime.Response, error)
@@ -154,7 +157,8 @@ func (e *emitter) renderAPI() {
 	f, t, id := e.f, jen.Id(holeType), jen.Id
 	e.api = e.piece()
 	f.Commentf("%s returns a copy of the requestedSchema of %s.", holeSchemaFunc, holeType)
-	f.Var().Id(holeSchemaFunc).Op("=").Id(holeFormVar).Dot("Schema")
+	f.Comment("It is set when the package initialises.")
+	f.Var().Id(holeSchemaFunc).Func().Params().Op("*").Add(rt("Schema"))
 	f.Commentf("Validate checks v against every rule of the %s schema; the error is a", holeType)
 	f.Comment("*runtime.ValidationError naming each field that is wrong.")
 	f.Func().Params(id("v").Op("*").Add(t)).Id("Validate").Params().Error().Block(
@@ -193,17 +197,22 @@ func (e *emitter) writeAPI(out []byte) []byte {
 }
 
 // renderDescriptors renders the stamps of a form's data: its descriptor,
-// which holds its spec (see elicitimpl.AppendSpec) in a raw string, and
-// names its translations if it has any.
+// which points to its TSchema, AskT and AcceptT (for elicitimpl.Init to
+// set), names its translations if it has any, and holds its spec (see
+// elicitimpl.AppendSpec) in a raw string.
 //
-//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), Spec: `{"name":"T","properties":[
+//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `{"name":"T","properties":[
 //	{"name":"n","field":"N","kind":"integer","required":true,"minimum":1}]}`}
 func (e *emitter) renderDescriptors() {
 	descriptor := func(fields ...jen.Code) int {
 		i := e.piece()
 		e.f.Commentf("%s is the form of %s: its schema and the Go field of each property.", holeFormVar, holeType)
 		e.f.Var().Id(holeFormVar).Op("=").Add(impl("Form")).Values(append([]jen.Code{
-			kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil()))}, fields...)...)
+			kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())),
+			kv("SchemaVar", jen.Op("&").Id(holeSchemaFunc)),
+			kv("AskVar", jen.Op("&").Id(holeAsk)),
+			kv("AcceptVar", jen.Op("&").Id(holeAccept)),
+		}, fields...)...)
 		return i
 	}
 	e.formVar = descriptor(kv("Spec", jen.Id(holeName)))
@@ -235,27 +244,34 @@ func (e *emitter) writeDescriptors(out []byte) []byte {
 	return out
 }
 
-// renderBind renders the stamp of the init function, with the line of
-// one form (see writeBind):
+// renderInit renders the stamp of the list of descriptors, with the line
+// of one form (see writeInit), and the init function that sets every
+// form's TSchema, AskT and AcceptT from it:
 //
-//	func init() {
-//		elicitimpl.Bind(&elicitFormT, &AskT, &AcceptT)
+//	var elicitDescriptors = [...]*elicitimpl.Form{
+//		&elicitFormT,
 //	}
-func (e *emitter) renderBind() {
-	e.bind = e.piece()
-	e.f.Comment("AskT and AcceptT are made from the descriptors when the package initialises.")
-	e.f.Func().Id("init").Params().Block(impl("Bind").Call(
-		jen.Op("&").Id(holeFormVar), jen.Op("&").Id(holeAsk), jen.Op("&").Id(holeAccept)))
+//
+//	func init() { elicitimpl.Init(elicitDescriptors[:]) }
+func (e *emitter) renderInit() {
+	e.init = e.piece()
+	e.f.Commentf("%s lists every form's descriptor; the package's init sets each", descriptorsVar)
+	e.f.Comment("form's TSchema, AskT and AcceptT from it, in one loop.")
+	e.f.Var().Id(descriptorsVar).Op("=").Index(jen.Op("...")).Op("*").Add(impl("Form")).Custom(
+		jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, jen.Op("&").Id(holeFormVar))
+	e.f.Line()
+	e.f.Func().Id("init").Params().Block(impl("Init").Call(jen.Id(descriptorsVar).Index(jen.Op(":"))))
 }
 
-// writeBind appends the init function, one line per form.
-func (e *emitter) writeBind(out []byte) []byte {
+// writeInit appends the list of descriptors, one line per form, and the
+// init function.
+func (e *emitter) writeInit(out []byte) []byte {
 	if len(e.pkg.Forms) == 0 {
 		return out
 	}
-	p := e.pieces[e.bind]
-	start := strings.Index(p, "{\n") + 2 // the line starts after "func init() {\n"
-	end := strings.LastIndexByte(p, '\n')
+	p := e.pieces[e.init]
+	start := strings.Index(p, "{\n") + 2 // the line starts after "= [...]*elicitimpl.Form{\n"
+	end := start + strings.IndexByte(p[start:], '\n')
 	line := compileStamp(p[start : end+1])
 	out = append(append(out, "\n\n"...), p[:start]...)
 	for _, form := range e.pkg.Forms {
@@ -267,20 +283,23 @@ func (e *emitter) writeBind(out []byte) []byte {
 // renderGuardStamp renders the stamp of a struct's compile-time guard,
 // whose fields are filled in (see fillGuard):
 //
-//	type _T_changed_since_elicitgen_ran_run_go_generate = struct {
-//		N int `json:"n"`
+//	func _() {
+//		type _T_changed_since_elicitgen_ran_run_go_generate = struct {
+//			N int `json:"n"`
+//		}
+//		var _ _T_changed_since_elicitgen_ran_run_go_generate = T{}
 //	}
-//
-//	var _ _T_changed_since_elicitgen_ran_run_go_generate = T{}
 //
 // T is assignable to the struct only while every field's name, type, tag
 // and position are as generated; the alias's name is what the compiler's
-// error shows.
+// error shows. A blank function is type-checked and never compiled, so
+// the guard costs the build its type check alone.
 func (e *emitter) renderGuardStamp() {
 	e.guard = e.piece()
 	e.f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", holeName)
-	e.f.Type().Id(holeAlias).Op("=").Struct(jen.Id(holeLines))
-	e.f.Var().Id("_").Id(holeAlias).Op("=").Id(holeType).Values()
+	e.f.Func().Id("_").Params().Block(
+		jen.Type().Id(holeAlias).Op("=").Struct(jen.Id(holeLines)),
+		jen.Var().Id("_").Id(holeAlias).Op("=").Id(holeType).Values())
 }
 
 // renderGuards renders, for each struct a form guards (the form and the
@@ -351,7 +370,7 @@ func (e *emitter) fillGuard(out []byte, s *Struct) []byte {
 	tw := e.tw.Init(cells, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns|tabwriter.TabIndent)
 	line := e.line
 	for _, sf := range s.Fields {
-		line = append(line[:0], '\t')
+		line = append(line[:0], '\t', '\t')
 		if sf.Name != "" {
 			line = append(append(line, sf.Name...), '\v')
 		}
@@ -374,8 +393,9 @@ func (e *emitter) fillGuard(out []byte, s *Struct) []byte {
 // stampable refuses), as renderGuardStamp describes it.
 func emitGuard(f *jen.File, s *Struct) {
 	f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", s.Name)
-	f.Type().Id(guardName(s.Name)).Op("=").Add(structType(s.Fields))
-	f.Var().Id("_").Id(guardName(s.Name)).Op("=").Qual(s.PkgPath, s.Name).Values()
+	f.Func().Id("_").Params().Block(
+		jen.Type().Id(guardName(s.Name)).Op("=").Add(structType(s.Fields)),
+		jen.Var().Id("_").Id(guardName(s.Name)).Op("=").Qual(s.PkgPath, s.Name).Values())
 }
 
 // stampable reports whether the guard of s can be filled in from the
@@ -394,9 +414,12 @@ func stampable(s *Struct) bool {
 	return true
 }
 
-// emitEnumGuard renders the guard of an enum's constants:
+// emitEnumGuard renders the guard of an enum's constants, a blank
+// function as the struct guards are:
 //
-//	var _ = map[bool]int{false: 0, A == "a" && B == "b": 1}
+//	func _() {
+//		_ = map[bool]int{false: 0, A == "a" && B == "b": 1}
+//	}
 //
 // It catches a changed value (the && turns false and its key collides
 // with false) and a removed or renamed constant (an undefined name). An
@@ -413,8 +436,8 @@ func emitEnumGuard(f *jen.File, e *Enum) {
 		}
 	}
 	f.Commentf("If this does not compile (duplicate key false), the constants of %s changed: run go generate.", e.Name)
-	f.Var().Id("_").Op("=").Map(jen.Bool()).Int().Values(
-		jen.False().Op(":").Lit(0), all.Op(":").Lit(1))
+	f.Func().Id("_").Params().Block(jen.Id("_").Op("=").Map(jen.Bool()).Int().Values(
+		jen.False().Op(":").Lit(0), all.Op(":").Lit(1)))
 }
 
 // renderArgs renders, whole, what each tool's arguments struct and each
@@ -497,7 +520,7 @@ func (e *emitter) format() error {
 	for _, i := range []int{e.api, e.formVar, e.formVarLocales} {
 		e.stamps[i] = compileStamp(parts[i])
 	}
-	// The lines hole stands for whole lines: "\tZqPqZ\n" in a struct.
-	e.stamps[e.guard] = compileStamp(strings.Replace(parts[e.guard], "\t"+holeLines+"\n", holeLines, 1))
+	// The lines hole stands for whole lines: "\t\tZqPqZ\n" in a struct.
+	e.stamps[e.guard] = compileStamp(strings.Replace(parts[e.guard], "\t\t"+holeLines+"\n", holeLines, 1))
 	return nil
 }

@@ -111,7 +111,7 @@ func TestEmitGoIsFormatted(t *testing.T) {
 		`"default":2`,
 		`"default":["red","blue"]`,
 		`"title":"Ünïcode \u202etxt"`,
-		"var elicitFormEmpty = elicitimpl.Form{Type: (*Empty)(nil), Spec: `{\"name\":\"Empty\",\"properties\":[]}`}",
+		"var elicitFormEmpty = elicitimpl.Form{Type: (*Empty)(nil), SchemaVar: &EmptySchema, AskVar: &AskEmpty, AcceptVar: &AcceptEmpty, Spec: `{\"name\":\"Empty\",\"properties\":[]}`}",
 		"\tother.Base\n",
 		"= other.Base{}",
 	} {

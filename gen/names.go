@@ -39,6 +39,11 @@ func NamesOf(typeName string) Names {
 	return n
 }
 
+// descriptorsVar is the generated list of the package's descriptors. No
+// form's names can be it: each form's own internal name starts with
+// "elicitForm".
+const descriptorsVar = "elicitDescriptors"
+
 // guardSuffix ends the name of each guard type alias:
 // _T_changed_since_elicitgen_ran_run_go_generate, so that the compiler's
 // error says what to do.

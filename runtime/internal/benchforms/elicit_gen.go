@@ -13,10 +13,11 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion4
+const _ = elicitimpl.SupportPackageIsVersion5
 
 // ScalarsSchema returns a copy of the requestedSchema of Scalars.
-var ScalarsSchema = elicitFormScalars.Schema
+// It is set when the package initialises.
+var ScalarsSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Scalars schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
@@ -41,24 +42,27 @@ var DeclineScalars = elicitimpl.Decline
 var CancelScalars = elicitimpl.Cancel
 
 // If this does not compile, Scalars changed after elicitgen ran: run go generate.
-type _Scalars_changed_since_elicitgen_ran_run_go_generate = struct {
-	Service   string  `json:"service" elicit:"minLength=1,maxLength=64"`
-	Branch    string  `json:"branch" elicit:"default=main,maxLength=100"`
-	Env       Env     `json:"environment"`
-	Replicas  int     `json:"replicas" elicit:"min=1,max=20"`
-	Canary    uint8   `json:"canary" elicit:"max=100"`
-	Ratio     float64 `json:"ratio" elicit:"min=0,max=1"`
-	Confirmed bool    `json:"confirmed"`
-	Notify    bool    `json:"notify" elicit:"default=true"`
+func _() {
+	type _Scalars_changed_since_elicitgen_ran_run_go_generate = struct {
+		Service   string  `json:"service" elicit:"minLength=1,maxLength=64"`
+		Branch    string  `json:"branch" elicit:"default=main,maxLength=100"`
+		Env       Env     `json:"environment"`
+		Replicas  int     `json:"replicas" elicit:"min=1,max=20"`
+		Canary    uint8   `json:"canary" elicit:"max=100"`
+		Ratio     float64 `json:"ratio" elicit:"min=0,max=1"`
+		Confirmed bool    `json:"confirmed"`
+		Notify    bool    `json:"notify" elicit:"default=true"`
+	}
+	var _ _Scalars_changed_since_elicitgen_ran_run_go_generate = Scalars{}
 }
 
-var _ _Scalars_changed_since_elicitgen_ran_run_go_generate = Scalars{}
-
 // If this does not compile (duplicate key false), the constants of Env changed: run go generate.
-var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProduction == "production": 1}
+func _() {
+	_ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProduction == "production": 1}
+}
 
 // elicitFormScalars is the form of Scalars: its schema and the Go field of each property.
-var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), Spec: `{"name":"Scalars","properties":[
+var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), SchemaVar: &ScalarsSchema, AskVar: &AskScalars, AcceptVar: &AcceptScalars, Spec: `{"name":"Scalars","properties":[
 {"name":"service","field":"Service","kind":"string","required":true,"minLength":1,"maxLength":64},
 {"name":"branch","field":"Branch","kind":"string","maxLength":100,"default":"main"},
 {"name":"environment","field":"Env","kind":"enum","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
@@ -68,7 +72,12 @@ var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), Spec: `{"name":"S
 {"name":"confirmed","field":"Confirmed","kind":"boolean","required":true,"default":false},
 {"name":"notify","field":"Notify","kind":"boolean","default":true}]}`}
 
-// AskT and AcceptT are made from the descriptors when the package initialises.
+// elicitDescriptors lists every form's descriptor; the package's init sets each
+// form's TSchema, AskT and AcceptT from it, in one loop.
+var elicitDescriptors = [...]*elicitimpl.Form{
+	&elicitFormScalars,
+}
+
 func init() {
-	elicitimpl.Bind(&elicitFormScalars, &AskScalars, &AcceptScalars)
+	elicitimpl.Init(elicitDescriptors[:])
 }
