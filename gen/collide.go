@@ -7,7 +7,7 @@ import (
 )
 
 // Collisions. The generated file declares names in the package (AskT,
-// TSchema, elicitFormT, elicitDescriptors; the guard alias
+// TSchema, the array elicitDescriptors; the guard alias
 // _T_changed_since_... is local to a blank function, but two guards of
 // one name are still refused so that each error names one struct), a method
 // Validate on each form, and imports context, runtime and elicitimpl (and

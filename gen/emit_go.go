@@ -18,10 +18,9 @@ import (
 // The file reads as protoc-gen-go's output does: the header and imports,
 // then the API of each form in source order (TSchema, Validate, AskT,
 // AcceptT, DeclineT, CancelT), then the compile-time guards, then the data
-// the API reads: each form's descriptor (its spec, a raw string, and
-// pointers to its TSchema, AskT and AcceptT), the list of descriptors and
-// the init function that sets those variables from it, and the
-// translations.
+// the API reads: the array of the forms' descriptors (each holds its
+// spec, a raw string, and points to its TSchema, AskT and AcceptT), the
+// init function that sets those variables from it, and the translations.
 //
 // Each construct is rendered once per file by jennifer and filled in per
 // form (see stamp.go); constructs whose layout could depend on their
@@ -34,7 +33,7 @@ import (
 // compiles the two functions the contract cannot do without, its Validate
 // method and the wrapper of Outcome[*T].Accepted, and no init statement:
 // TSchema, AskT and AcceptT are variables that one elicitimpl.Init call
-// sets from the static list of descriptors (the schema method and
+// sets from the static array of descriptors (the schema method and
 // functions made from the descriptor), DeclineT and CancelT hold the
 // functions every form shares, and the guards are blank functions, which
 // the compiler type-checks and never compiles.
@@ -53,7 +52,7 @@ type emitter struct {
 	n   int // pieces rendered so far (the file's start is piece 0)
 
 	// Piece indexes of the stamps.
-	api, guard, formVar, formVarLocales, init int
+	api, guard, descriptors, descriptorsLocales int
 
 	types   map[string]int // type key -> piece of its probe
 	texts   map[*TypeRef]string
@@ -66,6 +65,10 @@ type emitter struct {
 
 	pieces []string      // formatted pieces, by index
 	stamps map[int]stamp // compiled stamps, by piece index
+
+	// The array of descriptors: its start and end, around the lines of
+	// its elements (the stamps of the descriptors pieces).
+	descHead, descTail string
 
 	// Scratch space, reused from form to form.
 	cells bytes.Buffer
@@ -90,7 +93,6 @@ func (e *emitter) emit() ([]byte, error) {
 	e.renderAPI()
 	e.renderDescriptors()
 	e.renderGuardStamp()
-	e.renderInit()
 	e.renderGuards()
 	e.renderArgs()
 	e.renderLocales()
@@ -106,7 +108,6 @@ func (e *emitter) emit() ([]byte, error) {
 	out = e.writeAPI(out)
 	out = e.writeGuards(out)
 	out = e.writeDescriptors(out)
-	out = e.writeInit(out)
 	if e.locale >= 0 {
 		out = e.appendPiece(out, e.locale)
 	}
@@ -187,8 +188,8 @@ func (e *emitter) renderAPI() {
 // writeAPI appends the API of every form, each followed by what its
 // arguments struct adds.
 func (e *emitter) writeAPI(out []byte) []byte {
-	for _, form := range e.pkg.Forms {
-		out = e.fill(out, e.api, apiArgs(form.Name))
+	for i, form := range e.pkg.Forms {
+		out = e.fill(out, e.api, apiArgs(form.Name, i))
 		if i, ok := e.args[form]; ok {
 			out = e.appendPiece(out, i)
 		}
@@ -196,35 +197,56 @@ func (e *emitter) writeAPI(out []byte) []byte {
 	return out
 }
 
-// renderDescriptors renders the stamps of a form's data: its descriptor,
-// which points to its TSchema, AskT and AcceptT (for elicitimpl.Init to
-// set), names its translations if it has any, and holds its spec (see
-// elicitimpl.AppendSpec) in a raw string.
+// renderDescriptors renders the array of descriptors, with the element of
+// one form (see writeDescriptors), and the init function that sets every
+// form's TSchema, AskT and AcceptT from it. A descriptor points to those
+// variables (for elicitimpl.Init to set), names the form's translations if
+// it has any, and holds its spec (see elicitimpl.AppendSpec) in a raw
+// string:
 //
-//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `{"name":"T","properties":[
-//	{"name":"n","field":"N","kind":"integer","required":true,"minimum":1}]}`}
+//	var elicitDescriptors = [...]elicitimpl.Form{
+//		{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `{"name":"T","properties":[
+//	{"name":"n","field":"N","kind":"integer","required":true,"minimum":1}]}`},
+//	}
+//
+//	func init() {
+//		elicitimpl.Init(elicitDescriptors[:])
+//	}
+//
+// The form of the package's i-th form is elicitDescriptors[i]: one array
+// and one loop cost the build less than a variable a form.
 func (e *emitter) renderDescriptors() {
-	descriptor := func(fields ...jen.Code) int {
+	descriptors := func(fields ...jen.Code) int {
 		i := e.piece()
-		e.f.Commentf("%s is the form of %s: its schema and the Go field of each property.", holeFormVar, holeType)
-		e.f.Var().Id(holeFormVar).Op("=").Add(impl("Form")).Values(append([]jen.Code{
-			kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())),
-			kv("SchemaVar", jen.Op("&").Id(holeSchemaFunc)),
-			kv("AskVar", jen.Op("&").Id(holeAsk)),
-			kv("AcceptVar", jen.Op("&").Id(holeAccept)),
-		}, fields...)...)
+		e.f.Commentf("%s holds the form of each type above, in order: its schema,", descriptorsVar)
+		e.f.Comment("the Go field of each property, and its TSchema, AskT and AcceptT, which")
+		e.f.Comment("the package's init sets.")
+		e.f.Var().Id(descriptorsVar).Op("=").Index(jen.Op("...")).Add(impl("Form")).Custom(
+			jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true},
+			jen.Values(append([]jen.Code{
+				kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())),
+				kv("SchemaVar", jen.Op("&").Id(holeSchemaFunc)),
+				kv("AskVar", jen.Op("&").Id(holeAsk)),
+				kv("AcceptVar", jen.Op("&").Id(holeAccept)),
+			}, fields...)...))
+		e.f.Line()
+		e.f.Func().Id("init").Params().Block(impl("Init").Call(jen.Id(descriptorsVar).Index(jen.Op(":"))))
 		return i
 	}
-	e.formVar = descriptor(kv("Spec", jen.Id(holeName)))
-	e.formVarLocales = descriptor(kv("Locales", jen.Id(holeList)), kv("Spec", jen.Id(holeName)))
+	e.descriptors = descriptors(kv("Spec", jen.Id(holeName)))
+	e.descriptorsLocales = descriptors(kv("Locales", jen.Id(holeList)), kv("Spec", jen.Id(holeName)))
 }
 
-// writeDescriptors appends every form's descriptor: its spec in a raw
-// string (a spec holds no backquote: see elicitimpl.AppendSpec), and its
-// locales.
+// writeDescriptors appends the array of descriptors, one element per
+// form: its spec in a raw string (a spec holds no backquote: see
+// elicitimpl.AppendSpec), and its locales; and the init function.
 func (e *emitter) writeDescriptors(out []byte) []byte {
-	for _, form := range e.pkg.Forms {
-		args := apiArgs(form.Name)
+	if len(e.pkg.Forms) == 0 {
+		return out
+	}
+	out = append(append(out, "\n\n"...), e.descHead...)
+	for i, form := range e.pkg.Forms {
+		args := apiArgs(form.Name, i)
 		e.paths, e.props = e.paths[:0], e.props[:0]
 		for i := range form.Fields {
 			e.paths = append(e.paths, strings.Join(form.Fields[i].Access, "."))
@@ -234,50 +256,15 @@ func (e *emitter) writeDescriptors(out []byte) []byte {
 		e.spec = elicitimpl.AppendSpec(e.spec, &runtime.Schema{Name: form.Name, Properties: e.props}, e.paths)
 		e.spec = append(e.spec, '`')
 		args[holeName] = string(e.spec)
-		i := e.formVar
+		p := e.descriptors
 		if translated(e.pkg, form) {
-			i = e.formVarLocales
+			p = e.descriptorsLocales
 			args[holeList] = localesVar(form.Name)
 		}
-		out = e.fill(out, i, args)
+		line := e.stamps[p]
+		out = line.appendTo(out, args)
 	}
-	return out
-}
-
-// renderInit renders the stamp of the list of descriptors, with the line
-// of one form (see writeInit), and the init function that sets every
-// form's TSchema, AskT and AcceptT from it:
-//
-//	var elicitDescriptors = [...]*elicitimpl.Form{
-//		&elicitFormT,
-//	}
-//
-//	func init() { elicitimpl.Init(elicitDescriptors[:]) }
-func (e *emitter) renderInit() {
-	e.init = e.piece()
-	e.f.Commentf("%s lists every form's descriptor; the package's init sets each", descriptorsVar)
-	e.f.Comment("form's TSchema, AskT and AcceptT from it, in one loop.")
-	e.f.Var().Id(descriptorsVar).Op("=").Index(jen.Op("...")).Op("*").Add(impl("Form")).Custom(
-		jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, jen.Op("&").Id(holeFormVar))
-	e.f.Line()
-	e.f.Func().Id("init").Params().Block(impl("Init").Call(jen.Id(descriptorsVar).Index(jen.Op(":"))))
-}
-
-// writeInit appends the list of descriptors, one line per form, and the
-// init function.
-func (e *emitter) writeInit(out []byte) []byte {
-	if len(e.pkg.Forms) == 0 {
-		return out
-	}
-	p := e.pieces[e.init]
-	start := strings.Index(p, "{\n") + 2 // the line starts after "= [...]*elicitimpl.Form{\n"
-	end := start + strings.IndexByte(p[start:], '\n')
-	line := compileStamp(p[start : end+1])
-	out = append(append(out, "\n\n"...), p[:start]...)
-	for _, form := range e.pkg.Forms {
-		out = line.appendTo(out, apiArgs(form.Name))
-	}
-	return append(out, p[end+1:]...)
+	return append(out, e.descTail...)
 }
 
 // renderGuardStamp renders the stamp of a struct's compile-time guard,
@@ -444,10 +431,10 @@ func emitEnumGuard(f *jen.File, e *Enum) {
 // checked form adds (emit_args.go).
 func (e *emitter) renderArgs() {
 	e.args = map[*Form]int{}
-	for _, form := range e.pkg.Forms {
+	for i, form := range e.pkg.Forms {
 		if form.Args || form.Checked {
 			e.args[form] = e.piece()
-			emitArgs(e.f, form)
+			emitArgs(e.f, form, descriptorRef(i))
 		}
 	}
 }
@@ -516,9 +503,15 @@ func (e *emitter) format() error {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
 	e.pieces = parts
-	e.stamps = map[int]stamp{}
-	for _, i := range []int{e.api, e.formVar, e.formVarLocales} {
-		e.stamps[i] = compileStamp(parts[i])
+	e.stamps = map[int]stamp{e.api: compileStamp(parts[e.api])}
+	// The descriptors pieces are cut around the line of their element:
+	// the array's start is the text up to "= [...]elicitimpl.Form{\n".
+	for _, i := range []int{e.descriptors, e.descriptorsLocales} {
+		p := parts[i]
+		start := strings.Index(p, "{\n") + 2
+		end := start + strings.IndexByte(p[start:], '\n') + 1
+		e.stamps[i] = compileStamp(p[start:end])
+		e.descHead, e.descTail = p[:start], p[end:]
 	}
 	// The lines hole stands for whole lines: "\t\tZqPqZ\n" in a struct.
 	e.stamps[e.guard] = compileStamp(strings.Replace(parts[e.guard], "\t\t"+holeLines+"\n", holeLines, 1))

@@ -22,7 +22,7 @@ var TestElicitationSchema func() *runtime.Schema
 // Validate checks v against every rule of the TestElicitation schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *TestElicitation) Validate() error {
-	return elicitFormTestElicitation.Validate(v)
+	return elicitDescriptors[0].Validate(v)
 }
 
 // AskTestElicitation asks the user to fill in TestElicitation. Only an answer that decodes and
@@ -48,7 +48,7 @@ var SEP1034DefaultsSchema func() *runtime.Schema
 // Validate checks v against every rule of the SEP1034Defaults schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *SEP1034Defaults) Validate() error {
-	return elicitFormSEP1034Defaults.Validate(v)
+	return elicitDescriptors[1].Validate(v)
 }
 
 // AskSEP1034Defaults asks the user to fill in SEP1034Defaults. Only an answer that decodes and
@@ -74,7 +74,7 @@ var SEP1330EnumsSchema func() *runtime.Schema
 // Validate checks v against every rule of the SEP1330Enums schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *SEP1330Enums) Validate() error {
-	return elicitFormSEP1330Enums.Validate(v)
+	return elicitDescriptors[2].Validate(v)
 }
 
 // AskSEP1330Enums asks the user to fill in SEP1330Enums. Only an answer that decodes and
@@ -100,7 +100,7 @@ var UserNameSchema func() *runtime.Schema
 // Validate checks v against every rule of the UserName schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *UserName) Validate() error {
-	return elicitFormUserName.Validate(v)
+	return elicitDescriptors[3].Validate(v)
 }
 
 // AskUserName asks the user to fill in UserName. Only an answer that decodes and
@@ -126,7 +126,7 @@ var ConfirmSchema func() *runtime.Schema
 // Validate checks v against every rule of the Confirm schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Confirm) Validate() error {
-	return elicitFormConfirm.Validate(v)
+	return elicitDescriptors[4].Validate(v)
 }
 
 // AskConfirm asks the user to fill in Confirm. Only an answer that decodes and
@@ -152,7 +152,7 @@ var Step1Schema func() *runtime.Schema
 // Validate checks v against every rule of the Step1 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Step1) Validate() error {
-	return elicitFormStep1.Validate(v)
+	return elicitDescriptors[5].Validate(v)
 }
 
 // AskStep1 asks the user to fill in Step1. Only an answer that decodes and
@@ -178,7 +178,7 @@ var Step2Schema func() *runtime.Schema
 // Validate checks v against every rule of the Step2 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Step2) Validate() error {
-	return elicitFormStep2.Validate(v)
+	return elicitDescriptors[6].Validate(v)
 }
 
 // AskStep2 asks the user to fill in Step2. Only an answer that decodes and
@@ -204,7 +204,7 @@ var PromptContextSchema func() *runtime.Schema
 // Validate checks v against every rule of the PromptContext schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *PromptContext) Validate() error {
-	return elicitFormPromptContext.Validate(v)
+	return elicitDescriptors[7].Validate(v)
 }
 
 // AskPromptContext asks the user to fill in PromptContext. Only an answer that decodes and
@@ -230,7 +230,7 @@ var DeploySchema func() *runtime.Schema
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Deploy) Validate() error {
-	return elicitFormDeploy.Validate(v)
+	return elicitDescriptors[8].Validate(v)
 }
 
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
@@ -256,7 +256,7 @@ var RebookSchema func() *runtime.Schema
 // Validate checks v against every rule of the Rebook schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Rebook) Validate() error {
-	return elicitFormRebook.Validate(v)
+	return elicitDescriptors[9].Validate(v)
 }
 
 // AskRebook asks the user to fill in Rebook. Only an answer that decodes and
@@ -282,7 +282,7 @@ var BookArgsSchema func() *runtime.Schema
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *BookArgs) Validate() error {
-	return elicitFormBookArgs.Validate(v)
+	return elicitDescriptors[10].Validate(v)
 }
 
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
@@ -306,7 +306,7 @@ var CancelBookArgs = elicitimpl.Cancel
 // into v. It returns runtime.ActionAccept, without asking when nothing was
 // missing, once v is complete; see runtime.Form.AskMissing.
 func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
+	return elicitDescriptors[10].AskMissing(ctx, asker, v, message, opts...)
 }
 
 // KRArgsSchema returns a copy of the requestedSchema of KRArgs.
@@ -316,7 +316,7 @@ var KRArgsSchema func() *runtime.Schema
 // Validate checks v against every rule of the KRArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *KRArgs) Validate() error {
-	return elicitFormKRArgs.Validate(v)
+	return elicitDescriptors[11].Validate(v)
 }
 
 // AskKRArgs asks the user to fill in KRArgs. Only an answer that decodes and
@@ -340,7 +340,7 @@ var CancelKRArgs = elicitimpl.Cancel
 // into v. It returns runtime.ActionAccept, without asking when nothing was
 // missing, once v is complete; see runtime.Form.AskMissing.
 func AskMissingKRArgs(ctx context.Context, asker runtime.Asker, v *KRArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitFormKRArgs.AskMissing(ctx, asker, v, message, opts...)
+	return elicitDescriptors[11].AskMissing(ctx, asker, v, message, opts...)
 }
 
 // CampaignApprovalSchema returns a copy of the requestedSchema of CampaignApproval.
@@ -350,7 +350,7 @@ var CampaignApprovalSchema func() *runtime.Schema
 // Validate checks v against every rule of the CampaignApproval schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *CampaignApproval) Validate() error {
-	return elicitFormCampaignApproval.Validate(v)
+	return elicitDescriptors[12].Validate(v)
 }
 
 // AskCampaignApproval asks the user to fill in CampaignApproval. Only an answer that decodes and
@@ -513,88 +513,50 @@ func _() {
 	_ = map[bool]int{false: 0, SendNow == "now" && SendTonight == "tonight" && SendTomorrow == "tomorrow": 1}
 }
 
-// elicitFormTestElicitation is the form of TestElicitation: its schema and the Go field of each property.
-var elicitFormTestElicitation = elicitimpl.Form{Type: (*TestElicitation)(nil), SchemaVar: &TestElicitationSchema, AskVar: &AskTestElicitation, AcceptVar: &AcceptTestElicitation, Spec: `{"name":"TestElicitation","properties":[
+// elicitDescriptors holds the form of each type above, in order: its schema,
+// the Go field of each property, and its TSchema, AskT and AcceptT, which
+// the package's init sets.
+var elicitDescriptors = [...]elicitimpl.Form{
+	{Type: (*TestElicitation)(nil), SchemaVar: &TestElicitationSchema, AskVar: &AskTestElicitation, AcceptVar: &AcceptTestElicitation, Spec: `{"name":"TestElicitation","properties":[
 {"name":"username","field":"Username","kind":"string","description":"User's response","required":true},
-{"name":"email","field":"Email","kind":"string","description":"User's email address","required":true}]}`}
-
-// elicitFormSEP1034Defaults is the form of SEP1034Defaults: its schema and the Go field of each property.
-var elicitFormSEP1034Defaults = elicitimpl.Form{Type: (*SEP1034Defaults)(nil), SchemaVar: &SEP1034DefaultsSchema, AskVar: &AskSEP1034Defaults, AcceptVar: &AcceptSEP1034Defaults, Spec: `{"name":"SEP1034Defaults","properties":[
+{"name":"email","field":"Email","kind":"string","description":"User's email address","required":true}]}`},
+	{Type: (*SEP1034Defaults)(nil), SchemaVar: &SEP1034DefaultsSchema, AskVar: &AskSEP1034Defaults, AcceptVar: &AcceptSEP1034Defaults, Spec: `{"name":"SEP1034Defaults","properties":[
 {"name":"name","field":"Name","kind":"string","description":"The user's name.","default":"John Doe"},
 {"name":"age","field":"Age","kind":"integer","description":"The user's age.","default":30},
 {"name":"score","field":"Score","kind":"number","description":"The user's score.","default":95.5},
 {"name":"status","field":"Status","kind":"enum","description":"The account status.","options":[{"value":"active"},{"value":"inactive"},{"value":"pending"}],"default":"active"},
-{"name":"verified","field":"Verified","kind":"boolean","description":"Whether the user is verified.","default":true}]}`}
-
-// elicitFormSEP1330Enums is the form of SEP1330Enums: its schema and the Go field of each property.
-var elicitFormSEP1330Enums = elicitimpl.Form{Type: (*SEP1330Enums)(nil), SchemaVar: &SEP1330EnumsSchema, AskVar: &AskSEP1330Enums, AcceptVar: &AcceptSEP1330Enums, Spec: `{"name":"SEP1330Enums","properties":[
+{"name":"verified","field":"Verified","kind":"boolean","description":"Whether the user is verified.","default":true}]}`},
+	{Type: (*SEP1330Enums)(nil), SchemaVar: &SEP1330EnumsSchema, AskVar: &AskSEP1330Enums, AcceptVar: &AcceptSEP1330Enums, Spec: `{"name":"SEP1330Enums","properties":[
 {"name":"untitledSingle","field":"UntitledSingle","kind":"enum","description":"An untitled single-select.","options":[{"value":"option1"},{"value":"option2"},{"value":"option3"}]},
 {"name":"titledSingle","field":"TitledSingle","kind":"enum","description":"A titled single-select.","options":[{"value":"value1","title":"First Option"},{"value":"value2","title":"Second Option"},{"value":"value3","title":"Third Option"}],"style":"titled"},
 {"name":"legacyEnum","field":"LegacyEnum","kind":"enum","description":"A legacy titled single-select.","options":[{"value":"opt1","title":"Option One"},{"value":"opt2","title":"Option Two"},{"value":"opt3","title":"Option Three"}],"style":"legacy"},
 {"name":"untitledMulti","field":"UntitledMulti","kind":"multi","description":"An untitled multi-select.","options":[{"value":"option1"},{"value":"option2"},{"value":"option3"}],"minItems":1,"maxItems":3},
-{"name":"titledMulti","field":"TitledMulti","kind":"multi","description":"A titled multi-select.","options":[{"value":"value1","title":"First Choice"},{"value":"value2","title":"Second Choice"},{"value":"value3","title":"Third Choice"}],"style":"titled","minItems":1,"maxItems":3}]}`}
-
-// elicitFormUserName is the form of UserName: its schema and the Go field of each property.
-var elicitFormUserName = elicitimpl.Form{Type: (*UserName)(nil), SchemaVar: &UserNameSchema, AskVar: &AskUserName, AcceptVar: &AcceptUserName, Spec: `{"name":"UserName","properties":[
-{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`}
-
-// elicitFormConfirm is the form of Confirm: its schema and the Go field of each property.
-var elicitFormConfirm = elicitimpl.Form{Type: (*Confirm)(nil), SchemaVar: &ConfirmSchema, AskVar: &AskConfirm, AcceptVar: &AcceptConfirm, Spec: `{"name":"Confirm","properties":[
-{"name":"ok","field":"OK","kind":"boolean","description":"Go ahead?","required":true,"default":false}]}`}
-
-// elicitFormStep1 is the form of Step1: its schema and the Go field of each property.
-var elicitFormStep1 = elicitimpl.Form{Type: (*Step1)(nil), SchemaVar: &Step1Schema, AskVar: &AskStep1, AcceptVar: &AcceptStep1, Spec: `{"name":"Step1","properties":[
-{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`}
-
-// elicitFormStep2 is the form of Step2: its schema and the Go field of each property.
-var elicitFormStep2 = elicitimpl.Form{Type: (*Step2)(nil), SchemaVar: &Step2Schema, AskVar: &AskStep2, AcceptVar: &AcceptStep2, Spec: `{"name":"Step2","properties":[
-{"name":"color","field":"Color","kind":"string","description":"The caller's favourite colour.","required":true}]}`}
-
-// elicitFormPromptContext is the form of PromptContext: its schema and the Go field of each property.
-var elicitFormPromptContext = elicitimpl.Form{Type: (*PromptContext)(nil), SchemaVar: &PromptContextSchema, AskVar: &AskPromptContext, AcceptVar: &AcceptPromptContext, Spec: `{"name":"PromptContext","properties":[
-{"name":"context","field":"Context","kind":"string","description":"The context the prompt uses.","required":true}]}`}
-
-// elicitFormDeploy is the form of Deploy: its schema and the Go field of each property.
-var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), SchemaVar: &DeploySchema, AskVar: &AskDeploy, AcceptVar: &AcceptDeploy, Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
+{"name":"titledMulti","field":"TitledMulti","kind":"multi","description":"A titled multi-select.","options":[{"value":"value1","title":"First Choice"},{"value":"value2","title":"Second Choice"},{"value":"value3","title":"Third Choice"}],"style":"titled","minItems":1,"maxItems":3}]}`},
+	{Type: (*UserName)(nil), SchemaVar: &UserNameSchema, AskVar: &AskUserName, AcceptVar: &AcceptUserName, Spec: `{"name":"UserName","properties":[
+{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`},
+	{Type: (*Confirm)(nil), SchemaVar: &ConfirmSchema, AskVar: &AskConfirm, AcceptVar: &AcceptConfirm, Spec: `{"name":"Confirm","properties":[
+{"name":"ok","field":"OK","kind":"boolean","description":"Go ahead?","required":true,"default":false}]}`},
+	{Type: (*Step1)(nil), SchemaVar: &Step1Schema, AskVar: &AskStep1, AcceptVar: &AcceptStep1, Spec: `{"name":"Step1","properties":[
+{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`},
+	{Type: (*Step2)(nil), SchemaVar: &Step2Schema, AskVar: &AskStep2, AcceptVar: &AcceptStep2, Spec: `{"name":"Step2","properties":[
+{"name":"color","field":"Color","kind":"string","description":"The caller's favourite colour.","required":true}]}`},
+	{Type: (*PromptContext)(nil), SchemaVar: &PromptContextSchema, AskVar: &AskPromptContext, AcceptVar: &AcceptPromptContext, Spec: `{"name":"PromptContext","properties":[
+{"name":"context","field":"Context","kind":"string","description":"The context the prompt uses.","required":true}]}`},
+	{Type: (*Deploy)(nil), SchemaVar: &DeploySchema, AskVar: &AskDeploy, AcceptVar: &AcceptDeploy, Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
 {"name":"branch","field":"Branch","kind":"string","title":"Branch","description":"The git branch to deploy.","minLength":1,"maxLength":100,"default":"main"},
 {"name":"environment","field":"Environment","kind":"enum","title":"Environment","description":"Where the branch goes.","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
-{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false}]}`}
-
-// elicitFormRebook is the form of Rebook: its schema and the Go field of each property.
-var elicitFormRebook = elicitimpl.Form{Type: (*Rebook)(nil), SchemaVar: &RebookSchema, AskVar: &AskRebook, AcceptVar: &AcceptRebook, Spec: `{"name":"Rebook","properties":[
+{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false}]}`},
+	{Type: (*Rebook)(nil), SchemaVar: &RebookSchema, AskVar: &AskRebook, AcceptVar: &AcceptRebook, Spec: `{"name":"Rebook","properties":[
 {"name":"try_another_date","field":"TryAnotherDate","kind":"boolean","title":"Try another date?","description":"Look for a table on another date.","required":true,"default":false},
-{"name":"preferred_date","field":"PreferredDate","kind":"string","title":"Preferred date","description":"The date to try instead.","format":"date"}]}`}
-
-// elicitFormBookArgs is the form of BookArgs: its schema and the Go field of each property.
-var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), SchemaVar: &BookArgsSchema, AskVar: &AskBookArgs, AcceptVar: &AcceptBookArgs, Spec: `{"name":"BookArgs","properties":[
+{"name":"preferred_date","field":"PreferredDate","kind":"string","title":"Preferred date","description":"The date to try instead.","format":"date"}]}`},
+	{Type: (*BookArgs)(nil), SchemaVar: &BookArgsSchema, AskVar: &AskBookArgs, AcceptVar: &AcceptBookArgs, Spec: `{"name":"BookArgs","properties":[
 {"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
-{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","description":"How many people, 1 to 12.","required":true,"minimum":1,"maximum":12}]}`}
-
-// elicitFormKRArgs is the form of KRArgs: its schema and the Go field of each property.
-var elicitFormKRArgs = elicitimpl.Form{Type: (*KRArgs)(nil), SchemaVar: &KRArgsSchema, AskVar: &AskKRArgs, AcceptVar: &AcceptKRArgs, Spec: `{"name":"KRArgs","properties":[
-{"name":"kr","field":"KR","kind":"enum","title":"Key result","description":"The key result to show.","required":true,"dynamic":true}]}`}
-
-// elicitFormCampaignApproval is the form of CampaignApproval: its schema and the Go field of each property.
-var elicitFormCampaignApproval = elicitimpl.Form{Type: (*CampaignApproval)(nil), SchemaVar: &CampaignApprovalSchema, AskVar: &AskCampaignApproval, AcceptVar: &AcceptCampaignApproval, Spec: `{"name":"CampaignApproval","properties":[
+{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","description":"How many people, 1 to 12.","required":true,"minimum":1,"maximum":12}]}`},
+	{Type: (*KRArgs)(nil), SchemaVar: &KRArgsSchema, AskVar: &AskKRArgs, AcceptVar: &AcceptKRArgs, Spec: `{"name":"KRArgs","properties":[
+{"name":"kr","field":"KR","kind":"enum","title":"Key result","description":"The key result to show.","required":true,"dynamic":true}]}`},
+	{Type: (*CampaignApproval)(nil), SchemaVar: &CampaignApprovalSchema, AskVar: &AskCampaignApproval, AcceptVar: &AcceptCampaignApproval, Spec: `{"name":"CampaignApproval","properties":[
 {"name":"approved","field":"Approved","kind":"boolean","title":"Approve sending","description":"Approving sends the campaign to its recipients.","required":true,"default":false},
-{"name":"send_window","field":"Window","kind":"enum","title":"Send window","description":"When to send it.","options":[{"value":"now","title":"Now"},{"value":"tonight","title":"Tonight at 20:00"},{"value":"tomorrow","title":"Tomorrow at 09:00"}],"style":"titled","default":"now"}]}`}
-
-// elicitDescriptors lists every form's descriptor; the package's init sets each
-// form's TSchema, AskT and AcceptT from it, in one loop.
-var elicitDescriptors = [...]*elicitimpl.Form{
-	&elicitFormTestElicitation,
-	&elicitFormSEP1034Defaults,
-	&elicitFormSEP1330Enums,
-	&elicitFormUserName,
-	&elicitFormConfirm,
-	&elicitFormStep1,
-	&elicitFormStep2,
-	&elicitFormPromptContext,
-	&elicitFormDeploy,
-	&elicitFormRebook,
-	&elicitFormBookArgs,
-	&elicitFormKRArgs,
-	&elicitFormCampaignApproval,
+{"name":"send_window","field":"Window","kind":"enum","title":"Send window","description":"When to send it.","options":[{"value":"now","title":"Now"},{"value":"tonight","title":"Tonight at 20:00"},{"value":"tomorrow","title":"Tomorrow at 09:00"}],"style":"titled","default":"now"}]}`},
 }
 
 func init() {

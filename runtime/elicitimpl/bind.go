@@ -10,30 +10,32 @@ import (
 
 // Init sets the TSchema, AskT and AcceptT variables of each form, which
 // its descriptor points to: generated code declares them as variables of
-// function type, lists its descriptors in one static array and calls Init
+// function type, holds its descriptors in one static array and calls Init
 // once, from the package's init:
 //
 //	var TSchema func() *runtime.Schema
 //	var AskT func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*T], error)
 //	var AcceptT func(v T) (*runtime.Response, error)
 //
-//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `...`}
+//	var elicitDescriptors = [...]elicitimpl.Form{
+//		{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `...`},
+//	}
 //
-//	var elicitForms = [...]*elicitimpl.Form{&elicitFormT}
-//
-//	func init() { elicitimpl.Init(elicitForms[:]) }
+//	func init() { elicitimpl.Init(elicitDescriptors[:]) }
 //
 // TSchema is the descriptor's Schema method. AskT and AcceptT are made
 // with reflect.MakeFunc from the descriptor, so that a form adds no
 // compiled function of its own for them to its package, and the package
 // no initialisation code per form: what a form costs a build is mostly
-// its functions and its init statements (see BENCHMARKS.md).
+// its functions, its package-level declarations and its init statements
+// (see BENCHMARKS.md).
 //
 // A destination of another type (only a hand-edited or mismatched
 // generated file has one) is bound to a function that returns an error
 // saying so, when its type allows, and is otherwise left nil.
-func Init(forms []*Form) {
-	for _, d := range forms {
+func Init(forms []Form) {
+	for i := range forms {
+		d := &forms[i]
 		if d.SchemaVar != nil {
 			*d.SchemaVar = d.Schema
 		}

@@ -19,7 +19,7 @@ const SupportPackageIsVersion4 = true
 
 // SupportPackageIsVersion5 is referenced by generated code so that output
 // from a newer elicitgen fails to compile against an older runtime.
-// Version 5: TSchema, AskT and AcceptT are variables that one Init call
-// sets from the descriptors, which point to them; the guards are blank
-// functions.
+// Version 5: the descriptors are one array, whose elements point to each
+// form's TSchema, AskT and AcceptT variables, which one Init call sets;
+// the guards are blank functions.
 const SupportPackageIsVersion5 = true

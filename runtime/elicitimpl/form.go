@@ -10,11 +10,13 @@ import (
 )
 
 // Form is the descriptor of one generated form type T. Generated code
-// declares one per form as a static variable, so that a package of many
-// forms has no initialisation code of its own per form (see Init):
+// declares one per form, as an element of one static array, so that a
+// package of many forms has no initialisation code of its own per form
+// (see Init):
 //
-//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT,
-//		Spec: `{"name":"T","properties":[...]}`}
+//	var elicitDescriptors = [...]elicitimpl.Form{
+//		{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `{"name":"T","properties":[...]}`},
+//	}
 //
 // The spec (see AppendSpec) is read and the runtime.Form built on first
 // use. A spec that does not read, or does not match T, makes every use

@@ -168,15 +168,18 @@ func TestBindMismatch(t *testing.T) {
 	elicitimpl.Bind(&deployForm, &notFunc, nil) // left alone, no panic
 }
 
-// Init sets TSchema, AskT and AcceptT of each descriptor in its list, as
-// generated code declares them; a descriptor of version 4 (no variables)
-// is left alone.
+// Init sets TSchema, AskT and AcceptT of each descriptor in its array, as
+// generated code declares them; a descriptor without variables (version
+// 4's) is left alone.
 func TestInit(t *testing.T) {
 	var schema func() *runtime.Schema
 	var ask func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*deploy], error)
 	var accept func(v deploy) (*runtime.Response, error)
-	d := &elicitimpl.Form{Type: (*deploy)(nil), Spec: deployForm.Spec, SchemaVar: &schema, AskVar: &ask, AcceptVar: &accept}
-	elicitimpl.Init([]*elicitimpl.Form{d, {Type: (*deploy)(nil), Spec: deployForm.Spec}})
+	forms := [...]elicitimpl.Form{
+		{Type: (*deploy)(nil), SchemaVar: &schema, AskVar: &ask, AcceptVar: &accept, Spec: deployForm.Spec},
+		{Type: (*deploy)(nil), Spec: deployForm.Spec},
+	}
+	elicitimpl.Init(forms[:])
 	if schema == nil || ask == nil || accept == nil {
 		t.Fatal("Init left a variable nil")
 	}

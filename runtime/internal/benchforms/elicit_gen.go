@@ -22,7 +22,7 @@ var ScalarsSchema func() *runtime.Schema
 // Validate checks v against every rule of the Scalars schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Scalars) Validate() error {
-	return elicitFormScalars.Validate(v)
+	return elicitDescriptors[0].Validate(v)
 }
 
 // AskScalars asks the user to fill in Scalars. Only an answer that decodes and
@@ -61,8 +61,11 @@ func _() {
 	_ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProduction == "production": 1}
 }
 
-// elicitFormScalars is the form of Scalars: its schema and the Go field of each property.
-var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), SchemaVar: &ScalarsSchema, AskVar: &AskScalars, AcceptVar: &AcceptScalars, Spec: `{"name":"Scalars","properties":[
+// elicitDescriptors holds the form of each type above, in order: its schema,
+// the Go field of each property, and its TSchema, AskT and AcceptT, which
+// the package's init sets.
+var elicitDescriptors = [...]elicitimpl.Form{
+	{Type: (*Scalars)(nil), SchemaVar: &ScalarsSchema, AskVar: &AskScalars, AcceptVar: &AcceptScalars, Spec: `{"name":"Scalars","properties":[
 {"name":"service","field":"Service","kind":"string","required":true,"minLength":1,"maxLength":64},
 {"name":"branch","field":"Branch","kind":"string","maxLength":100,"default":"main"},
 {"name":"environment","field":"Env","kind":"enum","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
@@ -70,12 +73,7 @@ var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), SchemaVar: &Scala
 {"name":"canary","field":"Canary","kind":"integer","required":true,"minimum":0,"maximum":100},
 {"name":"ratio","field":"Ratio","kind":"number","required":true,"minimum":0,"maximum":1},
 {"name":"confirmed","field":"Confirmed","kind":"boolean","required":true,"default":false},
-{"name":"notify","field":"Notify","kind":"boolean","default":true}]}`}
-
-// elicitDescriptors lists every form's descriptor; the package's init sets each
-// form's TSchema, AskT and AcceptT from it, in one loop.
-var elicitDescriptors = [...]*elicitimpl.Form{
-	&elicitFormScalars,
+{"name":"notify","field":"Notify","kind":"boolean","default":true}]}`},
 }
 
 func init() {

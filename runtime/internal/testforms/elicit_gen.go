@@ -22,7 +22,7 @@ var DeploySchema func() *runtime.Schema
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Deploy) Validate() error {
-	return elicitFormDeploy.Validate(v)
+	return elicitDescriptors[0].Validate(v)
 }
 
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
@@ -48,7 +48,7 @@ var ApproveSchema func() *runtime.Schema
 // Validate checks v against every rule of the Approve schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Approve) Validate() error {
-	return elicitFormApprove.Validate(v)
+	return elicitDescriptors[1].Validate(v)
 }
 
 // AskApprove asks the user to fill in Approve. Only an answer that decodes and
@@ -74,7 +74,7 @@ var NotifySchema func() *runtime.Schema
 // Validate checks v against every rule of the Notify schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Notify) Validate() error {
-	return elicitFormNotify.Validate(v)
+	return elicitDescriptors[2].Validate(v)
 }
 
 // AskNotify asks the user to fill in Notify. Only an answer that decodes and
@@ -100,7 +100,7 @@ var SubscribeSchema func() *runtime.Schema
 // Validate checks v against every rule of the Subscribe schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Subscribe) Validate() error {
-	return elicitFormSubscribe.Validate(v)
+	return elicitDescriptors[3].Validate(v)
 }
 
 // AskSubscribe asks the user to fill in Subscribe. Only an answer that decodes and
@@ -126,7 +126,7 @@ var BookArgsSchema func() *runtime.Schema
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *BookArgs) Validate() error {
-	return elicitFormBookArgs.Validate(v)
+	return elicitDescriptors[4].Validate(v)
 }
 
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
@@ -150,7 +150,7 @@ var CancelBookArgs = elicitimpl.Cancel
 // into v. It returns runtime.ActionAccept, without asking when nothing was
 // missing, once v is complete; see runtime.Form.AskMissing.
 func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
+	return elicitDescriptors[4].AskMissing(ctx, asker, v, message, opts...)
 }
 
 // ReleaseSchema returns a copy of the requestedSchema of Release.
@@ -160,7 +160,7 @@ var ReleaseSchema func() *runtime.Schema
 // Validate checks v against every rule of the Release schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Release) Validate() error {
-	return elicitFormRelease.Validate(v)
+	return elicitDescriptors[5].Validate(v)
 }
 
 // AskRelease asks the user to fill in Release. Only an answer that decodes and
@@ -245,46 +245,29 @@ func _() {
 	var _ _Release_changed_since_elicitgen_ran_run_go_generate = Release{}
 }
 
-// elicitFormDeploy is the form of Deploy: its schema and the Go field of each property.
-var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), SchemaVar: &DeploySchema, AskVar: &AskDeploy, AcceptVar: &AcceptDeploy, Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
+// elicitDescriptors holds the form of each type above, in order: its schema,
+// the Go field of each property, and its TSchema, AskT and AcceptT, which
+// the package's init sets.
+var elicitDescriptors = [...]elicitimpl.Form{
+	{Type: (*Deploy)(nil), SchemaVar: &DeploySchema, AskVar: &AskDeploy, AcceptVar: &AcceptDeploy, Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
 {"name":"branch","field":"Branch","kind":"string","description":"The git branch to deploy.","minLength":1,"default":"main"},
 {"name":"env","field":"Env","kind":"enum","title":"Environment","description":"The target environment.","options":[{"value":"staging","title":"Staging"},{"value":"prod","title":"Production"}],"style":"titled","default":"staging"},
 {"name":"replicas","field":"Replicas","kind":"integer","description":"How many instances to run.","required":true,"minimum":1,"maximum":10},
-{"name":"confirm","field":"Confirm","kind":"boolean","description":"I understand that the deploy takes live traffic.","default":false}]}`}
-
-// elicitFormApprove is the form of Approve: its schema and the Go field of each property.
-var elicitFormApprove = elicitimpl.Form{Type: (*Approve)(nil), SchemaVar: &ApproveSchema, AskVar: &AskApprove, AcceptVar: &AcceptApprove, Spec: `{"name":"Approve","properties":[
+{"name":"confirm","field":"Confirm","kind":"boolean","description":"I understand that the deploy takes live traffic.","default":false}]}`},
+	{Type: (*Approve)(nil), SchemaVar: &ApproveSchema, AskVar: &AskApprove, AcceptVar: &AcceptApprove, Spec: `{"name":"Approve","properties":[
 {"name":"approve","field":"Approve","kind":"boolean","description":"Go ahead with the deploy.","required":true,"default":false},
-{"name":"note","field":"Note","kind":"string","description":"Left in the audit log.","maxLength":200}]}`}
-
-// elicitFormNotify is the form of Notify: its schema and the Go field of each property.
-var elicitFormNotify = elicitimpl.Form{Type: (*Notify)(nil), SchemaVar: &NotifySchema, AskVar: &AskNotify, AcceptVar: &AcceptNotify, Spec: `{"name":"Notify","properties":[
-{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify.","required":true,"options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","minItems":1}]}`}
-
-// elicitFormSubscribe is the form of Subscribe: its schema and the Go field of each property.
-var elicitFormSubscribe = elicitimpl.Form{Type: (*Subscribe)(nil), SchemaVar: &SubscribeSchema, AskVar: &AskSubscribe, AcceptVar: &AcceptSubscribe, Spec: `{"name":"Subscribe","properties":[
+{"name":"note","field":"Note","kind":"string","description":"Left in the audit log.","maxLength":200}]}`},
+	{Type: (*Notify)(nil), SchemaVar: &NotifySchema, AskVar: &AskNotify, AcceptVar: &AcceptNotify, Spec: `{"name":"Notify","properties":[
+{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify.","required":true,"options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","minItems":1}]}`},
+	{Type: (*Subscribe)(nil), SchemaVar: &SubscribeSchema, AskVar: &AskSubscribe, AcceptVar: &AcceptSubscribe, Spec: `{"name":"Subscribe","properties":[
 {"name":"email","field":"Email","kind":"string","description":"Email address for the digest.","required":true,"format":"email"},
-{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify besides the digest.","options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","default":["email"]}]}`}
-
-// elicitFormBookArgs is the form of BookArgs: its schema and the Go field of each property.
-var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), SchemaVar: &BookArgsSchema, AskVar: &AskBookArgs, AcceptVar: &AcceptBookArgs, Spec: `{"name":"BookArgs","properties":[
+{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify besides the digest.","options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","default":["email"]}]}`},
+	{Type: (*BookArgs)(nil), SchemaVar: &BookArgsSchema, AskVar: &AskBookArgs, AcceptVar: &AcceptBookArgs, Spec: `{"name":"BookArgs","properties":[
 {"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
-{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","required":true,"minimum":1,"maximum":12}]}`}
-
-// elicitFormRelease is the form of Release: its schema and the Go field of each property.
-var elicitFormRelease = elicitimpl.Form{Type: (*Release)(nil), SchemaVar: &ReleaseSchema, AskVar: &AskRelease, AcceptVar: &AcceptRelease, Spec: `{"name":"Release","properties":[
+{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","required":true,"minimum":1,"maximum":12}]}`},
+	{Type: (*Release)(nil), SchemaVar: &ReleaseSchema, AskVar: &AskRelease, AcceptVar: &AcceptRelease, Spec: `{"name":"Release","properties":[
 {"name":"ticket","field":"Ticket","kind":"string","description":"The change ticket.","required":true,"pattern":"^CHG-[0-9]{4,8}$","patternMessage":"a change number like CHG-1234"},
-{"name":"approve","field":"Approve","kind":"boolean","title":"Approve","description":"Ship it to production.","required":true,"default":false,"confirm":true}]}`}
-
-// elicitDescriptors lists every form's descriptor; the package's init sets each
-// form's TSchema, AskT and AcceptT from it, in one loop.
-var elicitDescriptors = [...]*elicitimpl.Form{
-	&elicitFormDeploy,
-	&elicitFormApprove,
-	&elicitFormNotify,
-	&elicitFormSubscribe,
-	&elicitFormBookArgs,
-	&elicitFormRelease,
+{"name":"approve","field":"Approve","kind":"boolean","title":"Approve","description":"Ship it to production.","required":true,"default":false,"confirm":true}]}`},
 }
 
 func init() {
