@@ -7,7 +7,9 @@ import (
 )
 
 // Collisions. The generated file declares names in the package (AskT,
-// TSchema, elicitFormT, the guard alias _T_changed_since_...), a method
+// TSchema, the array elicitDescriptors; the guard alias
+// _T_changed_since_... is local to a blank function, but two guards of
+// one name are still refused so that each error names one struct), a method
 // Validate on each form, and imports context, runtime and elicitimpl (and
 // the packages of embedded structs and enums from elsewhere). A name of
 // the user's that meets one of them would make the package fail to
@@ -40,7 +42,7 @@ func (b *builder) declaredByUser(obj types.Object) (string, bool) {
 // outside elicitgen's own output, or that two forms would both declare.
 func (b *builder) checkNames(pkg *Package) {
 	taken := map[string]string{}
-	guards := map[string]string{} // guard alias -> pkgpath.Name of its struct
+	guards := map[string]string{} // guard alias (local to its blank function) -> pkgpath.Name of its struct
 	for _, f := range pkg.Forms {
 		names := NamesOf(f.Name).list()
 		for _, s := range append([]*Struct{f.Guard}, f.Embedded...) {
@@ -52,10 +54,7 @@ func (b *builder) checkNames(pkg *Package) {
 				b.sink.errorf(f.Pos, "form %s embeds %s, and another form uses %s: both would be guarded as %s; rename one of the structs", f.Name, id, other, alias)
 				continue
 			}
-			if _, ok := guards[alias]; !ok {
-				guards[alias] = id
-				names = append(names, alias)
-			}
+			guards[alias] = id
 		}
 		for _, name := range names {
 			if other, ok := taken[name]; ok {
@@ -67,6 +66,14 @@ func (b *builder) checkNames(pkg *Package) {
 				b.sink.errorf(f.Pos, "form %s needs the name %s, which is already declared at %s: rename it or the type", f.Name, name, at)
 				break
 			}
+		}
+	}
+	if len(pkg.Forms) == 0 {
+		return
+	}
+	if obj := b.src.Types.Scope().Lookup(descriptorsVar); obj != nil {
+		if _, ok := b.declaredByUser(obj); ok {
+			b.sink.errorf(b.pos(obj.Pos()), "%s is declared in package %s, but the generated %s declares it (the list of the forms): rename yours", descriptorsVar, pkg.Name, GoFile)
 		}
 	}
 }

@@ -3,12 +3,13 @@ package gen
 import "github.com/dave/jennifer/jen"
 
 // emitArgs emits what a tool's arguments struct T adds to its form, and
-// the hook assertion of a form with a CheckElicit method:
+// the hook assertion of a form with a CheckElicit method; desc is the
+// form's descriptor (elicitDescriptors[i]):
 //
 //	func AskMissingT(ctx, asker, v *T, message string, opts ...runtime.AskOption) (runtime.Action, error)
 //	var _ runtime.FormChecker = (*T)(nil)
-func emitArgs(f *jen.File, form *Form) {
-	t, n := form.Name, NamesOf(form.Name)
+func emitArgs(f *jen.File, form *Form, desc string) {
+	t := form.Name
 	if form.Args {
 		name := askMissingName(t)
 		f.Commentf("%s asks the person for the fields of v tagged ask that the model", name)
@@ -21,7 +22,7 @@ func emitArgs(f *jen.File, form *Form) {
 			jen.Id("v").Op("*").Id(t),
 			jen.Id("message").String(),
 			jen.Id("opts").Op("...").Add(rt("AskOption")),
-		).Params(rt("Action"), jen.Error()).Block(jen.Return(jen.Id(n.FormVar).Dot("AskMissing").Call(
+		).Params(rt("Action"), jen.Error()).Block(jen.Return(jen.Id(desc).Dot("AskMissing").Call(
 			jen.Id("ctx"), jen.Id("asker"), jen.Id("v"), jen.Id("message"), jen.Id("opts").Op("..."))))
 	}
 	if form.Checked {

@@ -18,9 +18,9 @@ import (
 // The file reads as protoc-gen-go's output does: the header and imports,
 // then the API of each form in source order (TSchema, Validate, AskT,
 // AcceptT, DeclineT, CancelT), then the compile-time guards, then the data
-// the API reads: each form's descriptor (its spec, a raw string), the init
-// function that binds AskT and AcceptT to their descriptors, and the
-// translations.
+// the API reads: the array of the forms' descriptors (each holds its
+// spec, a raw string, and points to its TSchema, AskT and AcceptT), the
+// init function that sets those variables from it, and the translations.
 //
 // Each construct is rendered once per file by jennifer and filled in per
 // form (see stamp.go); constructs whose layout could depend on their
@@ -28,13 +28,15 @@ import (
 // enum's guard, the translations) are rendered whole, in the same pass.
 //
 // What a form adds to its package's build is mostly its compiled
-// functions and generic instances, each costing the compiler about the
-// same however small it is. So a form compiles the two the contract
-// cannot do without: its Validate method and the wrapper of
-// Outcome[*T].Accepted. TSchema is a method value of the descriptor,
-// AskT and AcceptT are variables that elicitimpl.Bind fills with
-// functions made from the descriptor, and DeclineT and CancelT hold the
-// functions every form shares.
+// functions, generic instances and initialisation statements, each
+// costing the compiler about the same however small it is. So a form
+// compiles the two functions the contract cannot do without, its Validate
+// method and the wrapper of Outcome[*T].Accepted, and no init statement:
+// TSchema, AskT and AcceptT are variables that one elicitimpl.Init call
+// sets from the static array of descriptors (the schema method and
+// functions made from the descriptor), DeclineT and CancelT hold the
+// functions every form shares, and the guards are blank functions, which
+// the compiler type-checks and never compiles.
 func EmitGo(pkg *Package) ([]byte, error) {
 	e := &emitter{pkg: pkg, types: map[string]int{}, texts: map[*TypeRef]string{}, guarded: map[string]bool{}}
 	return e.emit()
@@ -50,7 +52,7 @@ type emitter struct {
 	n   int // pieces rendered so far (the file's start is piece 0)
 
 	// Piece indexes of the stamps.
-	api, guard, formVar, formVarLocales, bind int
+	api, guard, descriptors, descriptorsLocales int
 
 	types   map[string]int // type key -> piece of its probe
 	texts   map[*TypeRef]string
@@ -63,6 +65,10 @@ type emitter struct {
 
 	pieces []string      // formatted pieces, by index
 	stamps map[int]stamp // compiled stamps, by piece index
+
+	// The array of descriptors: its start and end, around the lines of
+	// its elements (the stamps of the descriptors pieces).
+	descHead, descTail string
 
 	// Scratch space, reused from form to form.
 	cells bytes.Buffer
@@ -87,7 +93,6 @@ func (e *emitter) emit() ([]byte, error) {
 	e.renderAPI()
 	e.renderDescriptors()
 	e.renderGuardStamp()
-	e.renderBind()
 	e.renderGuards()
 	e.renderArgs()
 	e.renderLocales()
@@ -103,7 +108,6 @@ func (e *emitter) emit() ([]byte, error) {
 	out = e.writeAPI(out)
 	out = e.writeGuards(out)
 	out = e.writeDescriptors(out)
-	out = e.writeBind(out)
 	if e.locale >= 0 {
 		out = e.appendPiece(out, e.locale)
 	}
@@ -140,12 +144,12 @@ func (e *emitter) renderHeader() {
 		f.HeaderComment("//go:build !" + LoadTag)
 	}
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
-	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion4")
+	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion5")
 }
 
 // renderAPI renders the stamp of a form's API:
 //
-//	var TSchema = elicitFormT.Schema
+//	var TSchema func() *runtime.Schema
 //	func (v *T) Validate() error
 //	var AskT func(ctx, asker, message, opts...) (runtime.Outcome[*T], error)
 //	var AcceptT func(v T) (*runtime.Response, error)
@@ -154,7 +158,8 @@ func (e *emitter) renderAPI() {
 	f, t, id := e.f, jen.Id(holeType), jen.Id
 	e.api = e.piece()
 	f.Commentf("%s returns a copy of the requestedSchema of %s.", holeSchemaFunc, holeType)
-	f.Var().Id(holeSchemaFunc).Op("=").Id(holeFormVar).Dot("Schema")
+	f.Comment("It is set when the package initialises.")
+	f.Var().Id(holeSchemaFunc).Func().Params().Op("*").Add(rt("Schema"))
 	f.Commentf("Validate checks v against every rule of the %s schema; the error is a", holeType)
 	f.Comment("*runtime.ValidationError naming each field that is wrong.")
 	f.Func().Params(id("v").Op("*").Add(t)).Id("Validate").Params().Error().Block(
@@ -183,8 +188,8 @@ func (e *emitter) renderAPI() {
 // writeAPI appends the API of every form, each followed by what its
 // arguments struct adds.
 func (e *emitter) writeAPI(out []byte) []byte {
-	for _, form := range e.pkg.Forms {
-		out = e.fill(out, e.api, apiArgs(form.Name))
+	for i, form := range e.pkg.Forms {
+		out = e.fill(out, e.api, apiArgs(form.Name, i))
 		if i, ok := e.args[form]; ok {
 			out = e.appendPiece(out, i)
 		}
@@ -192,30 +197,56 @@ func (e *emitter) writeAPI(out []byte) []byte {
 	return out
 }
 
-// renderDescriptors renders the stamps of a form's data: its descriptor,
-// which holds its spec (see elicitimpl.AppendSpec) in a raw string, and
-// names its translations if it has any.
+// renderDescriptors renders the array of descriptors, with the element of
+// one form (see writeDescriptors), and the init function that sets every
+// form's TSchema, AskT and AcceptT from it. A descriptor points to those
+// variables (for elicitimpl.Init to set), names the form's translations if
+// it has any, and holds its spec (see elicitimpl.AppendSpec) in a raw
+// string:
 //
-//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), Spec: `{"name":"T","properties":[
-//	{"name":"n","field":"N","kind":"integer","required":true,"minimum":1}]}`}
+//	var elicitDescriptors = [...]elicitimpl.Form{
+//		{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `{"name":"T","properties":[
+//	{"name":"n","field":"N","kind":"integer","required":true,"minimum":1}]}`},
+//	}
+//
+//	func init() {
+//		elicitimpl.Init(elicitDescriptors[:])
+//	}
+//
+// The form of the package's i-th form is elicitDescriptors[i]: one array
+// and one loop cost the build less than a variable a form.
 func (e *emitter) renderDescriptors() {
-	descriptor := func(fields ...jen.Code) int {
+	descriptors := func(fields ...jen.Code) int {
 		i := e.piece()
-		e.f.Commentf("%s is the form of %s: its schema and the Go field of each property.", holeFormVar, holeType)
-		e.f.Var().Id(holeFormVar).Op("=").Add(impl("Form")).Values(append([]jen.Code{
-			kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil()))}, fields...)...)
+		e.f.Commentf("%s holds the form of each type above, in order: its schema,", descriptorsVar)
+		e.f.Comment("the Go field of each property, and its TSchema, AskT and AcceptT, which")
+		e.f.Comment("the package's init sets.")
+		e.f.Var().Id(descriptorsVar).Op("=").Index(jen.Op("...")).Add(impl("Form")).Custom(
+			jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true},
+			jen.Values(append([]jen.Code{
+				kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())),
+				kv("SchemaVar", jen.Op("&").Id(holeSchemaFunc)),
+				kv("AskVar", jen.Op("&").Id(holeAsk)),
+				kv("AcceptVar", jen.Op("&").Id(holeAccept)),
+			}, fields...)...))
+		e.f.Line()
+		e.f.Func().Id("init").Params().Block(impl("Init").Call(jen.Id(descriptorsVar).Index(jen.Op(":"))))
 		return i
 	}
-	e.formVar = descriptor(kv("Spec", jen.Id(holeName)))
-	e.formVarLocales = descriptor(kv("Locales", jen.Id(holeList)), kv("Spec", jen.Id(holeName)))
+	e.descriptors = descriptors(kv("Spec", jen.Id(holeName)))
+	e.descriptorsLocales = descriptors(kv("Locales", jen.Id(holeList)), kv("Spec", jen.Id(holeName)))
 }
 
-// writeDescriptors appends every form's descriptor: its spec in a raw
-// string (a spec holds no backquote: see elicitimpl.AppendSpec), and its
-// locales.
+// writeDescriptors appends the array of descriptors, one element per
+// form: its spec in a raw string (a spec holds no backquote: see
+// elicitimpl.AppendSpec), and its locales; and the init function.
 func (e *emitter) writeDescriptors(out []byte) []byte {
-	for _, form := range e.pkg.Forms {
-		args := apiArgs(form.Name)
+	if len(e.pkg.Forms) == 0 {
+		return out
+	}
+	out = append(append(out, "\n\n"...), e.descHead...)
+	for i, form := range e.pkg.Forms {
+		args := apiArgs(form.Name, i)
 		e.paths, e.props = e.paths[:0], e.props[:0]
 		for i := range form.Fields {
 			e.paths = append(e.paths, strings.Join(form.Fields[i].Access, "."))
@@ -225,62 +256,37 @@ func (e *emitter) writeDescriptors(out []byte) []byte {
 		e.spec = elicitimpl.AppendSpec(e.spec, &runtime.Schema{Name: form.Name, Properties: e.props}, e.paths)
 		e.spec = append(e.spec, '`')
 		args[holeName] = string(e.spec)
-		i := e.formVar
+		p := e.descriptors
 		if translated(e.pkg, form) {
-			i = e.formVarLocales
+			p = e.descriptorsLocales
 			args[holeList] = localesVar(form.Name)
 		}
-		out = e.fill(out, i, args)
+		line := e.stamps[p]
+		out = line.appendTo(out, args)
 	}
-	return out
-}
-
-// renderBind renders the stamp of the init function, with the line of
-// one form (see writeBind):
-//
-//	func init() {
-//		elicitimpl.Bind(&elicitFormT, &AskT, &AcceptT)
-//	}
-func (e *emitter) renderBind() {
-	e.bind = e.piece()
-	e.f.Comment("AskT and AcceptT are made from the descriptors when the package initialises.")
-	e.f.Func().Id("init").Params().Block(impl("Bind").Call(
-		jen.Op("&").Id(holeFormVar), jen.Op("&").Id(holeAsk), jen.Op("&").Id(holeAccept)))
-}
-
-// writeBind appends the init function, one line per form.
-func (e *emitter) writeBind(out []byte) []byte {
-	if len(e.pkg.Forms) == 0 {
-		return out
-	}
-	p := e.pieces[e.bind]
-	start := strings.Index(p, "{\n") + 2 // the line starts after "func init() {\n"
-	end := strings.LastIndexByte(p, '\n')
-	line := compileStamp(p[start : end+1])
-	out = append(append(out, "\n\n"...), p[:start]...)
-	for _, form := range e.pkg.Forms {
-		out = line.appendTo(out, apiArgs(form.Name))
-	}
-	return append(out, p[end+1:]...)
+	return append(out, e.descTail...)
 }
 
 // renderGuardStamp renders the stamp of a struct's compile-time guard,
 // whose fields are filled in (see fillGuard):
 //
-//	type _T_changed_since_elicitgen_ran_run_go_generate = struct {
-//		N int `json:"n"`
+//	func _() {
+//		type _T_changed_since_elicitgen_ran_run_go_generate = struct {
+//			N int `json:"n"`
+//		}
+//		var _ _T_changed_since_elicitgen_ran_run_go_generate = T{}
 //	}
-//
-//	var _ _T_changed_since_elicitgen_ran_run_go_generate = T{}
 //
 // T is assignable to the struct only while every field's name, type, tag
 // and position are as generated; the alias's name is what the compiler's
-// error shows.
+// error shows. A blank function is type-checked and never compiled, so
+// the guard costs the build its type check alone.
 func (e *emitter) renderGuardStamp() {
 	e.guard = e.piece()
 	e.f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", holeName)
-	e.f.Type().Id(holeAlias).Op("=").Struct(jen.Id(holeLines))
-	e.f.Var().Id("_").Id(holeAlias).Op("=").Id(holeType).Values()
+	e.f.Func().Id("_").Params().Block(
+		jen.Type().Id(holeAlias).Op("=").Struct(jen.Id(holeLines)),
+		jen.Var().Id("_").Id(holeAlias).Op("=").Id(holeType).Values())
 }
 
 // renderGuards renders, for each struct a form guards (the form and the
@@ -351,7 +357,7 @@ func (e *emitter) fillGuard(out []byte, s *Struct) []byte {
 	tw := e.tw.Init(cells, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns|tabwriter.TabIndent)
 	line := e.line
 	for _, sf := range s.Fields {
-		line = append(line[:0], '\t')
+		line = append(line[:0], '\t', '\t')
 		if sf.Name != "" {
 			line = append(append(line, sf.Name...), '\v')
 		}
@@ -374,8 +380,9 @@ func (e *emitter) fillGuard(out []byte, s *Struct) []byte {
 // stampable refuses), as renderGuardStamp describes it.
 func emitGuard(f *jen.File, s *Struct) {
 	f.Commentf("If this does not compile, %s changed after elicitgen ran: run go generate.", s.Name)
-	f.Type().Id(guardName(s.Name)).Op("=").Add(structType(s.Fields))
-	f.Var().Id("_").Id(guardName(s.Name)).Op("=").Qual(s.PkgPath, s.Name).Values()
+	f.Func().Id("_").Params().Block(
+		jen.Type().Id(guardName(s.Name)).Op("=").Add(structType(s.Fields)),
+		jen.Var().Id("_").Id(guardName(s.Name)).Op("=").Qual(s.PkgPath, s.Name).Values())
 }
 
 // stampable reports whether the guard of s can be filled in from the
@@ -394,9 +401,12 @@ func stampable(s *Struct) bool {
 	return true
 }
 
-// emitEnumGuard renders the guard of an enum's constants:
+// emitEnumGuard renders the guard of an enum's constants, a blank
+// function as the struct guards are:
 //
-//	var _ = map[bool]int{false: 0, A == "a" && B == "b": 1}
+//	func _() {
+//		_ = map[bool]int{false: 0, A == "a" && B == "b": 1}
+//	}
 //
 // It catches a changed value (the && turns false and its key collides
 // with false) and a removed or renamed constant (an undefined name). An
@@ -413,18 +423,18 @@ func emitEnumGuard(f *jen.File, e *Enum) {
 		}
 	}
 	f.Commentf("If this does not compile (duplicate key false), the constants of %s changed: run go generate.", e.Name)
-	f.Var().Id("_").Op("=").Map(jen.Bool()).Int().Values(
-		jen.False().Op(":").Lit(0), all.Op(":").Lit(1))
+	f.Func().Id("_").Params().Block(jen.Id("_").Op("=").Map(jen.Bool()).Int().Values(
+		jen.False().Op(":").Lit(0), all.Op(":").Lit(1)))
 }
 
 // renderArgs renders, whole, what each tool's arguments struct and each
 // checked form adds (emit_args.go).
 func (e *emitter) renderArgs() {
 	e.args = map[*Form]int{}
-	for _, form := range e.pkg.Forms {
+	for i, form := range e.pkg.Forms {
 		if form.Args || form.Checked {
 			e.args[form] = e.piece()
-			emitArgs(e.f, form)
+			emitArgs(e.f, form, descriptorRef(i))
 		}
 	}
 }
@@ -493,11 +503,17 @@ func (e *emitter) format() error {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
 	e.pieces = parts
-	e.stamps = map[int]stamp{}
-	for _, i := range []int{e.api, e.formVar, e.formVarLocales} {
-		e.stamps[i] = compileStamp(parts[i])
+	e.stamps = map[int]stamp{e.api: compileStamp(parts[e.api])}
+	// The descriptors pieces are cut around the line of their element:
+	// the array's start is the text up to "= [...]elicitimpl.Form{\n".
+	for _, i := range []int{e.descriptors, e.descriptorsLocales} {
+		p := parts[i]
+		start := strings.Index(p, "{\n") + 2
+		end := start + strings.IndexByte(p[start:], '\n') + 1
+		e.stamps[i] = compileStamp(p[start:end])
+		e.descHead, e.descTail = p[:start], p[end:]
 	}
-	// The lines hole stands for whole lines: "\tZqPqZ\n" in a struct.
-	e.stamps[e.guard] = compileStamp(strings.Replace(parts[e.guard], "\t"+holeLines+"\n", holeLines, 1))
+	// The lines hole stands for whole lines: "\t\tZqPqZ\n" in a struct.
+	e.stamps[e.guard] = compileStamp(strings.Replace(parts[e.guard], "\t\t"+holeLines+"\n", holeLines, 1))
 	return nil
 }

@@ -111,7 +111,7 @@ func TestEmitGoIsFormatted(t *testing.T) {
 		`"default":2`,
 		`"default":["red","blue"]`,
 		`"title":"Ünïcode \u202etxt"`,
-		"var elicitFormEmpty = elicitimpl.Form{Type: (*Empty)(nil), Spec: `{\"name\":\"Empty\",\"properties\":[]}`}",
+		"\t{Type: (*Empty)(nil), SchemaVar: &EmptySchema, AskVar: &AskEmpty, AcceptVar: &AcceptEmpty, Spec: `{\"name\":\"Empty\",\"properties\":[]}`},",
 		"\tother.Base\n",
 		"= other.Base{}",
 	} {
@@ -125,7 +125,7 @@ func TestEmitGoIsFormatted(t *testing.T) {
 	// The layout: the API of every form, then the guards, then the data.
 	api := bytes.Index(src, []byte("var AskEmpty func("))
 	guard := bytes.Index(src, []byte("type _Odd_changed_since"))
-	data := bytes.Index(src, []byte("var elicitFormOdd ="))
+	data := bytes.Index(src, []byte("var elicitDescriptors ="))
 	if !(api > 0 && api < guard && guard < data) {
 		t.Errorf("want the API (at %d) before the guards (%d) before the data (%d)", api, guard, data)
 	}

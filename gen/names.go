@@ -2,6 +2,7 @@ package gen
 
 import (
 	"go/token"
+	"strconv"
 	"unicode"
 	"unicode/utf8"
 )
@@ -9,11 +10,10 @@ import (
 // Names are the identifiers generated for one form type. Exported form
 // types get the exported API of the contract (AskT, AcceptT, DeclineT,
 // CancelT, TSchema); an unexported type t gets the same names unexported
-// (askT, acceptT, declineT, cancelT, tSchema). Internal names start with
-// "elicit" so they cannot meet the user's own.
+// (askT, acceptT, declineT, cancelT, tSchema). A form's descriptor is an
+// element of the package's array of them (descriptorRef).
 type Names struct {
 	SchemaFunc, Ask, Accept, Decline, Cancel string
-	FormVar                                  string
 }
 
 // NamesOf returns the generated names for form type typeName.
@@ -31,13 +31,21 @@ func NamesOf(typeName string) Names {
 		Accept:     api("Accept"),
 		Decline:    api("Decline"),
 		Cancel:     api("Cancel"),
-		FormVar:    "elicitForm" + typeName,
 	}
 	if !exported {
 		n.Ask, n.Accept, n.Decline, n.Cancel = lowerFirst(n.Ask), lowerFirst(n.Accept), lowerFirst(n.Decline), lowerFirst(n.Cancel)
 	}
 	return n
 }
+
+// descriptorsVar is the generated array of the package's descriptors,
+// one per form in source order. No form's generated names can be it (they
+// start with Ask, Accept, Decline, Cancel or end with Schema); the user's
+// declaration of it is reported (checkNames).
+const descriptorsVar = "elicitDescriptors"
+
+// descriptorRef returns the descriptor of the package's i-th form.
+func descriptorRef(i int) string { return descriptorsVar + "[" + strconv.Itoa(i) + "]" }
 
 // guardSuffix ends the name of each guard type alias:
 // _T_changed_since_elicitgen_ran_run_go_generate, so that the compiler's
@@ -49,7 +57,7 @@ func guardName(name string) string { return "_" + name + guardSuffix }
 
 // list returns every generated top-level name.
 func (n Names) list() []string {
-	return []string{n.SchemaFunc, n.Ask, n.Accept, n.Decline, n.Cancel, n.FormVar}
+	return []string{n.SchemaFunc, n.Ask, n.Accept, n.Decline, n.Cancel}
 }
 
 func upperFirst(s string) string {

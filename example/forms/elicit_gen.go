@@ -13,15 +13,16 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion4
+const _ = elicitimpl.SupportPackageIsVersion5
 
 // TestElicitationSchema returns a copy of the requestedSchema of TestElicitation.
-var TestElicitationSchema = elicitFormTestElicitation.Schema
+// It is set when the package initialises.
+var TestElicitationSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the TestElicitation schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *TestElicitation) Validate() error {
-	return elicitFormTestElicitation.Validate(v)
+	return elicitDescriptors[0].Validate(v)
 }
 
 // AskTestElicitation asks the user to fill in TestElicitation. Only an answer that decodes and
@@ -41,12 +42,13 @@ var DeclineTestElicitation = elicitimpl.Decline
 var CancelTestElicitation = elicitimpl.Cancel
 
 // SEP1034DefaultsSchema returns a copy of the requestedSchema of SEP1034Defaults.
-var SEP1034DefaultsSchema = elicitFormSEP1034Defaults.Schema
+// It is set when the package initialises.
+var SEP1034DefaultsSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the SEP1034Defaults schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *SEP1034Defaults) Validate() error {
-	return elicitFormSEP1034Defaults.Validate(v)
+	return elicitDescriptors[1].Validate(v)
 }
 
 // AskSEP1034Defaults asks the user to fill in SEP1034Defaults. Only an answer that decodes and
@@ -66,12 +68,13 @@ var DeclineSEP1034Defaults = elicitimpl.Decline
 var CancelSEP1034Defaults = elicitimpl.Cancel
 
 // SEP1330EnumsSchema returns a copy of the requestedSchema of SEP1330Enums.
-var SEP1330EnumsSchema = elicitFormSEP1330Enums.Schema
+// It is set when the package initialises.
+var SEP1330EnumsSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the SEP1330Enums schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *SEP1330Enums) Validate() error {
-	return elicitFormSEP1330Enums.Validate(v)
+	return elicitDescriptors[2].Validate(v)
 }
 
 // AskSEP1330Enums asks the user to fill in SEP1330Enums. Only an answer that decodes and
@@ -91,12 +94,13 @@ var DeclineSEP1330Enums = elicitimpl.Decline
 var CancelSEP1330Enums = elicitimpl.Cancel
 
 // UserNameSchema returns a copy of the requestedSchema of UserName.
-var UserNameSchema = elicitFormUserName.Schema
+// It is set when the package initialises.
+var UserNameSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the UserName schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *UserName) Validate() error {
-	return elicitFormUserName.Validate(v)
+	return elicitDescriptors[3].Validate(v)
 }
 
 // AskUserName asks the user to fill in UserName. Only an answer that decodes and
@@ -116,12 +120,13 @@ var DeclineUserName = elicitimpl.Decline
 var CancelUserName = elicitimpl.Cancel
 
 // ConfirmSchema returns a copy of the requestedSchema of Confirm.
-var ConfirmSchema = elicitFormConfirm.Schema
+// It is set when the package initialises.
+var ConfirmSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Confirm schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Confirm) Validate() error {
-	return elicitFormConfirm.Validate(v)
+	return elicitDescriptors[4].Validate(v)
 }
 
 // AskConfirm asks the user to fill in Confirm. Only an answer that decodes and
@@ -141,12 +146,13 @@ var DeclineConfirm = elicitimpl.Decline
 var CancelConfirm = elicitimpl.Cancel
 
 // Step1Schema returns a copy of the requestedSchema of Step1.
-var Step1Schema = elicitFormStep1.Schema
+// It is set when the package initialises.
+var Step1Schema func() *runtime.Schema
 
 // Validate checks v against every rule of the Step1 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Step1) Validate() error {
-	return elicitFormStep1.Validate(v)
+	return elicitDescriptors[5].Validate(v)
 }
 
 // AskStep1 asks the user to fill in Step1. Only an answer that decodes and
@@ -166,12 +172,13 @@ var DeclineStep1 = elicitimpl.Decline
 var CancelStep1 = elicitimpl.Cancel
 
 // Step2Schema returns a copy of the requestedSchema of Step2.
-var Step2Schema = elicitFormStep2.Schema
+// It is set when the package initialises.
+var Step2Schema func() *runtime.Schema
 
 // Validate checks v against every rule of the Step2 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Step2) Validate() error {
-	return elicitFormStep2.Validate(v)
+	return elicitDescriptors[6].Validate(v)
 }
 
 // AskStep2 asks the user to fill in Step2. Only an answer that decodes and
@@ -191,12 +198,13 @@ var DeclineStep2 = elicitimpl.Decline
 var CancelStep2 = elicitimpl.Cancel
 
 // PromptContextSchema returns a copy of the requestedSchema of PromptContext.
-var PromptContextSchema = elicitFormPromptContext.Schema
+// It is set when the package initialises.
+var PromptContextSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the PromptContext schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *PromptContext) Validate() error {
-	return elicitFormPromptContext.Validate(v)
+	return elicitDescriptors[7].Validate(v)
 }
 
 // AskPromptContext asks the user to fill in PromptContext. Only an answer that decodes and
@@ -216,12 +224,13 @@ var DeclinePromptContext = elicitimpl.Decline
 var CancelPromptContext = elicitimpl.Cancel
 
 // DeploySchema returns a copy of the requestedSchema of Deploy.
-var DeploySchema = elicitFormDeploy.Schema
+// It is set when the package initialises.
+var DeploySchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Deploy) Validate() error {
-	return elicitFormDeploy.Validate(v)
+	return elicitDescriptors[8].Validate(v)
 }
 
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
@@ -241,12 +250,13 @@ var DeclineDeploy = elicitimpl.Decline
 var CancelDeploy = elicitimpl.Cancel
 
 // RebookSchema returns a copy of the requestedSchema of Rebook.
-var RebookSchema = elicitFormRebook.Schema
+// It is set when the package initialises.
+var RebookSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Rebook schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Rebook) Validate() error {
-	return elicitFormRebook.Validate(v)
+	return elicitDescriptors[9].Validate(v)
 }
 
 // AskRebook asks the user to fill in Rebook. Only an answer that decodes and
@@ -266,12 +276,13 @@ var DeclineRebook = elicitimpl.Decline
 var CancelRebook = elicitimpl.Cancel
 
 // BookArgsSchema returns a copy of the requestedSchema of BookArgs.
-var BookArgsSchema = elicitFormBookArgs.Schema
+// It is set when the package initialises.
+var BookArgsSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *BookArgs) Validate() error {
-	return elicitFormBookArgs.Validate(v)
+	return elicitDescriptors[10].Validate(v)
 }
 
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
@@ -295,16 +306,17 @@ var CancelBookArgs = elicitimpl.Cancel
 // into v. It returns runtime.ActionAccept, without asking when nothing was
 // missing, once v is complete; see runtime.Form.AskMissing.
 func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
+	return elicitDescriptors[10].AskMissing(ctx, asker, v, message, opts...)
 }
 
 // KRArgsSchema returns a copy of the requestedSchema of KRArgs.
-var KRArgsSchema = elicitFormKRArgs.Schema
+// It is set when the package initialises.
+var KRArgsSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the KRArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *KRArgs) Validate() error {
-	return elicitFormKRArgs.Validate(v)
+	return elicitDescriptors[11].Validate(v)
 }
 
 // AskKRArgs asks the user to fill in KRArgs. Only an answer that decodes and
@@ -328,16 +340,17 @@ var CancelKRArgs = elicitimpl.Cancel
 // into v. It returns runtime.ActionAccept, without asking when nothing was
 // missing, once v is complete; see runtime.Form.AskMissing.
 func AskMissingKRArgs(ctx context.Context, asker runtime.Asker, v *KRArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitFormKRArgs.AskMissing(ctx, asker, v, message, opts...)
+	return elicitDescriptors[11].AskMissing(ctx, asker, v, message, opts...)
 }
 
 // CampaignApprovalSchema returns a copy of the requestedSchema of CampaignApproval.
-var CampaignApprovalSchema = elicitFormCampaignApproval.Schema
+// It is set when the package initialises.
+var CampaignApprovalSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the CampaignApproval schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *CampaignApproval) Validate() error {
-	return elicitFormCampaignApproval.Validate(v)
+	return elicitDescriptors[12].Validate(v)
 }
 
 // AskCampaignApproval asks the user to fill in CampaignApproval. Only an answer that decodes and
@@ -357,207 +370,197 @@ var DeclineCampaignApproval = elicitimpl.Decline
 var CancelCampaignApproval = elicitimpl.Cancel
 
 // If this does not compile, TestElicitation changed after elicitgen ran: run go generate.
-type _TestElicitation_changed_since_elicitgen_ran_run_go_generate = struct {
-	Username string `json:"username" elicit:"desc=User's response"`
-	Email    string `json:"email" elicit:"desc=User's email address"`
+func _() {
+	type _TestElicitation_changed_since_elicitgen_ran_run_go_generate = struct {
+		Username string `json:"username" elicit:"desc=User's response"`
+		Email    string `json:"email" elicit:"desc=User's email address"`
+	}
+	var _ _TestElicitation_changed_since_elicitgen_ran_run_go_generate = TestElicitation{}
 }
-
-var _ _TestElicitation_changed_since_elicitgen_ran_run_go_generate = TestElicitation{}
 
 // If this does not compile, SEP1034Defaults changed after elicitgen ran: run go generate.
-type _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = struct {
-	Name     *string  `json:"name" elicit:"default='John Doe'"`
-	Age      *int     `json:"age" elicit:"default=30"`
-	Score    *float64 `json:"score" elicit:"default=95.5"`
-	Status   *string  `json:"status" elicit:"enum=active|inactive|pending,default=active"`
-	Verified *bool    `json:"verified" elicit:"default=true"`
+func _() {
+	type _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = struct {
+		Name     *string  `json:"name" elicit:"default='John Doe'"`
+		Age      *int     `json:"age" elicit:"default=30"`
+		Score    *float64 `json:"score" elicit:"default=95.5"`
+		Status   *string  `json:"status" elicit:"enum=active|inactive|pending,default=active"`
+		Verified *bool    `json:"verified" elicit:"default=true"`
+	}
+	var _ _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = SEP1034Defaults{}
 }
-
-var _ _SEP1034Defaults_changed_since_elicitgen_ran_run_go_generate = SEP1034Defaults{}
 
 // If this does not compile, SEP1330Enums changed after elicitgen ran: run go generate.
-type _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = struct {
-	UntitledSingle *string        `json:"untitledSingle" elicit:"enum=option1|option2|option3"`
-	TitledSingle   *TitledOption  `json:"titledSingle"`
-	LegacyEnum     *LegacyOption  `json:"legacyEnum" elicit:"legacyTitles"`
-	UntitledMulti  []string       `json:"untitledMulti,omitempty" elicit:"enum=option1|option2|option3,minItems=1,maxItems=3"`
-	TitledMulti    []TitledChoice `json:"titledMulti,omitempty" elicit:"minItems=1,maxItems=3"`
+func _() {
+	type _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = struct {
+		UntitledSingle *string        `json:"untitledSingle" elicit:"enum=option1|option2|option3"`
+		TitledSingle   *TitledOption  `json:"titledSingle"`
+		LegacyEnum     *LegacyOption  `json:"legacyEnum" elicit:"legacyTitles"`
+		UntitledMulti  []string       `json:"untitledMulti,omitempty" elicit:"enum=option1|option2|option3,minItems=1,maxItems=3"`
+		TitledMulti    []TitledChoice `json:"titledMulti,omitempty" elicit:"minItems=1,maxItems=3"`
+	}
+	var _ _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = SEP1330Enums{}
 }
-
-var _ _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = SEP1330Enums{}
 
 // If this does not compile (duplicate key false), the constants of TitledOption changed: run go generate.
-var _ = map[bool]int{false: 0, TitledOption1 == "value1" && TitledOption2 == "value2" && TitledOption3 == "value3": 1}
+func _() {
+	_ = map[bool]int{false: 0, TitledOption1 == "value1" && TitledOption2 == "value2" && TitledOption3 == "value3": 1}
+}
 
 // If this does not compile (duplicate key false), the constants of LegacyOption changed: run go generate.
-var _ = map[bool]int{false: 0, LegacyOption1 == "opt1" && LegacyOption2 == "opt2" && LegacyOption3 == "opt3": 1}
+func _() {
+	_ = map[bool]int{false: 0, LegacyOption1 == "opt1" && LegacyOption2 == "opt2" && LegacyOption3 == "opt3": 1}
+}
 
 // If this does not compile (duplicate key false), the constants of TitledChoice changed: run go generate.
-var _ = map[bool]int{false: 0, TitledChoice1 == "value1" && TitledChoice2 == "value2" && TitledChoice3 == "value3": 1}
+func _() {
+	_ = map[bool]int{false: 0, TitledChoice1 == "value1" && TitledChoice2 == "value2" && TitledChoice3 == "value3": 1}
+}
 
 // If this does not compile, UserName changed after elicitgen ran: run go generate.
-type _UserName_changed_since_elicitgen_ran_run_go_generate = struct {
-	Name string `json:"name"`
+func _() {
+	type _UserName_changed_since_elicitgen_ran_run_go_generate = struct {
+		Name string `json:"name"`
+	}
+	var _ _UserName_changed_since_elicitgen_ran_run_go_generate = UserName{}
 }
-
-var _ _UserName_changed_since_elicitgen_ran_run_go_generate = UserName{}
 
 // If this does not compile, Confirm changed after elicitgen ran: run go generate.
-type _Confirm_changed_since_elicitgen_ran_run_go_generate = struct {
-	OK bool `json:"ok"`
+func _() {
+	type _Confirm_changed_since_elicitgen_ran_run_go_generate = struct {
+		OK bool `json:"ok"`
+	}
+	var _ _Confirm_changed_since_elicitgen_ran_run_go_generate = Confirm{}
 }
-
-var _ _Confirm_changed_since_elicitgen_ran_run_go_generate = Confirm{}
 
 // If this does not compile, Step1 changed after elicitgen ran: run go generate.
-type _Step1_changed_since_elicitgen_ran_run_go_generate = struct {
-	Name string `json:"name"`
+func _() {
+	type _Step1_changed_since_elicitgen_ran_run_go_generate = struct {
+		Name string `json:"name"`
+	}
+	var _ _Step1_changed_since_elicitgen_ran_run_go_generate = Step1{}
 }
-
-var _ _Step1_changed_since_elicitgen_ran_run_go_generate = Step1{}
 
 // If this does not compile, Step2 changed after elicitgen ran: run go generate.
-type _Step2_changed_since_elicitgen_ran_run_go_generate = struct {
-	Color string `json:"color"`
+func _() {
+	type _Step2_changed_since_elicitgen_ran_run_go_generate = struct {
+		Color string `json:"color"`
+	}
+	var _ _Step2_changed_since_elicitgen_ran_run_go_generate = Step2{}
 }
-
-var _ _Step2_changed_since_elicitgen_ran_run_go_generate = Step2{}
 
 // If this does not compile, PromptContext changed after elicitgen ran: run go generate.
-type _PromptContext_changed_since_elicitgen_ran_run_go_generate = struct {
-	Context string `json:"context"`
+func _() {
+	type _PromptContext_changed_since_elicitgen_ran_run_go_generate = struct {
+		Context string `json:"context"`
+	}
+	var _ _PromptContext_changed_since_elicitgen_ran_run_go_generate = PromptContext{}
 }
-
-var _ _PromptContext_changed_since_elicitgen_ran_run_go_generate = PromptContext{}
 
 // If this does not compile, Deploy changed after elicitgen ran: run go generate.
-type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
-	Branch      string      `json:"branch" elicit:"title=Branch,default=main,minLength=1,maxLength=100"`
-	Environment Environment `json:"environment" elicit:"title=Environment"`
-	Confirmed   bool        `json:"confirmed" elicit:"title=I confirm this deploy"`
+func _() {
+	type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
+		Branch      string      `json:"branch" elicit:"title=Branch,default=main,minLength=1,maxLength=100"`
+		Environment Environment `json:"environment" elicit:"title=Environment"`
+		Confirmed   bool        `json:"confirmed" elicit:"title=I confirm this deploy"`
+	}
+	var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 }
-
-var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 
 // If this does not compile (duplicate key false), the constants of Environment changed: run go generate.
-var _ = map[bool]int{false: 0, EnvironmentStaging == "staging" && EnvironmentProduction == "production": 1}
+func _() {
+	_ = map[bool]int{false: 0, EnvironmentStaging == "staging" && EnvironmentProduction == "production": 1}
+}
 
 // If this does not compile, Rebook changed after elicitgen ran: run go generate.
-type _Rebook_changed_since_elicitgen_ran_run_go_generate = struct {
-	TryAnotherDate bool   `json:"try_another_date" elicit:"title=Try another date?"`
-	PreferredDate  string `json:"preferred_date,omitempty" elicit:"title=Preferred date,format=date"`
+func _() {
+	type _Rebook_changed_since_elicitgen_ran_run_go_generate = struct {
+		TryAnotherDate bool   `json:"try_another_date" elicit:"title=Try another date?"`
+		PreferredDate  string `json:"preferred_date,omitempty" elicit:"title=Preferred date,format=date"`
+	}
+	var _ _Rebook_changed_since_elicitgen_ran_run_go_generate = Rebook{}
 }
-
-var _ _Rebook_changed_since_elicitgen_ran_run_go_generate = Rebook{}
 
 // If this does not compile, BookArgs changed after elicitgen ran: run go generate.
-type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
-	Date      string `json:"date,omitempty" jsonschema:"the date, YYYY-MM-DD; asked of the user when left out" elicit:"ask,title=Date,format=date"`
-	PartySize int    `json:"party_size,omitempty" jsonschema:"how many people, 1 to 12; asked of the user when left out" elicit:"ask,title=Party size,min=1,max=12"`
+func _() {
+	type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
+		Date      string `json:"date,omitempty" jsonschema:"the date, YYYY-MM-DD; asked of the user when left out" elicit:"ask,title=Date,format=date"`
+		PartySize int    `json:"party_size,omitempty" jsonschema:"how many people, 1 to 12; asked of the user when left out" elicit:"ask,title=Party size,min=1,max=12"`
+	}
+	var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
 }
-
-var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
 
 // If this does not compile, KRArgs changed after elicitgen ran: run go generate.
-type _KRArgs_changed_since_elicitgen_ran_run_go_generate = struct {
-	Org string `json:"org" jsonschema:"the organisation, e.g. acme"`
-	KR  string `json:"kr,omitempty" jsonschema:"the key result id; asked of the user when left out" elicit:"ask,title=Key result,options"`
+func _() {
+	type _KRArgs_changed_since_elicitgen_ran_run_go_generate = struct {
+		Org string `json:"org" jsonschema:"the organisation, e.g. acme"`
+		KR  string `json:"kr,omitempty" jsonschema:"the key result id; asked of the user when left out" elicit:"ask,title=Key result,options"`
+	}
+	var _ _KRArgs_changed_since_elicitgen_ran_run_go_generate = KRArgs{}
 }
-
-var _ _KRArgs_changed_since_elicitgen_ran_run_go_generate = KRArgs{}
 
 // If this does not compile, CampaignApproval changed after elicitgen ran: run go generate.
-type _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = struct {
-	Approved bool       `json:"approved" elicit:"title=Approve sending"`
-	Window   SendWindow `json:"send_window,omitempty" elicit:"title=Send window,default=now"`
+func _() {
+	type _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = struct {
+		Approved bool       `json:"approved" elicit:"title=Approve sending"`
+		Window   SendWindow `json:"send_window,omitempty" elicit:"title=Send window,default=now"`
+	}
+	var _ _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = CampaignApproval{}
 }
 
-var _ _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = CampaignApproval{}
-
 // If this does not compile (duplicate key false), the constants of SendWindow changed: run go generate.
-var _ = map[bool]int{false: 0, SendNow == "now" && SendTonight == "tonight" && SendTomorrow == "tomorrow": 1}
+func _() {
+	_ = map[bool]int{false: 0, SendNow == "now" && SendTonight == "tonight" && SendTomorrow == "tomorrow": 1}
+}
 
-// elicitFormTestElicitation is the form of TestElicitation: its schema and the Go field of each property.
-var elicitFormTestElicitation = elicitimpl.Form{Type: (*TestElicitation)(nil), Spec: `{"name":"TestElicitation","properties":[
+// elicitDescriptors holds the form of each type above, in order: its schema,
+// the Go field of each property, and its TSchema, AskT and AcceptT, which
+// the package's init sets.
+var elicitDescriptors = [...]elicitimpl.Form{
+	{Type: (*TestElicitation)(nil), SchemaVar: &TestElicitationSchema, AskVar: &AskTestElicitation, AcceptVar: &AcceptTestElicitation, Spec: `{"name":"TestElicitation","properties":[
 {"name":"username","field":"Username","kind":"string","description":"User's response","required":true},
-{"name":"email","field":"Email","kind":"string","description":"User's email address","required":true}]}`}
-
-// elicitFormSEP1034Defaults is the form of SEP1034Defaults: its schema and the Go field of each property.
-var elicitFormSEP1034Defaults = elicitimpl.Form{Type: (*SEP1034Defaults)(nil), Spec: `{"name":"SEP1034Defaults","properties":[
+{"name":"email","field":"Email","kind":"string","description":"User's email address","required":true}]}`},
+	{Type: (*SEP1034Defaults)(nil), SchemaVar: &SEP1034DefaultsSchema, AskVar: &AskSEP1034Defaults, AcceptVar: &AcceptSEP1034Defaults, Spec: `{"name":"SEP1034Defaults","properties":[
 {"name":"name","field":"Name","kind":"string","description":"The user's name.","default":"John Doe"},
 {"name":"age","field":"Age","kind":"integer","description":"The user's age.","default":30},
 {"name":"score","field":"Score","kind":"number","description":"The user's score.","default":95.5},
 {"name":"status","field":"Status","kind":"enum","description":"The account status.","options":[{"value":"active"},{"value":"inactive"},{"value":"pending"}],"default":"active"},
-{"name":"verified","field":"Verified","kind":"boolean","description":"Whether the user is verified.","default":true}]}`}
-
-// elicitFormSEP1330Enums is the form of SEP1330Enums: its schema and the Go field of each property.
-var elicitFormSEP1330Enums = elicitimpl.Form{Type: (*SEP1330Enums)(nil), Spec: `{"name":"SEP1330Enums","properties":[
+{"name":"verified","field":"Verified","kind":"boolean","description":"Whether the user is verified.","default":true}]}`},
+	{Type: (*SEP1330Enums)(nil), SchemaVar: &SEP1330EnumsSchema, AskVar: &AskSEP1330Enums, AcceptVar: &AcceptSEP1330Enums, Spec: `{"name":"SEP1330Enums","properties":[
 {"name":"untitledSingle","field":"UntitledSingle","kind":"enum","description":"An untitled single-select.","options":[{"value":"option1"},{"value":"option2"},{"value":"option3"}]},
 {"name":"titledSingle","field":"TitledSingle","kind":"enum","description":"A titled single-select.","options":[{"value":"value1","title":"First Option"},{"value":"value2","title":"Second Option"},{"value":"value3","title":"Third Option"}],"style":"titled"},
 {"name":"legacyEnum","field":"LegacyEnum","kind":"enum","description":"A legacy titled single-select.","options":[{"value":"opt1","title":"Option One"},{"value":"opt2","title":"Option Two"},{"value":"opt3","title":"Option Three"}],"style":"legacy"},
 {"name":"untitledMulti","field":"UntitledMulti","kind":"multi","description":"An untitled multi-select.","options":[{"value":"option1"},{"value":"option2"},{"value":"option3"}],"minItems":1,"maxItems":3},
-{"name":"titledMulti","field":"TitledMulti","kind":"multi","description":"A titled multi-select.","options":[{"value":"value1","title":"First Choice"},{"value":"value2","title":"Second Choice"},{"value":"value3","title":"Third Choice"}],"style":"titled","minItems":1,"maxItems":3}]}`}
-
-// elicitFormUserName is the form of UserName: its schema and the Go field of each property.
-var elicitFormUserName = elicitimpl.Form{Type: (*UserName)(nil), Spec: `{"name":"UserName","properties":[
-{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`}
-
-// elicitFormConfirm is the form of Confirm: its schema and the Go field of each property.
-var elicitFormConfirm = elicitimpl.Form{Type: (*Confirm)(nil), Spec: `{"name":"Confirm","properties":[
-{"name":"ok","field":"OK","kind":"boolean","description":"Go ahead?","required":true,"default":false}]}`}
-
-// elicitFormStep1 is the form of Step1: its schema and the Go field of each property.
-var elicitFormStep1 = elicitimpl.Form{Type: (*Step1)(nil), Spec: `{"name":"Step1","properties":[
-{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`}
-
-// elicitFormStep2 is the form of Step2: its schema and the Go field of each property.
-var elicitFormStep2 = elicitimpl.Form{Type: (*Step2)(nil), Spec: `{"name":"Step2","properties":[
-{"name":"color","field":"Color","kind":"string","description":"The caller's favourite colour.","required":true}]}`}
-
-// elicitFormPromptContext is the form of PromptContext: its schema and the Go field of each property.
-var elicitFormPromptContext = elicitimpl.Form{Type: (*PromptContext)(nil), Spec: `{"name":"PromptContext","properties":[
-{"name":"context","field":"Context","kind":"string","description":"The context the prompt uses.","required":true}]}`}
-
-// elicitFormDeploy is the form of Deploy: its schema and the Go field of each property.
-var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
+{"name":"titledMulti","field":"TitledMulti","kind":"multi","description":"A titled multi-select.","options":[{"value":"value1","title":"First Choice"},{"value":"value2","title":"Second Choice"},{"value":"value3","title":"Third Choice"}],"style":"titled","minItems":1,"maxItems":3}]}`},
+	{Type: (*UserName)(nil), SchemaVar: &UserNameSchema, AskVar: &AskUserName, AcceptVar: &AcceptUserName, Spec: `{"name":"UserName","properties":[
+{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`},
+	{Type: (*Confirm)(nil), SchemaVar: &ConfirmSchema, AskVar: &AskConfirm, AcceptVar: &AcceptConfirm, Spec: `{"name":"Confirm","properties":[
+{"name":"ok","field":"OK","kind":"boolean","description":"Go ahead?","required":true,"default":false}]}`},
+	{Type: (*Step1)(nil), SchemaVar: &Step1Schema, AskVar: &AskStep1, AcceptVar: &AcceptStep1, Spec: `{"name":"Step1","properties":[
+{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`},
+	{Type: (*Step2)(nil), SchemaVar: &Step2Schema, AskVar: &AskStep2, AcceptVar: &AcceptStep2, Spec: `{"name":"Step2","properties":[
+{"name":"color","field":"Color","kind":"string","description":"The caller's favourite colour.","required":true}]}`},
+	{Type: (*PromptContext)(nil), SchemaVar: &PromptContextSchema, AskVar: &AskPromptContext, AcceptVar: &AcceptPromptContext, Spec: `{"name":"PromptContext","properties":[
+{"name":"context","field":"Context","kind":"string","description":"The context the prompt uses.","required":true}]}`},
+	{Type: (*Deploy)(nil), SchemaVar: &DeploySchema, AskVar: &AskDeploy, AcceptVar: &AcceptDeploy, Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
 {"name":"branch","field":"Branch","kind":"string","title":"Branch","description":"The git branch to deploy.","minLength":1,"maxLength":100,"default":"main"},
 {"name":"environment","field":"Environment","kind":"enum","title":"Environment","description":"Where the branch goes.","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
-{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false}]}`}
-
-// elicitFormRebook is the form of Rebook: its schema and the Go field of each property.
-var elicitFormRebook = elicitimpl.Form{Type: (*Rebook)(nil), Spec: `{"name":"Rebook","properties":[
+{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false}]}`},
+	{Type: (*Rebook)(nil), SchemaVar: &RebookSchema, AskVar: &AskRebook, AcceptVar: &AcceptRebook, Spec: `{"name":"Rebook","properties":[
 {"name":"try_another_date","field":"TryAnotherDate","kind":"boolean","title":"Try another date?","description":"Look for a table on another date.","required":true,"default":false},
-{"name":"preferred_date","field":"PreferredDate","kind":"string","title":"Preferred date","description":"The date to try instead.","format":"date"}]}`}
-
-// elicitFormBookArgs is the form of BookArgs: its schema and the Go field of each property.
-var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), Spec: `{"name":"BookArgs","properties":[
+{"name":"preferred_date","field":"PreferredDate","kind":"string","title":"Preferred date","description":"The date to try instead.","format":"date"}]}`},
+	{Type: (*BookArgs)(nil), SchemaVar: &BookArgsSchema, AskVar: &AskBookArgs, AcceptVar: &AcceptBookArgs, Spec: `{"name":"BookArgs","properties":[
 {"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
-{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","description":"How many people, 1 to 12.","required":true,"minimum":1,"maximum":12}]}`}
-
-// elicitFormKRArgs is the form of KRArgs: its schema and the Go field of each property.
-var elicitFormKRArgs = elicitimpl.Form{Type: (*KRArgs)(nil), Spec: `{"name":"KRArgs","properties":[
-{"name":"kr","field":"KR","kind":"enum","title":"Key result","description":"The key result to show.","required":true,"dynamic":true}]}`}
-
-// elicitFormCampaignApproval is the form of CampaignApproval: its schema and the Go field of each property.
-var elicitFormCampaignApproval = elicitimpl.Form{Type: (*CampaignApproval)(nil), Spec: `{"name":"CampaignApproval","properties":[
+{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","description":"How many people, 1 to 12.","required":true,"minimum":1,"maximum":12}]}`},
+	{Type: (*KRArgs)(nil), SchemaVar: &KRArgsSchema, AskVar: &AskKRArgs, AcceptVar: &AcceptKRArgs, Spec: `{"name":"KRArgs","properties":[
+{"name":"kr","field":"KR","kind":"enum","title":"Key result","description":"The key result to show.","required":true,"dynamic":true}]}`},
+	{Type: (*CampaignApproval)(nil), SchemaVar: &CampaignApprovalSchema, AskVar: &AskCampaignApproval, AcceptVar: &AcceptCampaignApproval, Spec: `{"name":"CampaignApproval","properties":[
 {"name":"approved","field":"Approved","kind":"boolean","title":"Approve sending","description":"Approving sends the campaign to its recipients.","required":true,"default":false},
-{"name":"send_window","field":"Window","kind":"enum","title":"Send window","description":"When to send it.","options":[{"value":"now","title":"Now"},{"value":"tonight","title":"Tonight at 20:00"},{"value":"tomorrow","title":"Tomorrow at 09:00"}],"style":"titled","default":"now"}]}`}
+{"name":"send_window","field":"Window","kind":"enum","title":"Send window","description":"When to send it.","options":[{"value":"now","title":"Now"},{"value":"tonight","title":"Tonight at 20:00"},{"value":"tomorrow","title":"Tomorrow at 09:00"}],"style":"titled","default":"now"}]}`},
+}
 
-// AskT and AcceptT are made from the descriptors when the package initialises.
 func init() {
-	elicitimpl.Bind(&elicitFormTestElicitation, &AskTestElicitation, &AcceptTestElicitation)
-	elicitimpl.Bind(&elicitFormSEP1034Defaults, &AskSEP1034Defaults, &AcceptSEP1034Defaults)
-	elicitimpl.Bind(&elicitFormSEP1330Enums, &AskSEP1330Enums, &AcceptSEP1330Enums)
-	elicitimpl.Bind(&elicitFormUserName, &AskUserName, &AcceptUserName)
-	elicitimpl.Bind(&elicitFormConfirm, &AskConfirm, &AcceptConfirm)
-	elicitimpl.Bind(&elicitFormStep1, &AskStep1, &AcceptStep1)
-	elicitimpl.Bind(&elicitFormStep2, &AskStep2, &AcceptStep2)
-	elicitimpl.Bind(&elicitFormPromptContext, &AskPromptContext, &AcceptPromptContext)
-	elicitimpl.Bind(&elicitFormDeploy, &AskDeploy, &AcceptDeploy)
-	elicitimpl.Bind(&elicitFormRebook, &AskRebook, &AcceptRebook)
-	elicitimpl.Bind(&elicitFormBookArgs, &AskBookArgs, &AcceptBookArgs)
-	elicitimpl.Bind(&elicitFormKRArgs, &AskKRArgs, &AcceptKRArgs)
-	elicitimpl.Bind(&elicitFormCampaignApproval, &AskCampaignApproval, &AcceptCampaignApproval)
+	elicitimpl.Init(elicitDescriptors[:])
 }
 
 // The translations of the elicit.<tag>.json catalogs, one variable per translated form.

@@ -8,23 +8,48 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 )
 
-// Bind sets a form's AskT and AcceptT, which generated code declares as
-// variables of function type:
+// Init sets the TSchema, AskT and AcceptT variables of each form, which
+// its descriptor points to: generated code declares them as variables of
+// function type, holds its descriptors in one static array and calls Init
+// once, from the package's init:
 //
+//	var TSchema func() *runtime.Schema
 //	var AskT func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*T], error)
 //	var AcceptT func(v T) (*runtime.Response, error)
 //
-//	func init() { elicitimpl.Bind(&elicitFormT, &AskT, &AcceptT) }
+//	var elicitDescriptors = [...]elicitimpl.Form{
+//		{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `...`},
+//	}
 //
-// ask and accept are pointers to those variables. The functions are made
+//	func init() { elicitimpl.Init(elicitDescriptors[:]) }
+//
+// TSchema is the descriptor's Schema method. AskT and AcceptT are made
 // with reflect.MakeFunc from the descriptor, so that a form adds no
-// compiled function of its own for them to its package: what a form costs
-// a build is mostly its functions, each costing about the same however
-// small it is (see BENCHMARKS.md).
+// compiled function of its own for them to its package, and the package
+// no initialisation code per form: what a form costs a build is mostly
+// its functions, its package-level declarations and its init statements
+// (see BENCHMARKS.md).
 //
 // A destination of another type (only a hand-edited or mismatched
 // generated file has one) is bound to a function that returns an error
 // saying so, when its type allows, and is otherwise left nil.
+func Init(forms []Form) {
+	for i := range forms {
+		d := &forms[i]
+		if d.SchemaVar != nil {
+			*d.SchemaVar = d.Schema
+		}
+		bindFunc(d, d.AskVar, askFunc)
+		bindFunc(d, d.AcceptVar, acceptFunc)
+	}
+}
+
+// Bind sets a form's AskT and AcceptT as Init does, for files generated
+// for SupportPackageIsVersion4, whose init calls it once per form:
+//
+//	func init() { elicitimpl.Bind(&elicitFormT, &AskT, &AcceptT) }
+//
+// ask and accept are pointers to those variables.
 func Bind(d *Form, ask, accept any) {
 	bindFunc(d, ask, askFunc)
 	bindFunc(d, accept, acceptFunc)

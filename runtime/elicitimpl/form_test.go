@@ -167,3 +167,30 @@ func TestBindMismatch(t *testing.T) {
 	var notFunc int
 	elicitimpl.Bind(&deployForm, &notFunc, nil) // left alone, no panic
 }
+
+// Init sets TSchema, AskT and AcceptT of each descriptor in its array, as
+// generated code declares them; a descriptor without variables (version
+// 4's) is left alone.
+func TestInit(t *testing.T) {
+	var schema func() *runtime.Schema
+	var ask func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*deploy], error)
+	var accept func(v deploy) (*runtime.Response, error)
+	forms := [...]elicitimpl.Form{
+		{Type: (*deploy)(nil), SchemaVar: &schema, AskVar: &ask, AcceptVar: &accept, Spec: deployForm.Spec},
+		{Type: (*deploy)(nil), Spec: deployForm.Spec},
+	}
+	elicitimpl.Init(forms[:])
+	if schema == nil || ask == nil || accept == nil {
+		t.Fatal("Init left a variable nil")
+	}
+	if s := schema(); s.Name != "deploy" || len(s.Properties) != 2 {
+		t.Errorf("TSchema: %+v", s)
+	}
+	out, err := ask(context.Background(), answer(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"branch": "main"}}), "Deploy?")
+	if v, ok := out.Accepted(); err != nil || !ok || v.Branch != "main" {
+		t.Errorf("AskT: %+v %v", out, err)
+	}
+	if r, err := accept(deploy{}); err == nil || r != nil {
+		t.Errorf("AcceptT of an invalid value: %+v %v", r, err)
+	}
+}

@@ -13,15 +13,16 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion4
+const _ = elicitimpl.SupportPackageIsVersion5
 
 // ScalarsSchema returns a copy of the requestedSchema of Scalars.
-var ScalarsSchema = elicitFormScalars.Schema
+// It is set when the package initialises.
+var ScalarsSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Scalars schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Scalars) Validate() error {
-	return elicitFormScalars.Validate(v)
+	return elicitDescriptors[0].Validate(v)
 }
 
 // AskScalars asks the user to fill in Scalars. Only an answer that decodes and
@@ -41,24 +42,30 @@ var DeclineScalars = elicitimpl.Decline
 var CancelScalars = elicitimpl.Cancel
 
 // If this does not compile, Scalars changed after elicitgen ran: run go generate.
-type _Scalars_changed_since_elicitgen_ran_run_go_generate = struct {
-	Service   string  `json:"service" elicit:"minLength=1,maxLength=64"`
-	Branch    string  `json:"branch" elicit:"default=main,maxLength=100"`
-	Env       Env     `json:"environment"`
-	Replicas  int     `json:"replicas" elicit:"min=1,max=20"`
-	Canary    uint8   `json:"canary" elicit:"max=100"`
-	Ratio     float64 `json:"ratio" elicit:"min=0,max=1"`
-	Confirmed bool    `json:"confirmed"`
-	Notify    bool    `json:"notify" elicit:"default=true"`
+func _() {
+	type _Scalars_changed_since_elicitgen_ran_run_go_generate = struct {
+		Service   string  `json:"service" elicit:"minLength=1,maxLength=64"`
+		Branch    string  `json:"branch" elicit:"default=main,maxLength=100"`
+		Env       Env     `json:"environment"`
+		Replicas  int     `json:"replicas" elicit:"min=1,max=20"`
+		Canary    uint8   `json:"canary" elicit:"max=100"`
+		Ratio     float64 `json:"ratio" elicit:"min=0,max=1"`
+		Confirmed bool    `json:"confirmed"`
+		Notify    bool    `json:"notify" elicit:"default=true"`
+	}
+	var _ _Scalars_changed_since_elicitgen_ran_run_go_generate = Scalars{}
 }
 
-var _ _Scalars_changed_since_elicitgen_ran_run_go_generate = Scalars{}
-
 // If this does not compile (duplicate key false), the constants of Env changed: run go generate.
-var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProduction == "production": 1}
+func _() {
+	_ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProduction == "production": 1}
+}
 
-// elicitFormScalars is the form of Scalars: its schema and the Go field of each property.
-var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), Spec: `{"name":"Scalars","properties":[
+// elicitDescriptors holds the form of each type above, in order: its schema,
+// the Go field of each property, and its TSchema, AskT and AcceptT, which
+// the package's init sets.
+var elicitDescriptors = [...]elicitimpl.Form{
+	{Type: (*Scalars)(nil), SchemaVar: &ScalarsSchema, AskVar: &AskScalars, AcceptVar: &AcceptScalars, Spec: `{"name":"Scalars","properties":[
 {"name":"service","field":"Service","kind":"string","required":true,"minLength":1,"maxLength":64},
 {"name":"branch","field":"Branch","kind":"string","maxLength":100,"default":"main"},
 {"name":"environment","field":"Env","kind":"enum","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
@@ -66,9 +73,9 @@ var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), Spec: `{"name":"S
 {"name":"canary","field":"Canary","kind":"integer","required":true,"minimum":0,"maximum":100},
 {"name":"ratio","field":"Ratio","kind":"number","required":true,"minimum":0,"maximum":1},
 {"name":"confirmed","field":"Confirmed","kind":"boolean","required":true,"default":false},
-{"name":"notify","field":"Notify","kind":"boolean","default":true}]}`}
+{"name":"notify","field":"Notify","kind":"boolean","default":true}]}`},
+}
 
-// AskT and AcceptT are made from the descriptors when the package initialises.
 func init() {
-	elicitimpl.Bind(&elicitFormScalars, &AskScalars, &AcceptScalars)
+	elicitimpl.Init(elicitDescriptors[:])
 }

@@ -13,15 +13,16 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion4
+const _ = elicitimpl.SupportPackageIsVersion5
 
 // DeploySchema returns a copy of the requestedSchema of Deploy.
-var DeploySchema = elicitFormDeploy.Schema
+// It is set when the package initialises.
+var DeploySchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Deploy) Validate() error {
-	return elicitFormDeploy.Validate(v)
+	return elicitDescriptors[0].Validate(v)
 }
 
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
@@ -41,12 +42,13 @@ var DeclineDeploy = elicitimpl.Decline
 var CancelDeploy = elicitimpl.Cancel
 
 // ApproveSchema returns a copy of the requestedSchema of Approve.
-var ApproveSchema = elicitFormApprove.Schema
+// It is set when the package initialises.
+var ApproveSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Approve schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Approve) Validate() error {
-	return elicitFormApprove.Validate(v)
+	return elicitDescriptors[1].Validate(v)
 }
 
 // AskApprove asks the user to fill in Approve. Only an answer that decodes and
@@ -66,12 +68,13 @@ var DeclineApprove = elicitimpl.Decline
 var CancelApprove = elicitimpl.Cancel
 
 // NotifySchema returns a copy of the requestedSchema of Notify.
-var NotifySchema = elicitFormNotify.Schema
+// It is set when the package initialises.
+var NotifySchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Notify schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Notify) Validate() error {
-	return elicitFormNotify.Validate(v)
+	return elicitDescriptors[2].Validate(v)
 }
 
 // AskNotify asks the user to fill in Notify. Only an answer that decodes and
@@ -91,12 +94,13 @@ var DeclineNotify = elicitimpl.Decline
 var CancelNotify = elicitimpl.Cancel
 
 // SubscribeSchema returns a copy of the requestedSchema of Subscribe.
-var SubscribeSchema = elicitFormSubscribe.Schema
+// It is set when the package initialises.
+var SubscribeSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Subscribe schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Subscribe) Validate() error {
-	return elicitFormSubscribe.Validate(v)
+	return elicitDescriptors[3].Validate(v)
 }
 
 // AskSubscribe asks the user to fill in Subscribe. Only an answer that decodes and
@@ -116,12 +120,13 @@ var DeclineSubscribe = elicitimpl.Decline
 var CancelSubscribe = elicitimpl.Cancel
 
 // BookArgsSchema returns a copy of the requestedSchema of BookArgs.
-var BookArgsSchema = elicitFormBookArgs.Schema
+// It is set when the package initialises.
+var BookArgsSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *BookArgs) Validate() error {
-	return elicitFormBookArgs.Validate(v)
+	return elicitDescriptors[4].Validate(v)
 }
 
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
@@ -145,16 +150,17 @@ var CancelBookArgs = elicitimpl.Cancel
 // into v. It returns runtime.ActionAccept, without asking when nothing was
 // missing, once v is complete; see runtime.Form.AskMissing.
 func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
+	return elicitDescriptors[4].AskMissing(ctx, asker, v, message, opts...)
 }
 
 // ReleaseSchema returns a copy of the requestedSchema of Release.
-var ReleaseSchema = elicitFormRelease.Schema
+// It is set when the package initialises.
+var ReleaseSchema func() *runtime.Schema
 
 // Validate checks v against every rule of the Release schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Release) Validate() error {
-	return elicitFormRelease.Validate(v)
+	return elicitDescriptors[5].Validate(v)
 }
 
 // AskRelease asks the user to fill in Release. Only an answer that decodes and
@@ -174,100 +180,98 @@ var DeclineRelease = elicitimpl.Decline
 var CancelRelease = elicitimpl.Cancel
 
 // If this does not compile, Deploy changed after elicitgen ran: run go generate.
-type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
-	Branch   string `json:"branch,omitempty" elicit:"default=main,minLength=1"`
-	Env      Env    `json:"env,omitempty" elicit:"title=Environment,default=staging"`
-	Replicas int    `json:"replicas" elicit:"min=1,max=10"`
-	Confirm  bool   `json:"confirm,omitempty" elicit:"default=false"`
+func _() {
+	type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
+		Branch   string `json:"branch,omitempty" elicit:"default=main,minLength=1"`
+		Env      Env    `json:"env,omitempty" elicit:"title=Environment,default=staging"`
+		Replicas int    `json:"replicas" elicit:"min=1,max=10"`
+		Confirm  bool   `json:"confirm,omitempty" elicit:"default=false"`
+	}
+	var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 }
-
-var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 
 // If this does not compile (duplicate key false), the constants of Env changed: run go generate.
-var _ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProd == "prod": 1}
+func _() {
+	_ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProd == "prod": 1}
+}
 
 // If this does not compile, Approve changed after elicitgen ran: run go generate.
-type _Approve_changed_since_elicitgen_ran_run_go_generate = struct {
-	Approve bool    `json:"approve"`
-	Note    *string `json:"note" elicit:"maxLength=200"`
+func _() {
+	type _Approve_changed_since_elicitgen_ran_run_go_generate = struct {
+		Approve bool    `json:"approve"`
+		Note    *string `json:"note" elicit:"maxLength=200"`
+	}
+	var _ _Approve_changed_since_elicitgen_ran_run_go_generate = Approve{}
 }
-
-var _ _Approve_changed_since_elicitgen_ran_run_go_generate = Approve{}
 
 // If this does not compile, Notify changed after elicitgen ran: run go generate.
-type _Notify_changed_since_elicitgen_ran_run_go_generate = struct {
-	Channels []Channel `json:"channels" elicit:"minItems=1"`
+func _() {
+	type _Notify_changed_since_elicitgen_ran_run_go_generate = struct {
+		Channels []Channel `json:"channels" elicit:"minItems=1"`
+	}
+	var _ _Notify_changed_since_elicitgen_ran_run_go_generate = Notify{}
 }
-
-var _ _Notify_changed_since_elicitgen_ran_run_go_generate = Notify{}
 
 // If this does not compile (duplicate key false), the constants of Channel changed: run go generate.
-var _ = map[bool]int{false: 0, ChannelEmail == "email" && ChannelSlack == "slack": 1}
+func _() {
+	_ = map[bool]int{false: 0, ChannelEmail == "email" && ChannelSlack == "slack": 1}
+}
 
 // If this does not compile, Subscribe changed after elicitgen ran: run go generate.
-type _Subscribe_changed_since_elicitgen_ran_run_go_generate = struct {
-	Email    string    `json:"email" elicit:"format=email"`
-	Channels []Channel `json:"channels,omitempty" elicit:"default=email"`
+func _() {
+	type _Subscribe_changed_since_elicitgen_ran_run_go_generate = struct {
+		Email    string    `json:"email" elicit:"format=email"`
+		Channels []Channel `json:"channels,omitempty" elicit:"default=email"`
+	}
+	var _ _Subscribe_changed_since_elicitgen_ran_run_go_generate = Subscribe{}
 }
-
-var _ _Subscribe_changed_since_elicitgen_ran_run_go_generate = Subscribe{}
 
 // If this does not compile, BookArgs changed after elicitgen ran: run go generate.
-type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
-	Org       string `json:"org"`
-	Date      string `json:"date,omitempty" elicit:"ask,title=Date,format=date"`
-	PartySize int    `json:"party_size,omitempty" elicit:"ask,title=Party size,min=1,max=12"`
+func _() {
+	type _BookArgs_changed_since_elicitgen_ran_run_go_generate = struct {
+		Org       string `json:"org"`
+		Date      string `json:"date,omitempty" elicit:"ask,title=Date,format=date"`
+		PartySize int    `json:"party_size,omitempty" elicit:"ask,title=Party size,min=1,max=12"`
+	}
+	var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
 }
-
-var _ _BookArgs_changed_since_elicitgen_ran_run_go_generate = BookArgs{}
 
 // If this does not compile, Release changed after elicitgen ran: run go generate.
-type _Release_changed_since_elicitgen_ran_run_go_generate = struct {
-	Ticket  string `json:"ticket" elicit:"pattern='^CHG-[0-9]{4,8}$',patternMessage='a change number like CHG-1234'"`
-	Approve bool   `json:"approve" elicit:"title=Approve,confirm"`
+func _() {
+	type _Release_changed_since_elicitgen_ran_run_go_generate = struct {
+		Ticket  string `json:"ticket" elicit:"pattern='^CHG-[0-9]{4,8}$',patternMessage='a change number like CHG-1234'"`
+		Approve bool   `json:"approve" elicit:"title=Approve,confirm"`
+	}
+	var _ _Release_changed_since_elicitgen_ran_run_go_generate = Release{}
 }
 
-var _ _Release_changed_since_elicitgen_ran_run_go_generate = Release{}
-
-// elicitFormDeploy is the form of Deploy: its schema and the Go field of each property.
-var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
+// elicitDescriptors holds the form of each type above, in order: its schema,
+// the Go field of each property, and its TSchema, AskT and AcceptT, which
+// the package's init sets.
+var elicitDescriptors = [...]elicitimpl.Form{
+	{Type: (*Deploy)(nil), SchemaVar: &DeploySchema, AskVar: &AskDeploy, AcceptVar: &AcceptDeploy, Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
 {"name":"branch","field":"Branch","kind":"string","description":"The git branch to deploy.","minLength":1,"default":"main"},
 {"name":"env","field":"Env","kind":"enum","title":"Environment","description":"The target environment.","options":[{"value":"staging","title":"Staging"},{"value":"prod","title":"Production"}],"style":"titled","default":"staging"},
 {"name":"replicas","field":"Replicas","kind":"integer","description":"How many instances to run.","required":true,"minimum":1,"maximum":10},
-{"name":"confirm","field":"Confirm","kind":"boolean","description":"I understand that the deploy takes live traffic.","default":false}]}`}
-
-// elicitFormApprove is the form of Approve: its schema and the Go field of each property.
-var elicitFormApprove = elicitimpl.Form{Type: (*Approve)(nil), Spec: `{"name":"Approve","properties":[
+{"name":"confirm","field":"Confirm","kind":"boolean","description":"I understand that the deploy takes live traffic.","default":false}]}`},
+	{Type: (*Approve)(nil), SchemaVar: &ApproveSchema, AskVar: &AskApprove, AcceptVar: &AcceptApprove, Spec: `{"name":"Approve","properties":[
 {"name":"approve","field":"Approve","kind":"boolean","description":"Go ahead with the deploy.","required":true,"default":false},
-{"name":"note","field":"Note","kind":"string","description":"Left in the audit log.","maxLength":200}]}`}
-
-// elicitFormNotify is the form of Notify: its schema and the Go field of each property.
-var elicitFormNotify = elicitimpl.Form{Type: (*Notify)(nil), Spec: `{"name":"Notify","properties":[
-{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify.","required":true,"options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","minItems":1}]}`}
-
-// elicitFormSubscribe is the form of Subscribe: its schema and the Go field of each property.
-var elicitFormSubscribe = elicitimpl.Form{Type: (*Subscribe)(nil), Spec: `{"name":"Subscribe","properties":[
+{"name":"note","field":"Note","kind":"string","description":"Left in the audit log.","maxLength":200}]}`},
+	{Type: (*Notify)(nil), SchemaVar: &NotifySchema, AskVar: &AskNotify, AcceptVar: &AcceptNotify, Spec: `{"name":"Notify","properties":[
+{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify.","required":true,"options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","minItems":1}]}`},
+	{Type: (*Subscribe)(nil), SchemaVar: &SubscribeSchema, AskVar: &AskSubscribe, AcceptVar: &AcceptSubscribe, Spec: `{"name":"Subscribe","properties":[
 {"name":"email","field":"Email","kind":"string","description":"Email address for the digest.","required":true,"format":"email"},
-{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify besides the digest.","options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","default":["email"]}]}`}
-
-// elicitFormBookArgs is the form of BookArgs: its schema and the Go field of each property.
-var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), Spec: `{"name":"BookArgs","properties":[
+{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify besides the digest.","options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","default":["email"]}]}`},
+	{Type: (*BookArgs)(nil), SchemaVar: &BookArgsSchema, AskVar: &AskBookArgs, AcceptVar: &AcceptBookArgs, Spec: `{"name":"BookArgs","properties":[
 {"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
-{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","required":true,"minimum":1,"maximum":12}]}`}
-
-// elicitFormRelease is the form of Release: its schema and the Go field of each property.
-var elicitFormRelease = elicitimpl.Form{Type: (*Release)(nil), Spec: `{"name":"Release","properties":[
+{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","required":true,"minimum":1,"maximum":12}]}`},
+	{Type: (*Release)(nil), SchemaVar: &ReleaseSchema, AskVar: &AskRelease, AcceptVar: &AcceptRelease, Spec: `{"name":"Release","properties":[
 {"name":"ticket","field":"Ticket","kind":"string","description":"The change ticket.","required":true,"pattern":"^CHG-[0-9]{4,8}$","patternMessage":"a change number like CHG-1234"},
-{"name":"approve","field":"Approve","kind":"boolean","title":"Approve","description":"Ship it to production.","required":true,"default":false,"confirm":true}]}`}
+{"name":"approve","field":"Approve","kind":"boolean","title":"Approve","description":"Ship it to production.","required":true,"default":false,"confirm":true}]}`},
+}
 
-// AskT and AcceptT are made from the descriptors when the package initialises.
 func init() {
-	elicitimpl.Bind(&elicitFormDeploy, &AskDeploy, &AcceptDeploy)
-	elicitimpl.Bind(&elicitFormApprove, &AskApprove, &AcceptApprove)
-	elicitimpl.Bind(&elicitFormNotify, &AskNotify, &AcceptNotify)
-	elicitimpl.Bind(&elicitFormSubscribe, &AskSubscribe, &AcceptSubscribe)
-	elicitimpl.Bind(&elicitFormBookArgs, &AskBookArgs, &AcceptBookArgs)
-	elicitimpl.Bind(&elicitFormRelease, &AskRelease, &AcceptRelease)
+	elicitimpl.Init(elicitDescriptors[:])
 }
 
 // The translations of the elicit.<tag>.json catalogs, one variable per translated form.
