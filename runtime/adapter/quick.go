@@ -21,7 +21,7 @@ const (
 	// float64 (whose largest is about 1.8e308).
 	quickMaxNumber = 300
 	// quickMaxFields bounds the keys of all the objects open at once.
-	quickMaxFields = 256
+	quickMaxFields = 128
 )
 
 // role is what the checks make of an object by where it is.
