@@ -266,12 +266,17 @@ func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
 	})
 }
 
+// readBodyPresize bounds the buffer readBody sizes by a stated length
+// before the bytes arrive: a client stating a large body and sending it
+// slowly holds no more than this until it does.
+const readBodyPresize = 64 << 10
+
 // readBody reads body to its end, at most limit+1 bytes, into one
-// buffer of the stated size when it has one (a POST's Content-Length)
-// instead of growing one.
+// buffer of the stated size when it has one (a POST's Content-Length, up
+// to readBodyPresize) instead of growing one.
 func readBody(body io.Reader, size, limit int64) ([]byte, error) {
 	lr := io.LimitReader(body, limit+1)
-	if size < 0 || size > limit {
+	if size < 0 || size > limit || size > readBodyPresize {
 		return io.ReadAll(lr)
 	}
 	b := make([]byte, 0, size+1) // room to see the end without growing

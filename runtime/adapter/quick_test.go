@@ -286,6 +286,12 @@ func TestReadBody(t *testing.T) {
 			}
 		}
 	}
+	big := strings.Repeat("y", readBodyPresize+10)
+	for _, size := range []int64{-1, readBodyPresize, readBodyPresize + 10} {
+		if got, err := readBody(strings.NewReader(big), size, 1<<20); err != nil || string(got) != big {
+			t.Errorf("%d bytes stated as %d: %d bytes, %v", len(big), size, len(got), err)
+		}
+	}
 	if _, err := readBody(iotest.ErrReader(io.ErrUnexpectedEOF), 10, limit); err != io.ErrUnexpectedEOF {
 		t.Errorf("a failing body: %v", err)
 	}
