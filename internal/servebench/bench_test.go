@@ -3,6 +3,7 @@ package servebench
 import (
 	"context"
 	"net/http"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -88,5 +89,40 @@ func BenchmarkHandlerSideBySide(b *testing.B) {
 			}
 			b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "throughput-ratio")
 		})
+	}
+}
+
+// BenchmarkHandlerLabels serves 2026-07-28 approvals of each handler in
+// turn, as BenchmarkHandlerSideBySide, with each approval's CPU samples
+// labeled server=raw or server=memory (the goroutines it starts inherit
+// the label), so that a profile splits the two:
+//
+//	go test -run '^$' -bench HandlerLabels -benchtime 6000x -cpuprofile cpu.prof ./internal/servebench
+//	go tool pprof -tags cpu.prof
+//	go tool pprof -top -cum -tagfocus server=memory cpu.prof
+//
+// The GC's background work carries no label.
+func BenchmarkHandlerLabels(b *testing.B) {
+	ctx := context.Background()
+	var deploys Counter
+	names := []string{Raw, Memory}
+	handlers := []http.Handler{NewRawHandler(NewRawServer(&deploys)),
+		NewHandler(NewServer(seal.NewRandomKeyRing(), seal.NewMemoryReplayStore(MemoryReplayLimit), &deploys))}
+	clients := make([]*Client, len(handlers))
+	for i, h := range handlers {
+		c, err := NewClient(&http.Client{Transport: HandlerTransport(h)}, "http://127.0.0.1/mcp", runtime.Version20260728)
+		if err != nil {
+			b.Fatal(err)
+		}
+		clients[i] = c
+	}
+	for b.Loop() {
+		for i, c := range clients {
+			var err error
+			pprof.Do(ctx, pprof.Labels("server", names[i]), func(ctx context.Context) { err = c.Approve(ctx) })
+			if err != nil {
+				b.Fatal(names[i], err)
+			}
+		}
 	}
 }

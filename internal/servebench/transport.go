@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // HandlerTransport is an http.RoundTripper that serves each request with
@@ -47,6 +48,9 @@ type pipeWriter struct {
 	res    *http.Response
 	once   sync.Once
 	ready  chan struct{}
+
+	mu              sync.Mutex // guards readBy, writeBy
+	readBy, writeBy time.Time  // see SetReadDeadline
 }
 
 func (w *pipeWriter) Header() http.Header { return w.header }
@@ -63,6 +67,25 @@ func (w *pipeWriter) WriteHeader(code int) {
 func (w *pipeWriter) Write(b []byte) (int, error) {
 	w.WriteHeader(http.StatusOK)
 	return w.pw.Write(b)
+}
+
+// SetReadDeadline and SetWriteDeadline record a deadline, as
+// net/http's response writer supports them (http.ResponseController):
+// without them each call would build an ErrNotSupported error, a cost
+// no server on a network pays. Nothing here blocks, so none is enforced.
+func (w *pipeWriter) SetReadDeadline(t time.Time) error {
+	w.mu.Lock()
+	w.readBy = t
+	w.mu.Unlock()
+	return nil
+}
+
+// SetWriteDeadline: see SetReadDeadline.
+func (w *pipeWriter) SetWriteDeadline(t time.Time) error {
+	w.mu.Lock()
+	w.writeBy = t
+	w.mu.Unlock()
+	return nil
 }
 
 // Flush implements http.Flusher: writes are unbuffered.

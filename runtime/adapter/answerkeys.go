@@ -136,6 +136,14 @@ func MalformedAction(action string) (string, bool) {
 // both SDKs' elicitation/create results): wrap the server's transport
 // or HTTP handler (ExactAnswersHTTP, ExactAnswersReader, gosdk.ExactAnswers).
 func ExactAnswers(msg []byte) []byte {
+	if quickMessage(msg) {
+		return msg
+	}
+	return exactAnswers(msg)
+}
+
+// exactAnswers is ExactAnswers's general path.
+func exactAnswers(msg []byte) []byte {
 	if !bytes.Contains(bytes.ToLower(msg), []byte("action")) && !bytes.Contains(msg, []byte(`\u`)) && !bytes.Contains(msg, []byte("\xc5\xbf")) {
 		return msg // no key can fold to "action" ('ſ' is "\xc5\xbf"; escapes may hide letters)
 	}
@@ -200,7 +208,7 @@ func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		b, err := readBody(r.Body, r.ContentLength, maxBody)
 		r.Body.Close()
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -215,7 +223,14 @@ func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		if eerr := CheckEnvelope(b); eerr != nil {
+		if quickMessage(b) {
+			// Already exact: passed on as read.
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			r.ContentLength = int64(len(b))
+			h.ServeHTTP(w, r)
+			return
+		}
+		if eerr := checkEnvelope(b); eerr != nil {
 			if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
 				toSDK, toClient := batchErrors(t, eerr)
 				if len(toSDK) > 0 {
@@ -244,11 +259,41 @@ func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
 				return
 			}
 		}
-		b = ExactAnswers(b)
+		b = exactAnswers(b)
 		r.Body = io.NopCloser(bytes.NewReader(b))
 		r.ContentLength = int64(len(b))
 		h.ServeHTTP(w, r)
 	})
+}
+
+// readBodyPresize bounds the buffer readBody sizes by a stated length
+// before the bytes arrive: a client stating a large body and sending it
+// slowly holds no more than this until it does.
+const readBodyPresize = 64 << 10
+
+// readBody reads body to its end, at most limit+1 bytes, into one
+// buffer of the stated size when it has one (a POST's Content-Length, up
+// to readBodyPresize) instead of growing one.
+func readBody(body io.Reader, size, limit int64) ([]byte, error) {
+	lr := io.LimitReader(body, limit+1)
+	if size < 0 || size > limit || size > readBodyPresize {
+		return io.ReadAll(lr)
+	}
+	b := make([]byte, 0, size+1) // room to see the end without growing
+	for {
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) { // longer than stated
+			rest, err := io.ReadAll(lr)
+			return append(b, rest...), err
+		}
+	}
 }
 
 // ExactAnswersReader wraps the input of a newline-delimited JSON-RPC

@@ -33,6 +33,14 @@ var ErrAmbiguousArguments = errors.New("elicit: ambiguous tool arguments")
 // the handler's decoding then all read the same object. Empty and null
 // arguments are nil.
 func CheckArgKeys(args []byte) error {
+	if quickArgs(args) {
+		return nil
+	}
+	return checkArgKeys(args)
+}
+
+// checkArgKeys is CheckArgKeys's general path.
+func checkArgKeys(args []byte) error {
 	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 		return nil
 	}

@@ -51,6 +51,14 @@ func foldSet(names ...string) map[string]string {
 // range (1e400) or any token the check cannot read is an error, never a
 // pass.
 func CheckEnvelope(msg []byte) error {
+	if quickMessage(msg) {
+		return nil
+	}
+	return checkEnvelope(msg)
+}
+
+// checkEnvelope is CheckEnvelope's general path.
+func checkEnvelope(msg []byte) error {
 	msg = bytes.TrimSpace(msg)
 	if len(msg) > 0 && msg[0] == '[' {
 		return fmt.Errorf("%w: a JSON-RPC batch; MCP has no batches since 2025-06-18: send one message per line or request", ErrEnvelope)

@@ -487,6 +487,12 @@ func elicitParams(req *runtime.Request, version string) (*mcp.ElicitParams, erro
 		return nil, err
 	}
 	p.Mode, p.RequestedSchema = "form", sentSchema(b)
+	if runtime.EraOf(version).MultiRoundTrip() {
+		// An input request's schema is only written out: go-sdk re-reads
+		// a requestedSchema to validate the answer in ServerSession.Elicit
+		// alone (2025 eras), so sentSchema's look at its callers is spared.
+		p.RequestedSchema = json.RawMessage(b)
+	}
 	if req.Language != "" {
 		p.Meta = mcp.Meta{runtime.MetaKeyContentLanguage: req.Language}
 	}
