@@ -152,7 +152,10 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 		}
 		_ = json.NewEncoder(w).Encode(s)
 	})
-	o := (*serve.Options)(nil).Resolved()
+	// One load generator on one host stands for every client: the
+	// per-host connection budget would close its idle keep-alive
+	// connections early, as it would a proxy's (see serve.Options).
+	o := (&serve.Options{MaxConnsPerClient: -1}).Resolved()
 	errc := make(chan error, len(servers))
 	for i, s := range servers {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -201,9 +201,11 @@ func outputSchema() *jsonschema.Schema {
 }
 
 // NewHandler serves s as elicitgen's users do: gosdk.NewHTTPHandler with
-// the default bounds, every era at one URL.
+// the default bounds, every era at one URL, except the per-client
+// session budget: the load generator, on one host, stands for every
+// client, as a proxy would (see serve.Options).
 func NewHandler(s *mcp.Server) http.Handler {
-	return gosdk.NewHTTPHandler(s, nil)
+	return gosdk.NewHTTPHandler(s, &serve.Options{MaxSessionsPerClient: -1})
 }
 
 // NewRawHandler serves s as a go-sdk user serving both eras does: the
@@ -233,7 +235,10 @@ func Serve(ctx context.Context, h http.Handler) (string, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	o := (*serve.Options)(nil).Resolved()
+	// One load generator on one host stands for every client: the
+	// per-host connection budget would close its idle keep-alive
+	// connections early, as it would a proxy's (see serve.Options).
+	o := (&serve.Options{MaxConnsPerClient: -1}).Resolved()
 	go func() { _ = serve.Serve(ctx, gosdk.NewHTTPServer(mux, &o), ln, o) }()
 	return "http://" + ln.Addr().String() + "/mcp", nil
 }
