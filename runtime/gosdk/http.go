@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/internal/sessions"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -157,8 +158,8 @@ func (h *eraRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		var once sync.Once
 		opened := func(sid string) { once.Do(func() { h.sessions.opened(sid, client); h.sessionOpened() }) }
-		rec := &sidRecorder{ResponseWriter: w, onSID: opened} // counted before the client can send again
-		defer func() { opened(rec.sid) }()
+		rec := &sessions.Recorder{ResponseWriter: w, OnID: opened} // counted before the client can send again
+		defer func() { opened(rec.ID) }()
 		w = rec
 	case sid != "" && h.sessions.expired(sid) && !h.busy(sid):
 		// Past its lifetime: closed, so that the client initializes anew.

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/internal/sessions"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -100,45 +101,20 @@ func (t *sessionTable) admit(s *mcp.Server, client string, busy func(id string) 
 			}
 		}
 	}
-	count := map[string]int{}
+	entries := make([]sessions.Entry, 0, len(live))
 	for id := range live {
 		if e := t.byID[id]; e != nil {
-			count[e.client]++
+			entries = append(entries, sessions.Entry{ID: id, Client: e.client, Created: e.created, Busy: busy(id)})
 		} else {
-			count[""]++ // opened before the table knew it
+			entries = append(entries, sessions.Entry{ID: id}) // opened before the table knew it
 		}
 	}
-	oldestIdle := func(of string) string {
-		best := ""
-		for id, e := range t.byID {
-			if e.client == of && !busy(id) && (best == "" || e.created.Before(t.byID[best].created)) {
-				best = id
-			}
-		}
-		return best
+	shed, ok := sessions.Admit(entries, client, t.perClient, t.total, opening)
+	if !ok {
+		return false
 	}
-	if t.perClient > 0 && count[client] >= t.perClient {
-		id := oldestIdle(client)
-		if id == "" {
-			return false
-		}
+	for _, id := range shed {
 		closeIdle(id)
-		count[client]--
-	}
-	if t.total > 0 && len(live)+opening >= t.total {
-		for len(live)+opening >= t.total {
-			heaviest, n := "", 0
-			for c, k := range count {
-				if k > n && c != "" && oldestIdle(c) != "" {
-					heaviest, n = c, k
-				}
-			}
-			if heaviest == "" {
-				return false
-			}
-			closeIdle(oldestIdle(heaviest))
-			count[heaviest]--
-		}
 	}
 	return true
 }
@@ -181,40 +157,3 @@ func (t *sessionTable) expired(id string) bool {
 	e := t.byID[id]
 	return e != nil && t.now().Sub(e.created) > t.lifetime
 }
-
-// sidRecorder catches the Mcp-Session-Id go-sdk gives a new session.
-type sidRecorder struct {
-	http.ResponseWriter
-	sid   string
-	onSID func(sid string) // called with the id before the headers go out
-	sent  bool
-}
-
-func (w *sidRecorder) WriteHeader(code int) {
-	w.catch()
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *sidRecorder) catch() {
-	if w.sent {
-		return
-	}
-	w.sent = true
-	w.sid = w.Header().Get("Mcp-Session-Id")
-	if w.sid != "" && w.onSID != nil {
-		w.onSID(w.sid)
-	}
-}
-
-func (w *sidRecorder) Write(p []byte) (int, error) {
-	w.catch()
-	return w.ResponseWriter.Write(p)
-}
-
-func (w *sidRecorder) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func (w *sidRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }

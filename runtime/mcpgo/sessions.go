@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/internal/sessions"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
@@ -23,9 +24,6 @@ import (
 // is pinged, and is closed once idle after that. A session closed by the
 // table is ended in mcp-go as by the client's DELETE, and its next
 // request is answered 404, so that its client initializes anew.
-
-// sessionHeader is the streamable HTTP session header.
-const sessionHeader = "Mcp-Session-Id"
 
 type sessionEntry struct {
 	client        string
@@ -80,7 +78,7 @@ func endSession(h http.Handler, id string) {
 	if err != nil {
 		return
 	}
-	r.Header.Set(sessionHeader, id)
+	r.Header.Set(sessions.Header, id)
 	h.ServeHTTP(discard{}, r)
 }
 
@@ -96,7 +94,7 @@ func (b *sessionBudget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.next.ServeHTTP(w, r) // 2026-07-28: no sessions
 		return
 	}
-	sid := r.Header.Get(sessionHeader)
+	sid := r.Header.Get(sessions.Header)
 	switch {
 	case sid != "":
 		known, gone := b.table.use(sid)
@@ -116,8 +114,8 @@ func (b *sessionBudget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		var once sync.Once
 		opened := func(sid string) { once.Do(func() { b.table.opened(sid, client) }) }
-		rec := &sidRecorder{ResponseWriter: w, onSID: opened} // recorded before the client can send again
-		defer func() { opened(rec.sid) }()
+		rec := &sessions.Recorder{ResponseWriter: w, OnID: opened} // recorded before the client can send again
+		defer func() { opened(rec.ID) }()
 		w = rec
 	}
 	b.next.ServeHTTP(w, r)
@@ -164,39 +162,16 @@ func (t *sessionTable) admit(client string) bool {
 			closeIdle(id)
 		}
 	}
-	count := map[string]int{}
-	for _, e := range t.byID {
-		count[e.client]++
+	entries := make([]sessions.Entry, 0, len(t.byID))
+	for id, e := range t.byID {
+		entries = append(entries, sessions.Entry{ID: id, Client: e.client, Created: e.created, Busy: e.busy > 0})
 	}
-	oldestIdle := func(of string) string {
-		best := ""
-		for id, e := range t.byID {
-			if e.client == of && e.busy == 0 && (best == "" || e.created.Before(t.byID[best].created)) {
-				best = id
-			}
-		}
-		return best
+	shed, ok := sessions.Admit(entries, client, t.perClient, t.total, t.opening)
+	if !ok {
+		return false
 	}
-	if t.perClient > 0 && count[client] >= t.perClient {
-		id := oldestIdle(client)
-		if id == "" {
-			return false
-		}
+	for _, id := range shed {
 		closeIdle(id)
-		count[client]--
-	}
-	for t.total > 0 && len(t.byID)+t.opening >= t.total {
-		heaviest, n := "", 0
-		for c, k := range count {
-			if k > n && oldestIdle(c) != "" {
-				heaviest, n = c, k
-			}
-		}
-		if heaviest == "" {
-			return false
-		}
-		closeIdle(oldestIdle(heaviest))
-		count[heaviest]--
 	}
 	t.opening++
 	return true
@@ -278,41 +253,3 @@ func (t *sessionTable) done(sid string, deleted bool) {
 	e.busy--
 	e.used = t.now()
 }
-
-// sidRecorder catches the Mcp-Session-Id mcp-go gives a new session.
-type sidRecorder struct {
-	http.ResponseWriter
-	sid   string
-	onSID func(sid string) // called with the id before the headers go out
-	sent  bool
-}
-
-func (w *sidRecorder) WriteHeader(code int) {
-	w.catch()
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *sidRecorder) catch() {
-	if w.sent {
-		return
-	}
-	w.sent = true
-	w.sid = w.Header().Get(sessionHeader)
-	if w.sid != "" && w.onSID != nil {
-		w.onSID(w.sid)
-	}
-}
-
-func (w *sidRecorder) Write(p []byte) (int, error) {
-	w.catch()
-	return w.ResponseWriter.Write(p)
-}
-
-func (w *sidRecorder) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap returns the wrapped writer (http.ResponseController).
-func (w *sidRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
