@@ -165,3 +165,44 @@ func Invalid(data []byte) error {
 	}
 	return errors.New("not valid JSON")
 }
+
+// NumberEnd returns the index just past the JSON number (RFC 8259
+// section 6) that starts at b[i], or -1 when none does there; exp reports
+// whether it has an exponent.
+func NumberEnd(b []byte, i int) (end int, exp bool) {
+	digits := func() bool {
+		start := i
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		digits()
+	default:
+		return -1, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if !digits() {
+			return -1, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return -1, false
+		}
+		exp = true
+	}
+	return i, exp
+}

@@ -60,3 +60,20 @@ func TestNotObject(t *testing.T) {
 		t.Error("Compact")
 	}
 }
+
+func TestNumberEnd(t *testing.T) {
+	for _, tc := range []struct {
+		in  string
+		end int
+		exp bool
+	}{
+		{"0", 1, false}, {"-0,", 2, false}, {"12.50}", 5, false}, {"1e9", 3, true}, {"-2.5E-3 ", 7, true}, {"1E+0", 4, true},
+		{"01", 1, false}, // a number ends where its grammar does; the caller sees the "1"
+		{"-", -1, false}, {"1.", -1, false}, {".5", -1, false}, {"1e", -1, false}, {"1e+", -1, false}, {"+1", -1, false}, {"", -1, false},
+	} {
+		end, exp := NumberEnd([]byte(tc.in), 0)
+		if end != tc.end || end >= 0 && exp != tc.exp {
+			t.Errorf("NumberEnd(%q) = %d, %t; want %d, %t", tc.in, end, exp, tc.end, tc.exp)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package adapter
 
+import "github.com/elicitgen/elicitgen/internal/jsonobj"
+
 // The checks' fast path: one pass over the bytes of a message (or of a
 // call's arguments), without decoding or allocating, that recognizes the
 // plain JSON every SDK and client sends. It only ever says "certainly
@@ -344,34 +346,11 @@ func (s *quickScan) lit(word string) bool {
 // num reads a number without exponent of at most quickMaxNumber bytes
 // (RFC 8259's grammar otherwise).
 func (s *quickScan) num() bool {
-	b, i := s.b, s.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-	default:
+	end, exp := jsonobj.NumberEnd(s.b, s.i)
+	if end < 0 || exp || end-s.i > quickMaxNumber {
 		return false
 	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		start := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') || i-s.i > quickMaxNumber {
-		return false
-	}
-	s.i = i
+	s.i = end
 	return true
 }
 

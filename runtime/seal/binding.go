@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/elicitgen/elicitgen/internal/jsonobj"
 )
 
 // Binding ties a sealed state to the call that produced it.
@@ -166,43 +168,10 @@ func (c *canonChecker) str() bool {
 
 // num accepts a JSON number (RFC 8259 section 6).
 func (c *canonChecker) num() bool {
-	b, i := c.b, c.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	default:
+	end, _ := jsonobj.NumberEnd(c.b, c.i)
+	if end < 0 {
 		return false
 	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	c.i = i
+	c.i = end
 	return true
 }
