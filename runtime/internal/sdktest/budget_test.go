@@ -2,7 +2,6 @@ package sdktest
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -75,28 +74,7 @@ func TestSessionBudgets(t *testing.T) {
 	if n := countSessions(s.gs); n != 6 {
 		t.Fatalf("%d sessions, want the table full at 6", n)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "victim", Version: "v0"}, &mcp.ClientOptions{
-		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			r, err := scripted(ctx, goQuestion(req.Params))
-			if err != nil {
-				return nil, err
-			}
-			return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
-		},
-	})
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL,
-		HTTPClient: &http.Client{Transport: headerClient{"victim", http.DefaultTransport}}},
-		&mcp.ClientSessionOptions{ProtocolVersion: runtime.Version20251125})
-	if err != nil {
-		t.Fatalf("the newcomer could not initialize: %v", err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy"})
-	if err != nil || len(res.Content) == 0 || !strings.Contains(fmt.Sprint(res.Content[0].(*mcp.TextContent).Text), "deployed") {
-		t.Fatalf("the newcomer's approval: %+v, %v", res, err)
-	}
+	defer newcomerApproves(t, srv.URL).Close() // open while the sessions are counted
 	if n := countSessions(s.gs); n > 6 {
 		t.Errorf("%d sessions, over the total of 6", n)
 	}
@@ -231,28 +209,7 @@ func TestSessionBudgetsMCPGo(t *testing.T) {
 	if n := registered(); n != 6 {
 		t.Fatalf("%d sessions, want the table full at 6", n)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "victim", Version: "v0"}, &mcp.ClientOptions{
-		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			r, err := scripted(ctx, goQuestion(req.Params))
-			if err != nil {
-				return nil, err
-			}
-			return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
-		},
-	})
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL,
-		HTTPClient: &http.Client{Transport: headerClient{"victim", http.DefaultTransport}}},
-		&mcp.ClientSessionOptions{ProtocolVersion: runtime.Version20251125})
-	if err != nil {
-		t.Fatalf("the newcomer could not initialize: %v", err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy"})
-	if err != nil || len(res.Content) == 0 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "deployed") {
-		t.Fatalf("the newcomer's approval: %+v, %v", res, err)
-	}
+	defer newcomerApproves(t, srv.URL).Close() // open while the sessions are counted
 	if n := registered(); n > 6 {
 		t.Errorf("%d sessions, over the total of 6", n)
 	}
@@ -292,4 +249,34 @@ func pingPastLifetime(t *testing.T, url, sid string) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Errorf("a session pinged every 200ms still answers %d after its 2s lifetime", code)
+}
+
+// newcomerApproves connects a go-sdk client ("victim") to url on
+// 2025-11-25 and fails unless its deploy approval completes; it returns
+// the client's session, still open.
+func newcomerApproves(t *testing.T, url string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "victim", Version: "v0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			r, err := scripted(ctx, goQuestion(req.Params))
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.ElicitResult{Action: string(r.Action), Content: r.Content}, nil
+		},
+	})
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url,
+		HTTPClient: &http.Client{Transport: headerClient{"victim", http.DefaultTransport}}},
+		&mcp.ClientSessionOptions{ProtocolVersion: runtime.Version20251125})
+	if err != nil {
+		t.Fatalf("the newcomer could not initialize: %v", err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy"})
+	if err != nil || len(res.Content) == 0 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "deployed") {
+		cs.Close()
+		t.Fatalf("the newcomer's approval: %+v, %v", res, err)
+	}
+	return cs
 }
