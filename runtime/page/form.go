@@ -18,15 +18,20 @@ const (
 )
 
 // fieldProblem is one problem with a post: field is the property name, ""
-// for the post as a whole (or a key that is no property).
+// for the post as a whole (or a key that is no property); msg is the
+// sentence the person reads, naming the field.
 type fieldProblem struct {
 	field string
 	msg   string
 }
 
 // problems returns the field problems of err, a *runtime.ValidationError
-// or any error.
-func problems(err error) []fieldProblem {
+// or any error, as the person reads them: from c (nil: the built-in
+// catalog) in the language that best serves lang, fields named by their
+// titles in s, a pattern rule by its PatternMessage (never the
+// expression). An error without field problems (a Config.Validate
+// error in the author's words) is shown as it is.
+func problems(err error, c *runtime.Catalog, lang string, s *runtime.Schema) []fieldProblem {
 	if err == nil {
 		return nil
 	}
@@ -34,7 +39,7 @@ func problems(err error) []fieldProblem {
 	if errors.As(err, &ve) {
 		out := make([]fieldProblem, 0, len(ve.Fields))
 		for _, f := range ve.Fields {
-			out = append(out, fieldProblem{f.Field, f.Msg})
+			out = append(out, fieldProblem{f.Field, f.PersonText(c, lang, s)})
 		}
 		if len(out) > 0 {
 			return out
@@ -42,9 +47,23 @@ func problems(err error) []fieldProblem {
 	}
 	var fe *runtime.FieldError
 	if errors.As(err, &fe) {
-		return []fieldProblem{{fe.Field, fe.Msg}}
+		return []fieldProblem{{fe.Field, fe.PersonText(c, lang, s)}}
 	}
 	return []fieldProblem{{"", err.Error()}}
+}
+
+// unconfirmed returns a problem for each box tagged confirm that content
+// leaves unticked: on the page an accept without it is not sent, the
+// person is told that unticked declines, and chooses.
+func unconfirmed(s *runtime.Schema, content map[string]any, t *text) []fieldProblem {
+	var out []fieldProblem
+	for i := range s.Properties {
+		pr := &s.Properties[i]
+		if pr.Confirm && pr.Kind == runtime.KindBoolean && content[pr.Name] != true {
+			out = append(out, fieldProblem{pr.Name, t.about(t.Unconfirmed, pr)})
+		}
+	}
+	return out
 }
 
 // content converts a post to the content of an accept, the way an MCP
@@ -71,14 +90,14 @@ func (p *Pages) content(s *runtime.Schema, form url.Values, t *text) (map[string
 			}
 			switch {
 			case long:
-				bad = append(bad, fieldProblem{pr.Name, t.TooLong})
+				bad = append(bad, fieldProblem{pr.Name, t.about(t.TooLong, pr)})
 			case len(items) > 0 || pr.Required:
 				content[pr.Name] = items
 			}
 			continue
 		}
 		if len(vals) > 1 {
-			bad = append(bad, fieldProblem{pr.Name, t.Once})
+			bad = append(bad, fieldProblem{pr.Name, t.about(t.Once, pr)})
 			continue
 		}
 		v := ""
@@ -86,7 +105,7 @@ func (p *Pages) content(s *runtime.Schema, form url.Values, t *text) (map[string
 			v = vals[0]
 		}
 		if tooLong(v) {
-			bad = append(bad, fieldProblem{pr.Name, t.TooLong})
+			bad = append(bad, fieldProblem{pr.Name, t.about(t.TooLong, pr)})
 			continue
 		}
 		switch pr.Kind {
@@ -97,7 +116,7 @@ func (p *Pages) content(s *runtime.Schema, form url.Values, t *text) (map[string
 			case "true", "on":
 				content[pr.Name] = true
 			default:
-				bad = append(bad, fieldProblem{pr.Name, t.BadBool})
+				bad = append(bad, fieldProblem{pr.Name, t.about(t.BadBool, pr)})
 			}
 		case runtime.KindInteger, runtime.KindNumber:
 			v = strings.TrimSpace(v)
@@ -109,7 +128,7 @@ func (p *Pages) content(s *runtime.Schema, form url.Values, t *text) (map[string
 				if pr.Kind == runtime.KindInteger {
 					msg = t.NotInteger
 				}
-				bad = append(bad, fieldProblem{pr.Name, msg})
+				bad = append(bad, fieldProblem{pr.Name, t.about(msg, pr)})
 				continue
 			}
 			content[pr.Name] = json.Number(v)
@@ -199,13 +218,19 @@ func fields(s *runtime.Schema, posted url.Values, errs []fieldProblem, t *text) 
 		}
 		switch pr.Kind {
 		case runtime.KindBoolean:
-			f.Input, f.Checked = "checkbox", one == "true" || one == "on"
+			// A box always has a value (unticked is false): it is never
+			// marked required. A box tagged confirm says that unticked
+			// declines.
+			f.Input, f.Checked, f.Required = "checkbox", one == "true" || one == "on", false
+			if pr.Confirm {
+				f.Hint = t.ConfirmHint
+			}
 		case runtime.KindEnum, runtime.KindMulti:
 			f.Input = "select"
 			switch {
 			case pr.Kind == runtime.KindMulti:
 				f.Input = "checkboxes"
-				f.Hint = countHint(pr)
+				f.Hint = t.countHint(pr)
 			case pr.Required && len(pr.Options) <= maxRadios:
 				f.Input = "radio"
 			}
@@ -254,14 +279,9 @@ func fields(s *runtime.Schema, posted url.Values, errs []fieldProblem, t *text) 
 		}
 	}
 	for _, e := range errs {
-		e.msg = t.say(e.msg)
 		i := propIndex(s, e.field)
 		if i < 0 {
-			text := e.msg
-			if e.field != "" {
-				text = e.field + ": " + e.msg
-			}
-			summary = append(summary, summaryItem{Text: text})
+			summary = append(summary, summaryItem{Text: e.msg})
 			continue
 		}
 		f := &out[i]
@@ -270,7 +290,7 @@ func fields(s *runtime.Schema, posted url.Values, errs []fieldProblem, t *text) 
 		} else {
 			f.Error = e.msg
 		}
-		summary = append(summary, summaryItem{Target: f.ID, Text: f.Title + ": " + e.msg})
+		summary = append(summary, summaryItem{Target: f.ID, Text: e.msg})
 	}
 	for i := range out {
 		f := &out[i]
@@ -278,7 +298,7 @@ func fields(s *runtime.Schema, posted url.Values, errs []fieldProblem, t *text) 
 		if f.Description != "" {
 			ids = append(ids, f.ID+"-desc")
 		}
-		if f.Hint != "" && f.Input != "checkbox" {
+		if f.Hint != "" {
 			ids = append(ids, f.ID+"-hint")
 		}
 		if f.Error != "" {
@@ -330,21 +350,6 @@ func defaultValues(pr *runtime.Property) []string {
 		return []string{strconv.Itoa(d)}
 	}
 	return nil
-}
-
-// countHint says how many choices a multi-select takes, "" when any
-// number does.
-func countHint(pr *runtime.Property) string {
-	lo, hi := pr.MinItems, pr.MaxItems
-	switch {
-	case lo != nil && hi != nil:
-		return strconv.Itoa(*lo) + "–" + strconv.Itoa(*hi)
-	case lo != nil:
-		return "≥ " + strconv.Itoa(*lo)
-	case hi != nil:
-		return "≤ " + strconv.Itoa(*hi)
-	}
-	return ""
 }
 
 // maxShown bounds the length of a posted value shown again.

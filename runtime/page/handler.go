@@ -2,6 +2,7 @@ package page
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -150,14 +151,15 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 	case len(acts) == 1 && acts[0] == "decline":
 		a.Action = "decline"
 	case len(acts) == 1 && acts[0] == "accept":
-		t := textFor(q.Language)
+		t, lang := p.language(r, q)
 		content, bad := p.content(q.schema, r.PostForm, t)
 		var errs []fieldProblem
 		if len(bad) == 0 {
-			errs = problems(q.schema.CheckAnswer(content))
+			errs = problems(q.schema.CheckAnswer(content), p.cfg.Messages, lang, q.schema)
 			if len(errs) == 0 && p.cfg.Validate != nil {
-				errs = problems(p.cfg.Validate(q.Form, content))
+				errs = problems(p.cfg.Validate(q.Form, content), p.cfg.Messages, lang, q.schema)
 			}
+			errs = append(errs, unconfirmed(q.schema, content, t)...)
 		}
 		if len(bad)+len(errs) > 0 {
 			p.showForm(w, r, tok, q, r.PostForm, append(bad, errs...), http.StatusUnprocessableEntity)
@@ -195,7 +197,7 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 // view is the data of page.html.
 type view struct {
 	Lang    string
-	Title   string
+	Title   string // the heading and <title>
 	CSS     template.CSS
 	Text    *text
 	Notice  string
@@ -205,6 +207,11 @@ type view struct {
 	Action  string
 	CSRF    string
 	Expires string
+	// Asker says which server and tool ask.
+	Asker string
+	// ContentLang is the language of the question's own text (message,
+	// titles, options) when it differs from Lang, the page's words.
+	ContentLang string
 }
 
 type summaryItem struct {
@@ -215,13 +222,26 @@ type summaryItem struct {
 // notice writes a page of one sentence, in the question's language, or
 // the request's when there is no question.
 func (p *Pages) notice(w http.ResponseWriter, r *http.Request, q *question, status int, say func(*text) string) {
-	var t *text
-	if q != nil {
-		t = textFor(q.Language)
-	} else {
-		t = textFor(r.Header.Get("Accept-Language"))
+	t, _ := p.language(r, q)
+	msg := say(t)
+	p.render(w, r, status, &view{Lang: t.Lang, Title: t.heading(msg), Text: t, Notice: msg})
+}
+
+// language returns the page's wording for a request about q (nil when
+// there is none) and the language of its content: q's language, else the
+// call's preference, else the browser's Accept-Language, else English;
+// the content is in q's language ("" taken to be English).
+func (p *Pages) language(r *http.Request, q *question) (*text, string) {
+	browser := r.Header.Get("Accept-Language")
+	if q == nil {
+		t := textFor(browser)
+		return t, t.Lang
 	}
-	p.render(w, r, status, &view{Lang: t.Lang, Title: t.Title, Text: t, Notice: say(t)})
+	t := textFor(q.Language, q.Preference, browser)
+	if q.Language != "" {
+		return t, q.Language
+	}
+	return t, t.Lang
 }
 
 // render writes v with status; the template is executed into a buffer
@@ -243,11 +263,7 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, v *vi
 // showForm writes the form of q: as issued (posted nil), or with what
 // was posted and the problems found.
 func (p *Pages) showForm(w http.ResponseWriter, r *http.Request, tok *pageToken, q *question, posted url.Values, errs []fieldProblem, status int) {
-	t := textFor(q.Language)
-	lang := q.Language
-	if lang == "" {
-		lang = t.Lang
-	}
+	t, _ := p.language(r, q)
 	nonce := ""
 	if c, err := r.Cookie(csrfCookie); err == nil && validNonce(c.Value) {
 		nonce = c.Value
@@ -267,8 +283,12 @@ func (p *Pages) showForm(w http.ResponseWriter, r *http.Request, tok *pageToken,
 		HttpOnly: true, Secure: p.base.Scheme == "https", SameSite: http.SameSiteStrictMode,
 	})
 	v := &view{
-		Lang: lang, Title: t.Title, Text: t, Message: q.Message,
-		Action: p.path + tokenOf(r), CSRF: csrf, Expires: t.closes(q.expires),
+		Lang: t.Lang, Title: t.Title, Text: t, Message: q.Message,
+		Action: p.path + tokenOf(r), CSRF: csrf, Expires: t.closes(q.expires, p.now()),
+		Asker: t.asker(p.cfg.Name, q.Tool),
+	}
+	if content := cmp.Or(q.Language, "en"); !strings.EqualFold(content, t.Lang) {
+		v.ContentLang = content
 	}
 	v.Fields, v.Summary = fields(q.schema, posted, errs, t)
 	p.render(w, r, status, v)

@@ -75,6 +75,14 @@ type Config struct {
 	Validate func(form string, content map[string]any) error
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Name is the server's name as the person knows it ("Acme
+	// deploys"): each page says that it asks, and for which tool. ""
+	// names only the tool.
+	Name string
+	// Messages writes the runtime's sentences about invalid fields on
+	// the page, in the page's language (runtime.WithMessages's catalog);
+	// nil is the built-in one (English, Japanese).
+	Messages *runtime.Catalog
 }
 
 // Pages issues hosted form pages and serves them: it is the http.Handler
@@ -150,6 +158,13 @@ type Question struct {
 	// (runtime.Request.Language); "" for the form's source text, taken
 	// to be English.
 	Language string
+	// Preference is the person's language preference the call carried
+	// (runtime.LanguagePreference: a tag or an Accept-Language list), ""
+	// when none. The page's own words (buttons, headings, hints, errors)
+	// follow Language, then Preference, then the browser's
+	// Accept-Language, so that they are in the person's language even
+	// when the form has no translation.
+	Preference string
 	// Call binds the page to one call: its tool, the digest of its
 	// arguments and its principal (seal.BindCall).
 	Call seal.Binding
@@ -209,6 +224,13 @@ type stored struct {
 	Args      string            `json:"args"`
 	Principal string            `json:"principal,omitempty"`
 	Expires   int64             `json:"expires"` // Unix milliseconds
+
+	// The other server-side rules JSON schemas do not carry: pattern
+	// messages by property, the boxes tagged confirm.
+	PatternMessages map[string]string `json:"patternMessages,omitempty"`
+	Confirm         []string          `json:"confirm,omitempty"`
+	// Preference is Question.Preference.
+	Preference string `json:"pref,omitempty"`
 }
 
 // answer is an answer as kept in the Store.
@@ -244,6 +266,16 @@ func decodeQuestion(b []byte) (*question, error) {
 	for name, re := range q.Patterns {
 		if pr := s.Property(name); pr != nil {
 			pr.Pattern = re
+		}
+	}
+	for name, msg := range q.PatternMessages {
+		if pr := s.Property(name); pr != nil {
+			pr.PatternMessage = msg
+		}
+	}
+	for _, name := range q.Confirm {
+		if pr := s.Property(name); pr != nil && pr.Kind == runtime.KindBoolean {
+			pr.Confirm = true
 		}
 	}
 	q.schema = s
@@ -310,7 +342,7 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 		return nil, fmt.Errorf("elicit page: issue: %w", err)
 	}
 	st := stored{
-		Key: key, Form: q.Schema.Name, Schema: schema, Message: q.Message, Language: q.Language,
+		Key: key, Form: q.Schema.Name, Schema: schema, Message: q.Message, Language: q.Language, Preference: q.Preference,
 		Tool: q.Call.Tool, Args: hex.EncodeToString(q.Call.ArgsDigest[:]), Principal: q.Call.Principal,
 		Expires: expires.UnixMilli(),
 	}
@@ -320,6 +352,15 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 				st.Patterns = map[string]string{}
 			}
 			st.Patterns[pr.Name] = pr.Pattern
+		}
+		if pr := &q.Schema.Properties[i]; pr.PatternMessage != "" {
+			if st.PatternMessages == nil {
+				st.PatternMessages = map[string]string{}
+			}
+			st.PatternMessages[pr.Name] = pr.PatternMessage
+		}
+		if pr := &q.Schema.Properties[i]; pr.Confirm {
+			st.Confirm = append(st.Confirm, pr.Name)
 		}
 	}
 	enc, err := json.Marshal(&st)

@@ -217,17 +217,17 @@ func TestInvalidShownBesideFields(t *testing.T) {
 	}
 	// The conversion's problem (ratio) is reported alone first; fix it
 	// to see the validator's.
-	if !strings.Contains(body, `id="f1-err">must be a number`) {
+	if !strings.Contains(body, `id="f1-err">Ratio must be a number`) {
 		t.Errorf("no number error beside ratio:\n%s", body)
 	}
 	post.Set("ratio", "0.5")
 	rec = f.do(t, "POST", l.URL, "alice", cookies, post)
 	body = rec.Body.String()
 	for _, want := range []string{
-		`id="f0-err">must be at most 12`,
-		`id="f2-err">&#34;2026-02-30&#34; is not a date`,
-		`id="f3-err">must have at most 2 items`,
-		`<a href="#f0">Count: must be at most 12</a>`,
+		`id="f0-err">Count must be at most 12`,
+		`id="f2-err">When must be a date, YYYY-MM-DD (&#34;2026-02-30&#34; is not)`,
+		`id="f3-err">Tags: choose at most 2`,
+		`<a href="#f0">Count must be at most 12</a>`,
 		`value="40"`, `value="0.5"`, `value="&lt;b&gt;&#34;x&#34;&lt;/b&gt;"`,
 		`aria-invalid="true"`,
 	} {
@@ -244,7 +244,7 @@ func TestInvalidShownBesideFields(t *testing.T) {
 	// Required fields left empty, and an unknown field.
 	rec = f.do(t, "POST", l.URL, "alice", cookies, deployPost(csrf, "admin", "yes"))
 	body = rec.Body.String()
-	for _, want := range []string{`id="f0-err">is required`, `id="f3-err">`, `admin: is not a field of this form`} {
+	for _, want := range []string{`id="f0-err">Count is required`, `id="f3-err">`, `<li>admin is not a field of this form</li>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %s\n%s", want, body)
 		}
@@ -527,7 +527,7 @@ func TestJapanese(t *testing.T) {
 	cookies, csrf := f.open(t, l.URL)
 	rec := f.do(t, "POST", l.URL, "alice", cookies, deployPost(csrf, "branch", "", "confirmed", "true"))
 	body := rec.Body.String()
-	for _, want := range []string{`lang="ja"`, "ブランチ", ">本番</label>", "回答する", "辞退する", "次の項目を修正してください", `<a href="#f1">環境: 入力してください</a>`} {
+	for _, want := range []string{`lang="ja"`, "ブランチ", ">本番</label>", "回答する", "辞退する", "次の項目を修正してください", `<a href="#f1">「環境」は必須です</a>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %s", want)
 		}

@@ -1,6 +1,8 @@
 package page
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -8,15 +10,22 @@ import (
 
 // text is the page's own wording in one language: everything on the page
 // that is not the question's (its message, titles, descriptions and
-// options come translated in the Question).
+// options come translated in the Question) and not the runtime's
+// sentences about invalid fields (runtime.Catalog). Templates name a
+// field as {field} (its title) and arguments as {0}, {1}.
 type text struct {
 	Lang     string
-	Title    string // the page's heading and <title>
+	Title    string // the form's heading and <title>
 	Accept   string
 	Decline  string
 	Required string
 	Choose   string // the empty choice of a select
 	Fix      string // heading of the error summary
+
+	// AskedBy says who asks: {0} the server (Config.Name), {1} the tool.
+	AskedBy string
+	// AskedFor says which tool asks, when the server has no name: {0}.
+	AskedFor string
 
 	Sent     string
 	Declined string
@@ -31,30 +40,54 @@ type text struct {
 	BadPost  string
 	Method   string
 
-	Closes string // time.Format layout sentence: "This page closes at " + time
-	Date   string // hint of a date input
-	Stamp  string // hint of a date-time input
-	Email  string
-	URI    string
+	// Headings of the notices: after an answer, a refusal, a link that
+	// does not open. Refused is the heading of every other notice, all
+	// of which record nothing.
+	SentHeading     string
+	DeclinedHeading string
+	AnsweredHeading string
+	ExpiredHeading  string
+	InvalidHeading  string
+	ForeignHeading  string
+	SignInHeading   string
+	Refused         string
 
-	NotNumber  string
-	NotInteger string
-	Once       string
-	TooLong    string
-	BadBool    string
+	// ClosesIn says when the page closes: {0} how long from now
+	// (Minutes, Hours, Days...), {1} the time, written with ClosesAt (a
+	// time.Format layout, in UTC).
+	ClosesIn string
+	ClosesAt string
+	Soon     string // less than a minute
+	Minute   string
+	Minutes  string // {0}
+	Hour     string
+	Hours    string // {0}
+	Day      string
+	Days     string // {0}
 
-	// Runtime holds translations of the runtime's exact field messages
-	// (the runtime's message catalog will supersede it).
-	Runtime map[string]string
-}
+	Date  string // hint of a date input
+	Stamp string // hint of a date-time input
+	Email string
+	URI   string
 
-// say returns the runtime's field message msg in t's language, when t
-// has it.
-func (t *text) say(msg string) string {
-	if m, ok := t.Runtime[msg]; ok {
-		return m
-	}
-	return msg
+	// How many choices a multi-select takes: {0} the least, {1} the
+	// most.
+	AtLeast string
+	AtMost  string
+	Between string
+	Exactly string
+
+	// ConfirmHint explains a box tagged confirm (Property.Confirm):
+	// unticked, it declines.
+	ConfirmHint string
+
+	// Problems the page finds in a post before the form's rules do.
+	NotNumber   string
+	NotInteger  string
+	Once        string
+	TooLong     string
+	BadBool     string
+	Unconfirmed string // an accept with a box tagged confirm unticked
 }
 
 var texts = []text{{
@@ -65,6 +98,9 @@ var texts = []text{{
 	Required: "(required)",
 	Choose:   "Choose…",
 	Fix:      "Please correct the following:",
+
+	AskedBy:  "{0} asks this for its tool {1}.",
+	AskedFor: "The tool {0} asks this.",
 
 	Sent:     "Thank you: your answer was sent. You can close this page.",
 	Declined: "You declined: nothing was sent. You can close this page.",
@@ -79,17 +115,43 @@ var texts = []text{{
 	BadPost:  "This is not an answer this page can read.",
 	Method:   "This page takes answers only from its form.",
 
-	Closes: "This page closes at 15:04 MST on 2 January 2006.",
-	Date:   "YYYY-MM-DD",
-	Stamp:  "A date and time, such as 2026-07-28T09:30:00Z",
-	Email:  "An email address",
-	URI:    "A full web address, such as https://example.com/",
+	SentHeading:     "Answer sent",
+	DeclinedHeading: "You declined",
+	AnsweredHeading: "Already answered",
+	ExpiredHeading:  "Link expired",
+	InvalidHeading:  "Link not valid",
+	ForeignHeading:  "Not your question",
+	SignInHeading:   "Sign in to answer",
+	Refused:         "Nothing was recorded",
 
-	NotNumber:  "must be a number",
-	NotInteger: "must be a whole number",
-	Once:       "must be given once",
-	TooLong:    "is too long",
-	BadBool:    "must be ticked or left unticked",
+	ClosesIn: "This page closes in {0}, at {1}.",
+	ClosesAt: "15:04 MST on 2 January 2006",
+	Soon:     "less than a minute",
+	Minute:   "1 minute",
+	Minutes:  "{0} minutes",
+	Hour:     "1 hour",
+	Hours:    "{0} hours",
+	Day:      "1 day",
+	Days:     "{0} days",
+
+	Date:  "YYYY-MM-DD",
+	Stamp: "A date and time, such as 2026-07-28T09:30:00Z",
+	Email: "An email address",
+	URI:   "A full web address, such as https://example.com/",
+
+	AtLeast: "Choose at least {0}.",
+	AtMost:  "Choose at most {1}.",
+	Between: "Choose {0} to {1}.",
+	Exactly: "Choose {0}.",
+
+	ConfirmHint: "Tick this box to approve. Left unticked, your answer is a decline.",
+
+	NotNumber:   "{field} must be a number",
+	NotInteger:  "{field} must be a whole number",
+	Once:        "{field} must be given once",
+	TooLong:     "{field} is too long",
+	BadBool:     "{field} must be ticked or left unticked",
+	Unconfirmed: "{field} is not ticked: tick it to approve, or choose Decline (nothing was sent yet)",
 }, {
 	Lang:     "ja",
 	Title:    "ご回答をお願いします",
@@ -98,6 +160,9 @@ var texts = []text{{
 	Required: "（必須）",
 	Choose:   "選択してください",
 	Fix:      "次の項目を修正してください:",
+
+	AskedBy:  "{0} がツール {1} のために質問しています。",
+	AskedFor: "ツール {0} からの質問です。",
 
 	Sent:     "ありがとうございます。回答を送信しました。このページは閉じてかまいません。",
 	Declined: "辞退しました。何も送信されていません。このページは閉じてかまいません。",
@@ -112,22 +177,43 @@ var texts = []text{{
 	BadPost:  "このページでは読み取れない回答です。",
 	Method:   "このページはフォームからの回答のみ受け付けます。",
 
-	Closes: "このページは2006年1月2日 15:04 MSTに閉じます。",
-	Date:   "YYYY-MM-DD",
-	Stamp:  "日時（例: 2026-07-28T09:30:00Z）",
-	Email:  "メールアドレス",
-	URI:    "完全なウェブアドレス（例: https://example.com/）",
+	SentHeading:     "回答を送信しました",
+	DeclinedHeading: "辞退しました",
+	AnsweredHeading: "回答済みです",
+	ExpiredHeading:  "リンクの有効期限切れ",
+	InvalidHeading:  "無効なリンク",
+	ForeignHeading:  "別の方への質問です",
+	SignInHeading:   "サインインが必要です",
+	Refused:         "何も記録されていません",
 
-	NotNumber:  "数値を入力してください",
-	NotInteger: "整数を入力してください",
-	Once:       "一度だけ指定してください",
-	TooLong:    "長すぎます",
-	BadBool:    "チェックを入れるか外してください",
+	ClosesIn: "このページはあと{0}で閉じます（{1}）。",
+	ClosesAt: "2006年1月2日 15:04 MST",
+	Soon:     "1分足らず",
+	Minute:   "1分",
+	Minutes:  "{0}分",
+	Hour:     "1時間",
+	Hours:    "{0}時間",
+	Day:      "1日",
+	Days:     "{0}日",
 
-	Runtime: map[string]string{
-		"is required":                 "入力してください",
-		"is not a field of this form": "このフォームの項目ではありません",
-	},
+	Date:  "YYYY-MM-DD",
+	Stamp: "日時（例: 2026-07-28T09:30:00Z）",
+	Email: "メールアドレス",
+	URI:   "完全なウェブアドレス（例: https://example.com/）",
+
+	AtLeast: "{0}個以上選んでください。",
+	AtMost:  "{1}個まで選んでください。",
+	Between: "{0}〜{1}個選んでください。",
+	Exactly: "{0}個選んでください。",
+
+	ConfirmHint: "承認する場合はチェックを入れてください。チェックを入れないままの回答は辞退になります。",
+
+	NotNumber:   "「{field}」には数値を入力してください",
+	NotInteger:  "「{field}」には整数を入力してください",
+	Once:        "「{field}」は一度だけ指定してください",
+	TooLong:     "「{field}」が長すぎます",
+	BadBool:     "「{field}」はチェックを入れるか外してください",
+	Unconfirmed: "「{field}」にチェックが入っていません。承認する場合はチェックを入れ、しない場合は「辞退する」を選んでください（まだ何も送信されていません）",
 }}
 
 var textTags = func() []string {
@@ -138,19 +224,135 @@ var textTags = func() []string {
 	return tags
 }()
 
-// textFor returns the page's wording for pref, a language tag or an
-// Accept-Language list; English when none serves it.
-func textFor(pref string) *text {
-	tag := runtime.MatchLanguage(pref, textTags...)
-	for i := range texts {
-		if texts[i].Lang == tag {
-			return &texts[i]
+// textFor returns the page's wording for the first of prefs (language
+// tags or Accept-Language lists; "" is skipped) that one serves: English
+// when none does.
+func textFor(prefs ...string) *text {
+	for _, pref := range prefs {
+		if pref == "" {
+			continue
+		}
+		tag := runtime.MatchLanguage(pref, textTags...)
+		for i := range texts {
+			if texts[i].Lang == tag {
+				return &texts[i]
+			}
 		}
 	}
 	return &texts[0]
 }
 
-// closes says when a page closes, in UTC.
-func (t *text) closes(at time.Time) string {
-	return at.UTC().Format(t.Closes)
+// fill writes template s with field for {field} and args for {0}, {1},
+// in one pass: a title or value that holds braces stays as it is.
+func fill(s, field string, args ...string) string {
+	var sb strings.Builder
+	for {
+		i := strings.IndexByte(s, '{')
+		j := strings.IndexByte(s[i+1:], '}')
+		if i < 0 || j < 0 {
+			sb.WriteString(s)
+			return sb.String()
+		}
+		name := s[i+1 : i+1+j]
+		sb.WriteString(s[:i])
+		if n, err := strconv.Atoi(name); name == "field" || err == nil && n >= 0 && n < len(args) {
+			if name == "field" {
+				sb.WriteString(field)
+			} else {
+				sb.WriteString(args[n])
+			}
+		} else {
+			sb.WriteString(s[i : i+j+2])
+		}
+		s = s[i+j+2:]
+	}
+}
+
+// about writes the page's problem template tmpl about property pr, named
+// by its title.
+func (t *text) about(tmpl string, pr *runtime.Property) string {
+	name := pr.Title
+	if name == "" {
+		name = pr.Name
+	}
+	return fill(tmpl, name)
+}
+
+// heading returns the heading of a notice that says say.
+func (t *text) heading(say string) string {
+	switch say {
+	case t.Sent:
+		return t.SentHeading
+	case t.Declined:
+		return t.DeclinedHeading
+	case t.Answered:
+		return t.AnsweredHeading
+	case t.Expired:
+		return t.ExpiredHeading
+	case t.Invalid:
+		return t.InvalidHeading
+	case t.Foreign:
+		return t.ForeignHeading
+	case t.SignIn:
+		return t.SignInHeading
+	}
+	return t.Refused
+}
+
+// asker says who asks: the server named name (none when "") for tool.
+func (t *text) asker(name, tool string) string {
+	switch {
+	case tool == "":
+		return ""
+	case name == "":
+		return fill(t.AskedFor, "", tool)
+	}
+	return fill(t.AskedBy, "", name, tool)
+}
+
+// closes says when a page that closes at at closes, seen at now: how
+// long from now, and the time in UTC.
+func (t *text) closes(at, now time.Time) string {
+	return fill(t.ClosesIn, "", t.left(at.Sub(now)), at.UTC().Format(t.ClosesAt))
+}
+
+// left writes d, rounded down to whole minutes up to two hours, whole
+// hours up to two days, whole days beyond.
+func (t *text) left(d time.Duration) string {
+	n := func(tmpl string, v time.Duration) string { return fill(tmpl, "", strconv.FormatInt(int64(v), 10)) }
+	switch {
+	case d < time.Minute:
+		return t.Soon
+	case d < 2*time.Minute:
+		return t.Minute
+	case d < 2*time.Hour:
+		return n(t.Minutes, d/time.Minute)
+	case d < 48*time.Hour:
+		return n(t.Hours, d/time.Hour)
+	}
+	return n(t.Days, d/(24*time.Hour))
+}
+
+// countHint says how many choices a multi-select takes, "" when any
+// number does.
+func (t *text) countHint(pr *runtime.Property) string {
+	lo, hi := pr.MinItems, pr.MaxItems
+	var a, b string
+	if lo != nil {
+		a = strconv.Itoa(*lo)
+	}
+	if hi != nil {
+		b = strconv.Itoa(*hi)
+	}
+	switch {
+	case lo != nil && hi != nil && *lo == *hi:
+		return fill(t.Exactly, "", a)
+	case lo != nil && hi != nil:
+		return fill(t.Between, "", a, b)
+	case lo != nil && *lo > 0:
+		return fill(t.AtLeast, "", a)
+	case hi != nil:
+		return fill(t.AtMost, "", a, b)
+	}
+	return ""
 }
