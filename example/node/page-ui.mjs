@@ -129,6 +129,8 @@ async function runCase(page, c, cspErrors) {
       await fill(page, c.invalid ?? []);
       resp = await submit(page, 'accept');
       check(`${n}: invalid answer comes back (422)`, resp.status() === 422, resp.status());
+      const focused = await page.evaluate(() => document.activeElement?.id);
+      check(`${n}: the error summary has the focus`, focused === 'summary', focused);
       for (const f of c.errors) {
         const msg = await fieldError(page, f);
         check(`${n}: error beside ${f}`, !!msg, msg);
@@ -143,6 +145,8 @@ async function runCase(page, c, cspErrors) {
     resp = await submit(page, 'accept');
     check(`${n}: valid answer accepted (200)`, resp.status() === 200, resp.status());
     check(`${n}: says it was sent`, (await notice(page)) === c.sent, await notice(page));
+    const sentHeading = (await page.textContent('h1'))?.trim();
+    check(`${n}: the heading says it was sent`, !!sentHeading && sentHeading !== c.heading, sentHeading);
     resp = await page.goto(c.url, { waitUntil: 'domcontentloaded' });
     check(`${n}: reopened page refuses (409)`, resp.status() === 409, resp.status());
     check(`${n}: says it was answered`, (await notice(page)) === c.answered, await notice(page));
