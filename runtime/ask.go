@@ -138,6 +138,9 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 		again := *req
 		asked = &again
 		again.Message = retryMessage(req, cfg, a, invalid)
+		if err == nil {
+			again.Schema = keepValid(req.Schema, resp.Content, invalid)
+		}
 		again.Attempt, again.Retries = tries+1, cfg.retries
 		resp, err = ask(ctx, a, &again, cfg.timeout)
 		if errors.Is(err, ErrRetriesUsed) {

@@ -96,6 +96,13 @@ func askBodies() map[string]body {
 			}
 			return "choice=" + ch.Value, nil
 		},
+		"retry_deploy": func(ctx context.Context, ask runtime.Asker) (string, error) {
+			out, err := testforms.AskDeploy(ctx, ask, deployMsg, runtime.WithRetries(1))
+			if err != nil {
+				return "", err
+			}
+			return describeDeploy(out.Value), nil
+		},
 		"subscribe": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			out, err := testforms.AskSubscribe(ctx, ask, subscribeMsg)
 			if err != nil {
