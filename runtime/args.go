@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"sort"
 	"strings"
 	"time"
 	"unsafe"
@@ -219,12 +220,45 @@ type MissingArgs[T any] struct {
 	Ask func(ctx context.Context, a Asker, v *T, message string, opts ...AskOption) (Action, error)
 	// Message is the question shown with the form.
 	Message string
+	// Messages holds Message in other languages, by BCP 47 tag ("ja",
+	// "pt-BR"): the one that best serves the person's language (a
+	// WithLocale among the Options, else the call's preference; see
+	// MatchLanguage) is shown instead of Message, which stays the text
+	// for every other language.
+	Messages map[string]string
 	// Options returns the ask options of one call, computed from the
 	// arguments as the model sent them: WithOptions for the choices the
 	// server decides (the key results of the organisation given),
 	// WithDefault, WithRetries. Nil means none. Its error fails the call
 	// as the handler's error would.
 	Options func(ctx context.Context, v *T) ([]AskOption, error)
+}
+
+// message returns the message of m in the language the person reads the
+// form in: a WithLocale among opts, else a's preference.
+func (m MissingArgs[T]) message(a Asker, opts []AskOption) string {
+	if len(m.Messages) == 0 {
+		return m.Message
+	}
+	pref := LanguagePreference(a)
+	var cfg askConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.localeSet {
+		pref = cfg.locale
+	}
+	tags := make([]string, 0, len(m.Messages))
+	for tag := range m.Messages {
+		tags = append(tags, tag)
+	}
+	sort.Strings(tags) // one answer for tags equal but for case
+	if tag := MatchLanguage(pref, tags...); tag != "" {
+		return m.Messages[tag]
+	}
+	return m.Message
 }
 
 // ArgsNotGivenError is a decline or cancel of the question for a tool's
@@ -261,7 +295,7 @@ func (m MissingArgs[T]) Complete(ctx context.Context, a Asker, v *T) error {
 			return err
 		}
 	}
-	act, err := m.Ask(ctx, a, v, m.Message, opts...)
+	act, err := m.Ask(ctx, a, v, m.message(a, opts), opts...)
 	switch {
 	case err != nil:
 		return err
