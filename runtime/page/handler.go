@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/templates"
 )
 
@@ -151,13 +152,13 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 	case len(acts) == 1 && acts[0] == "decline":
 		a.Action = "decline"
 	case len(acts) == 1 && acts[0] == "accept":
-		t, lang := p.language(r, q)
+		t, errLang := p.language(r, q)
 		content, bad := p.content(q.schema, r.PostForm, t)
 		var errs []fieldProblem
 		if len(bad) == 0 {
-			errs = problems(q.schema.CheckAnswer(content), p.cfg.Messages, lang, q.schema)
+			errs = problems(q.schema.CheckAnswer(content), p.cfg.Messages, errLang, q.schema)
 			if len(errs) == 0 && p.cfg.Validate != nil {
-				errs = problems(p.cfg.Validate(q.Form, content), p.cfg.Messages, lang, q.schema)
+				errs = problems(p.cfg.Validate(q.Form, content), p.cfg.Messages, errLang, q.schema)
 			}
 			errs = append(errs, unconfirmed(q.schema, content, t)...)
 		}
@@ -212,6 +213,10 @@ type view struct {
 	// ContentLang is the language of the question's own text (message,
 	// titles, options) when it differs from Lang, the page's words.
 	ContentLang string
+	// ErrLang is the language of the runtime's sentences about invalid
+	// fields when it differs from Lang (a Config.Messages language the
+	// page's words lack).
+	ErrLang string
 }
 
 type summaryItem struct {
@@ -227,21 +232,29 @@ func (p *Pages) notice(w http.ResponseWriter, r *http.Request, q *question, stat
 	p.render(w, r, status, &view{Lang: t.Lang, Title: t.heading(msg), Text: t, Notice: msg})
 }
 
-// language returns the page's wording for a request about q (nil when
-// there is none) and the language of its content: q's language, else the
-// call's preference, else the browser's Accept-Language, else English;
-// the content is in q's language ("" taken to be English).
+// language returns the page's words for a request about q (nil when
+// there is none), and the language of the runtime's sentences on it
+// (Config.Messages): each is the first of the call's preference, the
+// question's language and the browser's Accept-Language that it has,
+// else English. The person's language comes first, so that a form
+// without their translation still has its buttons, hints and errors in
+// it.
 func (p *Pages) language(r *http.Request, q *question) (*text, string) {
-	browser := r.Header.Get("Accept-Language")
-	if q == nil {
-		t := textFor(browser)
-		return t, t.Lang
+	prefs := []string{r.Header.Get("Accept-Language")}
+	if q != nil {
+		prefs = []string{q.Preference, q.Language, prefs[0]}
 	}
-	t := textFor(q.Language, q.Preference, browser)
-	if q.Language != "" {
-		return t, q.Language
+	t := textFor(prefs...)
+	tags := p.cfg.Messages.Tags()
+	for _, pref := range prefs {
+		if pref == "" {
+			continue
+		}
+		if tag := runtime.MatchLanguage(pref, tags...); tag != "" {
+			return t, tag
+		}
 	}
-	return t, t.Lang
+	return t, "en"
 }
 
 // render writes v with status; the template is executed into a buffer
@@ -263,7 +276,7 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, v *vi
 // showForm writes the form of q: as issued (posted nil), or with what
 // was posted and the problems found.
 func (p *Pages) showForm(w http.ResponseWriter, r *http.Request, tok *pageToken, q *question, posted url.Values, errs []fieldProblem, status int) {
-	t, _ := p.language(r, q)
+	t, errLang := p.language(r, q)
 	nonce := ""
 	if c, err := r.Cookie(csrfCookie); err == nil && validNonce(c.Value) {
 		nonce = c.Value
@@ -289,6 +302,9 @@ func (p *Pages) showForm(w http.ResponseWriter, r *http.Request, tok *pageToken,
 	}
 	if content := cmp.Or(q.Language, "en"); !strings.EqualFold(content, t.Lang) {
 		v.ContentLang = content
+	}
+	if !strings.EqualFold(errLang, t.Lang) {
+		v.ErrLang = errLang
 	}
 	v.Fields, v.Summary = fields(q.schema, posted, errs, t)
 	p.render(w, r, status, v)

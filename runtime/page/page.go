@@ -161,7 +161,7 @@ type Question struct {
 	// Preference is the person's language preference the call carried
 	// (runtime.LanguagePreference: a tag or an Accept-Language list), ""
 	// when none. The page's own words (buttons, headings, hints, errors)
-	// follow Language, then Preference, then the browser's
+	// follow Preference, then Language, then the browser's
 	// Accept-Language, so that they are in the person's language even
 	// when the form has no translation.
 	Preference string

@@ -42,3 +42,39 @@ func TestMessagesCatalog(t *testing.T) {
 		t.Errorf("catalog not used:\n%s", body)
 	}
 }
+
+// TestPreferenceOverSourceLanguage: a form without the person's
+// translation is asked in its source language (Question.Language "en");
+// the page's own words and errors still follow the person's preference.
+func TestPreferenceOverSourceLanguage(t *testing.T) {
+	f := newFixture(t)
+	l, err := f.p.Issue(context.Background(), &Question{Schema: schema(t, "Deploy", deployJSON), Message: "Deploy?", Language: "en", Preference: "ja", Call: f.call})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cookies, csrf := f.open(t, l.URL)
+	body := f.do(t, "POST", l.URL, "alice", cookies, deployPost(csrf, "confirmed", "true")).Body.String()
+	for _, want := range []string{`<html lang="ja">`, "回答する", `<p class="message" id="message" lang="en">`, `<a href="#f1">「Environment」は必須です</a>`, `id="f1-err" lang="ja">`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %s:\n%s", want, body)
+		}
+	}
+}
+
+// TestErrorsInCatalogLanguage: a Config.Messages language the page's
+// words lack still writes the errors, marked with their language.
+func TestErrorsInCatalogLanguage(t *testing.T) {
+	f := newFixture(t)
+	f.p.cfg.Messages = runtime.NewCatalog(runtime.Messages{Tag: "fr", Text: map[runtime.MessageID]string{runtime.MsgRequired: "{field} est obligatoire"}})
+	l, err := f.p.Issue(context.Background(), &Question{Schema: schema(t, "Deploy", deployJSON), Language: "en", Preference: "fr-CH, fr;q=0.9", Call: f.call})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cookies, csrf := f.open(t, l.URL)
+	body := f.do(t, "POST", l.URL, "alice", cookies, deployPost(csrf, "confirmed", "true")).Body.String()
+	for _, want := range []string{`<html lang="en">`, ">Accept<", `<ul lang="fr">`, `<a href="#f1">Environment est obligatoire</a>`, `id="f1-err" lang="fr">Environment est obligatoire<`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %s:\n%s", want, body)
+		}
+	}
+}
