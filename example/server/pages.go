@@ -77,7 +77,7 @@ func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool
 		base = "http://" + addr.String() + PagesPath
 	}
 	quiet := addr == nil // a CGI process: one request, no banner
-	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity}
+	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity, Name: "elicitgen example server"}
 	if identity == nil {
 		cfg.LinkOnly = true
 		if !quiet {
