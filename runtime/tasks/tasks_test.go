@@ -292,7 +292,10 @@ func TestCancel(t *testing.T) {
 	s, _, _ := newServer()
 	ctx := context.Background()
 	ran := false
-	s.Run = func(context.Context, tasks.Record) tasks.Step { ran = true; return tasks.Step{Result: json.RawMessage(`{}`)} }
+	s.Run = func(context.Context, tasks.Record) tasks.Step {
+		ran = true
+		return tasks.Step{Result: json.RawMessage(`{}`)}
+	}
 	r, _ := s.Create(ctx, "alice", "deploy", "", nil, time.Hour)
 	if _, err := s.Settle(ctx, r.ID, tasks.Step{Requests: map[string]json.RawMessage{"deploy": elicit}}); err != nil {
 		t.Fatal(err)
