@@ -56,6 +56,13 @@ type Record struct {
 	Answers map[string]json.RawMessage `json:"answers,omitempty"`
 	// Issued is every key ever asked in this task, in order.
 	Issued []string `json:"issued,omitempty"`
+	// Round holds the keys of the current round of input requests: what
+	// the tool is run again with.
+	Round []string `json:"round,omitempty"`
+	// State is the sealed requestState of the current round, as the
+	// tool's input_required result carried it; it never goes on the task
+	// wire.
+	State string `json:"state,omitempty"`
 	// Result is the tool's result once completed (a CallToolResult).
 	Result json.RawMessage `json:"result,omitempty"`
 	// Err is the JSON-RPC error once failed.
@@ -133,7 +140,11 @@ func (r *Record) Ask(now time.Time, requests map[string]json.RawMessage) error {
 	if r.Pending == nil {
 		r.Pending = map[string]json.RawMessage{}
 	}
+	if r.Status == StatusWorking {
+		r.Round = nil // a new round
+	}
 	for _, k := range keys {
+		r.Round = append(r.Round, k)
 		r.Pending[k] = append(json.RawMessage(nil), requests[k]...)
 		r.Issued = append(r.Issued, k)
 	}
@@ -182,7 +193,7 @@ func (r *Record) Complete(now time.Time, result json.RawMessage) error {
 		return errors.New("tasks: a task's result must be a JSON object")
 	}
 	r.Status, r.Updated, r.Result, r.Pending = StatusCompleted, now, append(json.RawMessage(nil), result...), nil
-	r.Message = ""
+	r.Message, r.State = "", ""
 	return nil
 }
 
@@ -195,7 +206,7 @@ func (r *Record) Fail(now time.Time, e *Error) error {
 	if e == nil {
 		e = &Error{Code: CodeInternal, Message: "internal error"}
 	}
-	r.Status, r.Updated, r.Err, r.Pending, r.Message = StatusFailed, now, e, nil, e.Message
+	r.Status, r.Updated, r.Err, r.Pending, r.Message, r.State = StatusFailed, now, e, nil, e.Message, ""
 	return nil
 }
 
@@ -206,7 +217,7 @@ func (r *Record) Cancel(now time.Time) bool {
 	if r.Status.Terminal() {
 		return false
 	}
-	r.Status, r.Updated, r.Pending = StatusCancelled, now, nil
+	r.Status, r.Updated, r.Pending, r.State = StatusCancelled, now, nil, ""
 	return true
 }
 
@@ -218,4 +229,16 @@ func isObject(raw json.RawMessage) bool {
 	}
 	var m map[string]json.RawMessage
 	return json.Unmarshal(raw, &m) == nil
+}
+
+// RoundAnswers returns the answers to the current round's requests: the
+// inputResponses of the tool's next run.
+func (r *Record) RoundAnswers() map[string]json.RawMessage {
+	m := make(map[string]json.RawMessage, len(r.Round))
+	for _, k := range r.Round {
+		if a, ok := r.Answers[k]; ok {
+			m[k] = a
+		}
+	}
+	return m
 }

@@ -20,8 +20,11 @@ const DefaultPollInterval = 2 * time.Second
 // with isError) or a JSON-RPC error (failed). Exactly one is set.
 type Step struct {
 	Requests map[string]json.RawMessage
-	Result   json.RawMessage
-	Err      *Error
+	// State is the sealed requestState that came with Requests; the task
+	// keeps it for the next run and never sends it.
+	State  string
+	Result json.RawMessage
+	Err    *Error
 }
 
 // Server serves the tasks/* methods over a Store and settles tasks as
@@ -104,7 +107,9 @@ func (s *Server) Settle(ctx context.Context, id string, st Step) (Record, error)
 		case st.Err != nil:
 			err = r.Fail(now, st.Err)
 		case st.Requests != nil:
-			err = r.Ask(now, st.Requests)
+			if err = r.Ask(now, st.Requests); err == nil {
+				r.State = st.State
+			}
 		default:
 			err = r.Complete(now, st.Result)
 		}
@@ -129,6 +134,9 @@ type Call struct {
 	// client capabilities (on protocol 2026-07-28). Without it every
 	// method is answered -32021.
 	Declared bool
+	// Run, when set, runs the task's tool again for this call instead of
+	// Server.Run (an HTTP front runs it with the update's own headers).
+	Run func(ctx context.Context, r Record) Step
 }
 
 // Serve answers one tasks/* request: the result to send, or an *Error to
@@ -210,8 +218,12 @@ func (s *Server) update(ctx context.Context, c Call) (json.RawMessage, error) {
 	case err != nil:
 		return nil, s.storeError(*p.TaskID, err)
 	}
-	if done && s.Run != nil {
-		_, err := s.Settle(ctx, r.ID, s.Run(ctx, r))
+	run := c.Run
+	if run == nil {
+		run = s.Run
+	}
+	if done && run != nil {
+		_, err := s.Settle(ctx, r.ID, run(ctx, r))
 		if errors.Is(err, ErrInvalidStep) {
 			// The tool's run cannot go on the wire: the task fails rather
 			// than wait for ever.
