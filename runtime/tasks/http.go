@@ -38,6 +38,9 @@ type HTTPOptions struct {
 	Principal func(*http.Request) string
 	// TTL is how long a task stays readable; zero means DefaultTTL.
 	TTL time.Duration
+	// Tools returns the policy of a tool by name; nil means the zero
+	// Policy (ModeAsk, not required) for every tool.
+	Tools func(name string) Policy
 	// MaxBodyBytes bounds the body of a request the front reads; zero
 	// means DefaultMaxBodyBytes. A larger body is refused with HTTP 413.
 	MaxBodyBytes int64
@@ -46,6 +49,37 @@ type HTTPOptions struct {
 // DefaultMaxBodyBytes bounds a request body when HTTPOptions.MaxBodyBytes
 // is zero: the adapters' own default.
 const DefaultMaxBodyBytes = 4 << 20
+
+// Mode is how a tool's calls from clients that declare the extension
+// become tasks.
+type Mode uint8
+
+// The modes of a tool.
+const (
+	// ModeAsk, the default: the call runs at once, and becomes a task
+	// when the tool asks a person (answers input_required); the task then
+	// waits, with no goroutine, for tasks/update.
+	ModeAsk Mode = iota
+	// ModeBackground: the call becomes a task at once and the tool runs
+	// in the background on this instance (work that takes time, not a
+	// person); tasks/cancel stops it. A client without the extension
+	// gets the call run at once.
+	ModeBackground
+	// ModeInputFirst: input_required rounds go to the client as
+	// 2026-07-28 retries, and the call's result is delivered as a task
+	// (the extension's "resolve input before the task").
+	ModeInputFirst
+	// ModeNever: never a task.
+	ModeNever
+)
+
+// Policy is how one tool's calls become tasks.
+type Policy struct {
+	Mode Mode
+	// Required refuses the tool to clients that do not declare the
+	// extension, with -32021 naming it, before the tool runs.
+	Required bool
+}
 
 // DefaultTTL is how long a task stays readable when HTTPOptions.TTL is
 // zero.
@@ -61,6 +95,7 @@ type envelope struct {
 
 // requestMeta is the part of a request's params the extension reads.
 type requestMeta struct {
+	Name string `json:"name"`
 	Meta struct {
 		ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
 		Capabilities    struct {
@@ -73,6 +108,12 @@ type requestMeta struct {
 // declared reports whether the request declares the extension.
 func (m *requestMeta) declared() bool {
 	return isObject(m.Meta.Capabilities.Extensions[Extension])
+}
+
+// Front returns the middleware HTTP(next, opts) for serve.Options.Tasks,
+// which puts it inside an adapter's body limits and deadlines.
+func (s *Server) Front(opts HTTPOptions) func(next http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler { return s.HTTP(next, opts) }
 }
 
 // HTTP returns next with the extension served in front of it, for
@@ -125,13 +166,23 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 		}
 		var meta requestMeta
 		_ = json.Unmarshal(env.Params, &meta)
+		var policy Policy
+		if env.Method == "tools/call" && opts.Tools != nil {
+			policy = opts.Tools(meta.Name)
+		}
 		switch {
 		case strings.HasPrefix(env.Method, "tasks/"):
 			s.serveMethod(w, r, env, &meta, next, principal)
-		case env.Method == "tools/call" && meta.declared():
-			s.serveCall(w, r, env, next, principal(r), ttl)
-		default:
+		case env.Method != "tools/call" || policy.Mode == ModeNever:
 			next.ServeHTTP(w, r)
+		case !meta.declared() && policy.Required:
+			writeError(w, env.ID, MissingCapability("tool "+meta.Name+" runs only as a task: declare the "+Extension+" extension in the request's client capabilities"))
+		case !meta.declared():
+			next.ServeHTTP(w, r)
+		case policy.Mode == ModeBackground:
+			s.serveBackground(w, r, env, next, principal(r), ttl)
+		default:
+			s.serveCall(w, r, env, next, principal(r), ttl, policy.Mode)
 		}
 	})
 }
@@ -157,11 +208,13 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, env envelop
 
 // serveCall runs a tools/call that declares the extension through next and
 // turns an input_required answer into a task.
-func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration) {
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration, mode Mode) {
 	rec := httptest.NewRecorder()
 	next.ServeHTTP(rec, r)
 	step, ok := readStep(rec)
-	if !ok || step.Requests == nil {
+	if !ok || (mode == ModeAsk) != (step.Requests != nil) || step.Err != nil {
+		// ModeAsk: a call that did not ask; ModeInputFirst: a round of
+		// input; either: an error. The client gets it as it is.
 		copyResponse(w, rec)
 		return
 	}
@@ -184,6 +237,54 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope,
 		return
 	}
 	writeResult(w, env.ID, b)
+}
+
+// serveBackground answers a tools/call with a new working task and runs
+// the tool in the background on this instance; tasks/cancel stops it.
+func (s *Server) serveBackground(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration) {
+	args, err := callArgs(env.Params)
+	if err != nil {
+		next.ServeHTTP(w, r)
+		return
+	}
+	task, err := s.Create(r.Context(), principal, toolName(env.Params), "", args, ttl)
+	if err != nil {
+		writeError(w, env.ID, &Error{Code: CodeInternal, Message: "the task could not be stored: " + err.Error()})
+		return
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	s.running.Store(task.ID, cancel)
+	req := r.Clone(ctx)
+	req.Body = io.NopCloser(bytes.NewReader(mustBody(r)))
+	go func() {
+		defer cancel()
+		defer s.running.Delete(task.ID)
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, req)
+		step, ok := readStep(rec)
+		if !ok {
+			step = Step{Err: &Error{Code: CodeInternal, Message: "the tool gave no JSON-RPC response (HTTP " + strconv.Itoa(rec.Code) + ")"}}
+		}
+		if step.Requests != nil {
+			step = Step{Err: &Error{Code: CodeInternal, Message: "a background task cannot ask for input"}}
+		}
+		// Settle fails with ErrTerminal when a cancel came first: the
+		// cancel stands. A store that cannot record the outcome leaves
+		// the task to its expiry.
+		_, _ = s.Settle(ctx, task.ID, step)
+	}()
+	b, err := json.Marshal(s.CreateResult(task))
+	if err != nil {
+		writeError(w, env.ID, &Error{Code: CodeInternal, Message: err.Error()})
+		return
+	}
+	writeResult(w, env.ID, b)
+}
+
+// mustBody returns the body of r, which HTTP buffered.
+func mustBody(r *http.Request) []byte {
+	b, _ := io.ReadAll(r.Body)
+	return b
 }
 
 // toolName returns params.name.

@@ -18,6 +18,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
 	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/elicitgen/elicitgen/runtime/tasks"
 )
 
@@ -41,9 +42,9 @@ func deployServers(t *testing.T) map[string]func() (string, *atomic.Int32) {
 		deploys.Add(1)
 		return "deployed", nil
 	}
-	front := func(h http.Handler) string {
-		st := tasks.NewMemoryStore()
-		srv := httptest.NewServer((&tasks.Server{Store: st}).HTTP(h, tasks.HTTPOptions{Principal: userOf}))
+	front := func(h func(*serve.Options) http.Handler) string {
+		ts := &tasks.Server{Store: tasks.NewMemoryStore()}
+		srv := httptest.NewServer(h(&serve.Options{Tasks: ts.Front(tasks.HTTPOptions{Principal: userOf})}))
 		t.Cleanup(srv.Close)
 		return srv.URL
 	}
@@ -62,7 +63,7 @@ func deployServers(t *testing.T) map[string]func() (string, *atomic.Int32) {
 					}
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 				}))
-			return front(gosdk.NewHTTPHandler(s, nil)), deploys
+			return front(func(o *serve.Options) http.Handler { return gosdk.NewHTTPHandler(s, o) }), deploys
 		},
 		"mcp-go": func() (string, *atomic.Int32) {
 			deploys := new(atomic.Int32)
@@ -77,7 +78,7 @@ func deployServers(t *testing.T) map[string]func() (string, *atomic.Int32) {
 				}
 				return mcpgolib.NewToolResultText(text), nil
 			}))
-			return front(mcpgo.NewHTTPHandler(s, nil)), deploys
+			return front(func(o *serve.Options) http.Handler { return mcpgo.NewHTTPHandler(s, o) }), deploys
 		},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/internal/wire"
@@ -45,6 +46,8 @@ type Server struct {
 	// wins), after the update is stored and before it is acknowledged.
 	// nil leaves such a task working.
 	Run func(ctx context.Context, r Record) Step
+
+	running sync.Map // task id -> context.CancelFunc of a background run here
 }
 
 func (s *Server) now() time.Time {
@@ -170,6 +173,9 @@ func (s *Server) Serve(ctx context.Context, c Call) (json.RawMessage, error) {
 		})
 		if err != nil && !errors.Is(err, errUnchanged) {
 			return nil, s.storeError(*p.TaskID, err)
+		}
+		if stop, ok := s.running.Load(*p.TaskID); ok && err == nil {
+			stop.(context.CancelFunc)()
 		}
 		return Ack(), nil
 	}
