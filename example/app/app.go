@@ -112,6 +112,10 @@ type Options struct {
 	// app-rendered elicitation (SEP-3118, draft; gosdk.Config.FormApps):
 	// the server advertises the extension and serves the form app.
 	FormApps bool
+	// Tasks advertises the MCP Tasks extension (io.modelcontextprotocol/tasks):
+	// set it when the HTTP handler mounts a tasks front
+	// (serve.Options.Tasks, with TaskPolicy for the tools).
+	Tasks bool
 }
 
 // App is the server's state: its configuration and store.
@@ -123,6 +127,7 @@ type App struct {
 	// an answer the server did not ask for (see addConformance).
 	fixtures *gosdk.Config
 	logf     func(format string, args ...any)
+	tasks    bool // advertise the Tasks extension
 }
 
 // New returns the App for opts.
@@ -158,7 +163,8 @@ func New(opts Options) *App {
 		// ignore-extra-params scenarios send a first call that already
 		// answers user_name and expect it to complete: the fixtures
 		// alone accept unasked answers.
-		fixtures: &gosdk.Config{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer}, logf: logf}
+		fixtures: &gosdk.Config{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer}, logf: logf,
+		tasks: opts.Tasks}
 }
 
 // Store returns the app's store.
@@ -177,6 +183,9 @@ func (a *App) Server(conformance bool) *mcp.Server {
 	}
 	if a.cfg.FormApps {
 		opts.Capabilities = gosdk.FormAppCapabilities(nil)
+	}
+	if a.tasks {
+		opts.Capabilities = gosdk.TaskCapabilities(opts.Capabilities)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "elicitgen-example", Title: "elicitgen example server", Version: "v0.1.0"}, opts)
 	if a.cfg.FormApps {

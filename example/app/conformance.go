@@ -71,6 +71,7 @@ type MessageArgs struct {
 func noArgs() *mcp.Tool { return &mcp.Tool{InputSchema: map[string]any{"type": "object"}} }
 
 func (a *App) addConformance(s *mcp.Server) {
+	a.addTaskFixtures(s)
 	// 0.1.16: push-era fixtures. Their results are plain text, as the
 	// suite describes; a failure to ask is a tool error, never a JSON-RPC
 	// error (the adapter's default for 2025-era clients).

@@ -15,7 +15,8 @@
 #   2026-07-28: the input-required-result-* scenarios that involve
 #   elicitation, and server-stateless (SEP-2575: per-request _meta,
 #   server/discover, HTTP status codes, -32021, no requests or unasked
-#   log messages on a request's stream, subscriptions/listen).
+#   log messages on a request's stream, subscriptions/listen), and the
+#   ten tasks-* scenarios of the Tasks extension (--force).
 #
 # The server is built from this checkout and listens on a free loopback
 # port; it is stopped on exit. Each scenario is bounded by
@@ -55,6 +56,22 @@ scenarios_020=(
   input-required-result-ignore-extra-params
   input-required-result-validate-input
   server-stateless
+)
+# The Tasks extension's scenarios (io.modelcontextprotocol/tasks): extension
+# scenarios, unscored by the suite, so they run with --force.
+# tasks-status-notifications is always skipped by this build of the suite
+# and needs no fixture.
+scenarios_020_tasks=(
+  tasks-lifecycle
+  tasks-capability-negotiation
+  tasks-wire-fields
+  tasks-request-state-removal
+  tasks-mrtr-input
+  tasks-request-headers
+  tasks-dispatch-and-envelope
+  tasks-status-notifications
+  tasks-required-task-error
+  tasks-mrtr-composition
 )
 
 for f in "$NODE" "$suite_0116" "$suite_020"; do
@@ -123,7 +140,8 @@ echo "server at $base (node $("$NODE" --version))"
 
 # verdict DIR: prints one line per check that did not pass and exits
 # non-zero unless the scenario's checks.json holds at least one check and
-# every check is SUCCESS (or INFO, the suite's own log lines).
+# every check is SUCCESS (or INFO, the suite's own log lines); it exits 3
+# when the suite skipped every check of the scenario.
 verdict() {
   "$NODE" -e '
     const fs = require("fs"), path = require("path");
@@ -131,6 +149,10 @@ verdict() {
     const files = fs.readdirSync(dir).map(d => path.join(dir, d, "checks.json")).filter(f => fs.existsSync(f));
     if (files.length !== 1) { console.log("  expected one checks.json, found " + files.length); process.exit(1); }
     const checks = JSON.parse(fs.readFileSync(files[0], "utf8"));
+    if (checks.length > 0 && checks.every(c => c.status === "SKIPPED")) {
+      for (const c of checks) console.log("  SKIPPED " + c.id + ": " + (c.errorMessage || c.description));
+      process.exit(3); // the suite itself skips it: reported, not counted as passed
+    }
     const bad = checks.filter(c => c.status !== "SUCCESS" && c.status !== "INFO");
     for (const c of bad) console.log("  " + c.status + " " + c.id + ": " + (c.errorMessage || c.description));
     const ok = checks.filter(c => c.status === "SUCCESS").length;
@@ -140,6 +162,7 @@ verdict() {
 }
 
 passed=0
+skipped=0
 failed=0 # also read by cleanup
 summary=()
 run_scenario() { # suite-name cli url scenario [extra args...]
@@ -155,8 +178,18 @@ run_scenario() { # suite-name cli url scenario [extra args...]
     status=fail
     echo "  the suite exited non-zero:"; tail -n 20 "$out/output.txt" | sed 's/^/  | /'
   fi
-  if ! verdict "$out"; then status=fail; fi
-  if [ "$status" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  local v=0
+  verdict "$out" || v=$?
+  if [ "$v" -eq 3 ] && [ "$status" = pass ]; then
+    status=skipped
+  elif [ "$v" -ne 0 ]; then
+    status=fail
+  fi
+  case "$status" in
+    pass) passed=$((passed + 1)) ;;
+    skipped) skipped=$((skipped + 1)) ;;
+    *) failed=$((failed + 1)) ;;
+  esac
   summary+=("$name $scenario: $status")
 }
 
@@ -170,8 +203,14 @@ for s in "${scenarios_020[@]}"; do
     --spec-version 2026-07-28 --timeout "$((SCENARIO_TIMEOUT * 1000))"
 done
 
+echo "== @modelcontextprotocol/conformance@0.2.0-alpha.12 Tasks extension scenarios against $base/mcp"
+for s in "${scenarios_020_tasks[@]}"; do
+  run_scenario conformance@0.2.0-alpha.12 "$suite_020" "$base/mcp" "$s" \
+    --spec-version 2026-07-28 --force --timeout "$((SCENARIO_TIMEOUT * 1000))"
+done
+
 echo "== summary"
 printf '%s\n' "${summary[@]}"
 if [ "$failed" -ne 0 ] || [ -n "$keep_results" ]; then echo "results in $RESULTS_DIR"; fi
-echo "conformance: $passed passed, $failed failed"
+echo "conformance: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -280,6 +280,13 @@ func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page
 		o.Pages, o.PagesPath = p, PagesPath
 		lim = &o
 	}
+	lim, closeTasks, err := withTasks(lim, os.Getenv(ReplayStoreEnv), opts.Identity)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer closeTasks()
+	opts.Tasks = true
 	s := app.NewServer(opts)
 	s.AddReceivingMiddleware(logRequests)
 	log.Printf("serving http://%s/mcp (every protocol era; also at /mcp/stateless)", ln.Addr())

@@ -80,7 +80,11 @@ func NewHTTPHandler(s *mcp.Server, opts *serve.Options) http.Handler {
 	})
 	// go-sdk decodes 2026-07-28 answers case-insensitively: their keys
 	// are read exactly first.
-	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
+	inner := adapter.ExactAnswersHTTP(h, o.MaxBodyBytes)
+	if o.Tasks != nil {
+		inner = o.Tasks(inner) // tasks/* and task-creating calls, inside the limits
+	}
+	return adapter.WithPages(serve.LimitHandler(inner, o), o)
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding

@@ -52,7 +52,11 @@ func NewHTTPHandler(s *server.MCPServer, opts *serve.Options, more ...server.Str
 	var h http.Handler = server.NewStreamableHTTPServer(s, sopts...)
 	h = clientKeyed(withSessionBudgets(h, o), o)
 	// Answers are read with exact keys (adapter.ExactAnswersHTTP).
-	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
+	inner := adapter.ExactAnswersHTTP(h, o.MaxBodyBytes)
+	if o.Tasks != nil {
+		inner = o.Tasks(inner) // tasks/* and task-creating calls, inside the limits
+	}
+	return adapter.WithPages(serve.LimitHandler(inner, o), o)
 }
 
 // clientKeyed records the client key of every request (serve.SetClient)

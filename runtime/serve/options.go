@@ -112,6 +112,12 @@ type Options struct {
 	// PagesPath is the path of the pages' BaseURL, ending in "/"
 	// ("/elicit/").
 	PagesPath string
+	// Tasks, when set, wraps the adapters' MCP handler inside these
+	// limits: the front of the MCP Tasks extension (a tasks.Server's
+	// Front, from runtime/tasks), which answers tasks/* and turns the
+	// asking tool calls of clients that declare the extension into
+	// tasks.
+	Tasks func(http.Handler) http.Handler
 }
 
 // Resolved returns o with every zero field set to its default (a nil o

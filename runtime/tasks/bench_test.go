@@ -1,0 +1,194 @@
+package tasks_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	goruntime "runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/seal"
+	"github.com/elicitgen/elicitgen/runtime/serve"
+	"github.com/elicitgen/elicitgen/runtime/tasks"
+)
+
+// approvalServer serves a go-sdk deploy tool that asks for approval, with
+// the tasks front mounted, and returns its URL and store.
+func approvalServer(tb testing.TB) (string, *tasks.MemoryStore) {
+	tb.Helper()
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
+	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing()}
+	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
+		gosdk.Handle(cfg, func(ctx context.Context, _ *mcp.CallToolRequest, asker runtime.Asker) (*mcp.CallToolResult, error) {
+			out, err := runtime.AskConfirm(ctx, asker, "Deploy to production?")
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out.Action)}}}, nil
+		}))
+	st := tasks.NewMemoryStore()
+	ts := &tasks.Server{Store: st}
+	srv := httptest.NewServer(gosdk.NewHTTPHandler(s, &serve.Options{Tasks: ts.Front(tasks.HTTPOptions{})}))
+	tb.Cleanup(srv.Close)
+	return srv.URL, st
+}
+
+// post sends one 2026-07-28 request and returns the JSON-RPC response's
+// result.
+func post(tb testing.TB, c *http.Client, url, method, name, params string) map[string]json.RawMessage {
+	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + params + `}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	req.Header.Set("Mcp-Name", name)
+	resp, err := c.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if i := bytes.Index(raw, []byte("data: ")); i >= 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		raw = bytes.TrimSpace(raw[i+len("data: "):])
+	}
+	var m struct {
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || m.Result == nil {
+		tb.Fatalf("%s: %s", method, raw)
+	}
+	return m.Result
+}
+
+func str(raw json.RawMessage) string {
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+func firstKey(raw json.RawMessage) string {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &m)
+	for k := range m {
+		return k
+	}
+	return ""
+}
+
+// TestWaitingTasksHoldNoGoroutine creates 300 approvals waiting
+// for a person and counts the goroutines afterwards: a waiting task is a
+// record, so the count does not grow with them.
+func TestWaitingTasksHoldNoGoroutine(t *testing.T) {
+	url, st := approvalServer(t)
+	c := &http.Client{}
+	call := `{"name":"deploy","arguments":{},` + meta(true) + `}`
+	post(t, c, url, "tools/call", "deploy", call) // warm up the server's own goroutines
+	c.CloseIdleConnections()
+	before := settledGoroutines()
+	const waiting = 300
+	for range waiting {
+		if r := post(t, c, url, "tools/call", "deploy", call); str(r["status"]) != "input_required" {
+			t.Fatalf("tools/call = %v", r)
+		}
+	}
+	c.CloseIdleConnections()
+	after := settledGoroutines()
+	if st.Len() != waiting+1 {
+		t.Fatalf("%d tasks stored, want %d", st.Len(), waiting+1)
+	}
+	if after-before > 8 {
+		t.Errorf("%d waiting tasks: %d goroutines before, %d after", waiting, before, after)
+	}
+}
+
+// settledGoroutines returns the goroutine count once closed connections'
+// goroutines have ended.
+func settledGoroutines() int {
+	n := goruntime.NumGoroutine()
+	for range 100 {
+		time.Sleep(10 * time.Millisecond)
+		m := goruntime.NumGoroutine()
+		if m == n {
+			return m
+		}
+		n = m
+	}
+	return n
+}
+
+// BenchmarkApproval measures one approval end to end over HTTP on
+// loopback, side by side: as a 2026-07-28 input_required round and its
+// retry (mrtr), and as a task: the call that creates it, tasks/get and
+// the tasks/update that runs the tool again (task). answer-only counts
+// only what answers a question already asked: the retry, or tasks/get
+// and tasks/update.
+func BenchmarkApproval(b *testing.B) {
+	url, _ := approvalServer(b)
+	c := &http.Client{}
+	plain := `{"name":"deploy","arguments":{},` + meta(false) + `}`
+	withExt := `{"name":"deploy","arguments":{},` + meta(true) + `}`
+	retry := func(r map[string]json.RawMessage) string {
+		return `{"name":"deploy","arguments":{},` + meta(false) + `,"requestState":` + string(r["requestState"]) +
+			`,"inputResponses":{"` + firstKey(r["inputRequests"]) + `":{"action":"accept","content":{"confirm":true}}}}`
+	}
+	update := func(id, key string) string {
+		return `{"taskId":"` + id + `","inputResponses":{"` + key + `":{"action":"accept","content":{"confirm":true}}},` + meta(true) + `}`
+	}
+	b.Run("mrtr", func(b *testing.B) {
+		defer cpuPerOp(b)()
+		for b.Loop() {
+			r := post(b, c, url, "tools/call", "deploy", plain)
+			post(b, c, url, "tools/call", "deploy", retry(r))
+		}
+	})
+	b.Run("task", func(b *testing.B) {
+		defer cpuPerOp(b)()
+		for b.Loop() {
+			id := str(post(b, c, url, "tools/call", "deploy", withExt)["taskId"])
+			g := post(b, c, url, "tasks/get", id, `{"taskId":"`+id+`",`+meta(true)+`}`)
+			post(b, c, url, "tasks/update", id, update(id, firstKey(g["inputRequests"])))
+		}
+	})
+	b.Run("answer-only/mrtr", func(b *testing.B) {
+		var cpu time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			r := post(b, c, url, "tools/call", "deploy", plain)
+			b.StartTimer()
+			t0 := processCPU()
+			post(b, c, url, "tools/call", "deploy", retry(r))
+			cpu += processCPU() - t0
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("answer-only/task", func(b *testing.B) {
+		var cpu time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			id := str(post(b, c, url, "tools/call", "deploy", withExt)["taskId"])
+			b.StartTimer()
+			t0 := processCPU()
+			g := post(b, c, url, "tasks/get", id, `{"taskId":"`+id+`",`+meta(true)+`}`)
+			post(b, c, url, "tasks/update", id, update(id, firstKey(g["inputRequests"])))
+			cpu += processCPU() - t0
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	})
+}
+
+// cpuPerOp starts counting the process's CPU time; the func it returns
+// reports it per op.
+func cpuPerOp(b *testing.B) func() {
+	t0 := processCPU()
+	return func() { b.ReportMetric(float64((processCPU()-t0).Nanoseconds())/float64(b.N), "cpu-ns/op") }
+}

@@ -1,0 +1,454 @@
+package tasks
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The _meta keys of a 2026-07-28 request that the extension reads.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+)
+
+// protocolVersion is the protocol the extension exists on.
+const protocolVersion = "2026-07-28"
+
+// codeHeaderMismatch is SEP-2243's error for an Mcp-Name or Mcp-Method
+// header that does not match the body.
+const codeHeaderMismatch = -32020
+
+// HTTPOptions configures Server.HTTP.
+type HTTPOptions struct {
+	// Principal names the person behind an HTTP request: the creator of a
+	// task, and the only one whose tasks/* calls reach it. It must read
+	// what the tool handlers' own principal reads (the same trusted
+	// header or token), since an answer runs the tool again with the
+	// headers of the tasks/update that brought it. Nil binds every task
+	// to "": its unguessable id is then its only guard.
+	Principal func(*http.Request) string
+	// TTL is how long a task stays readable; zero means DefaultTTL.
+	TTL time.Duration
+	// Tools returns the policy of a tool by name; nil means the zero
+	// Policy (ModeAsk, not required) for every tool.
+	Tools func(name string) Policy
+	// MaxBodyBytes bounds the body of a request the front reads; zero
+	// means DefaultMaxBodyBytes. A larger body is refused with HTTP 413.
+	MaxBodyBytes int64
+}
+
+// DefaultMaxBodyBytes bounds a request body when HTTPOptions.MaxBodyBytes
+// is zero: the adapters' own default.
+const DefaultMaxBodyBytes = 4 << 20
+
+// Mode is how a tool's calls from clients that declare the extension
+// become tasks.
+type Mode uint8
+
+// The modes of a tool.
+const (
+	// ModeAsk, the default: the call runs at once, and becomes a task
+	// when the tool asks a person (answers input_required); the task then
+	// waits, with no goroutine, for tasks/update.
+	ModeAsk Mode = iota
+	// ModeBackground: the call becomes a task at once and the tool runs
+	// in the background on this instance (work that takes time, not a
+	// person); tasks/cancel stops it. A client without the extension
+	// gets the call run at once.
+	ModeBackground
+	// ModeInputFirst: input_required rounds go to the client as
+	// 2026-07-28 retries, and the call's result is delivered as a task
+	// (the extension's "resolve input before the task").
+	ModeInputFirst
+	// ModeNever: never a task.
+	ModeNever
+)
+
+// Policy is how one tool's calls become tasks.
+type Policy struct {
+	Mode Mode
+	// Required refuses the tool to clients that do not declare the
+	// extension, with -32021 naming it, before the tool runs.
+	Required bool
+}
+
+// DefaultTTL is how long a task stays readable when HTTPOptions.TTL is
+// zero.
+const DefaultTTL = 72 * time.Hour
+
+// envelope is a JSON-RPC request.
+type envelope struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+// requestMeta is the part of a request's params the extension reads.
+type requestMeta struct {
+	Name string `json:"name"`
+	Meta struct {
+		ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+		Capabilities    struct {
+			Extensions map[string]json.RawMessage `json:"extensions"`
+		} `json:"io.modelcontextprotocol/clientCapabilities"`
+	} `json:"_meta"`
+	TaskID string `json:"taskId"`
+}
+
+// declared reports whether the request declares the extension.
+func (m *requestMeta) declared() bool {
+	return isObject(m.Meta.Capabilities.Extensions[Extension])
+}
+
+// Front returns the middleware HTTP(next, opts) for serve.Options.Tasks,
+// which puts it inside an adapter's body limits and deadlines.
+func (s *Server) Front(opts HTTPOptions) func(next http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler { return s.HTTP(next, opts) }
+}
+
+// HTTP returns next with the extension served in front of it, for
+// 2026-07-28 JSON-RPC POSTs (everything else goes to next unchanged):
+//
+//   - tasks/get, tasks/update and tasks/cancel are answered by s, after the
+//     Mcp-Name header is checked against params.taskId (-32020, HTTP 400);
+//   - a tools/call that declares the extension and that the tool answers
+//     with input_required becomes a task: its input requests and sealed
+//     requestState are stored in the task, and the client gets the
+//     CreateTaskResult; an answer that completes them runs the tool again
+//     through next with the task's answers and state, exactly as a
+//     2026-07-28 retry, with the headers of the tasks/update that
+//     brought it.
+//
+// No goroutine waits for a person: a waiting task is its record. next is
+// typically an adapter's handler inside its body limits.
+func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
+	ttl := opts.TTL
+	if ttl <= 0 {
+		ttl = DefaultTTL
+	}
+	limit := opts.MaxBodyBytes
+	if limit <= 0 {
+		limit = DefaultMaxBodyBytes
+	}
+	principal := opts.Principal
+	if principal == nil {
+		principal = func(*http.Request) string { return "" }
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get("Mcp-Protocol-Version") != protocolVersion {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		if err != nil {
+			status := http.StatusBadRequest
+			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+				status = http.StatusRequestEntityTooLarge
+			}
+			http.Error(w, "reading the request body: "+err.Error(), status)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var env envelope
+		if json.Unmarshal(body, &env) != nil || len(env.ID) == 0 {
+			next.ServeHTTP(w, r) // a batch, a notification or malformed: next answers
+			return
+		}
+		var meta requestMeta
+		_ = json.Unmarshal(env.Params, &meta)
+		var policy Policy
+		if env.Method == "tools/call" && opts.Tools != nil {
+			policy = opts.Tools(meta.Name)
+		}
+		switch {
+		case strings.HasPrefix(env.Method, "tasks/"):
+			s.serveMethod(w, r, env, &meta, next, principal)
+		case env.Method != "tools/call" || policy.Mode == ModeNever:
+			next.ServeHTTP(w, r)
+		case !meta.declared() && policy.Required:
+			writeError(w, env.ID, MissingCapability("tool "+meta.Name+" runs only as a task: declare the "+Extension+" extension in the request's client capabilities"))
+		case !meta.declared():
+			next.ServeHTTP(w, r)
+		case policy.Mode == ModeBackground:
+			s.serveBackground(w, r, env, next, principal(r), ttl)
+		default:
+			s.serveCall(w, r, env, next, principal(r), ttl, policy.Mode)
+		}
+	})
+}
+
+// serveMethod answers a tasks/* request.
+func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, env envelope, meta *requestMeta, next http.Handler, principal func(*http.Request) string) {
+	switch env.Method {
+	case MethodGet, MethodUpdate, MethodCancel:
+		if name := strings.TrimSpace(r.Header.Get("Mcp-Name")); meta.declared() && name != meta.TaskID {
+			writeError(w, env.ID, &Error{Code: codeHeaderMismatch, Message: "the Mcp-Name header does not match params.taskId"})
+			return
+		}
+	}
+	c := Call{Method: env.Method, Params: env.Params, Principal: principal(r), Declared: meta.declared()}
+	c.Run = func(ctx context.Context, rec Record) Step { return s.rerun(ctx, r, rec, next) }
+	res, err := s.Serve(r.Context(), c)
+	if err != nil {
+		writeError(w, env.ID, err)
+		return
+	}
+	writeResult(w, env.ID, res)
+}
+
+// serveCall runs a tools/call that declares the extension through next and
+// turns an input_required answer into a task.
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration, mode Mode) {
+	rec := httptest.NewRecorder()
+	next.ServeHTTP(rec, r)
+	step, ok := readStep(rec)
+	if !ok || (mode == ModeAsk) != (step.Requests != nil) || step.Err != nil {
+		// ModeAsk: a call that did not ask; ModeInputFirst: a round of
+		// input; either: an error. The client gets it as it is.
+		copyResponse(w, rec)
+		return
+	}
+	args, err := callArgs(env.Params)
+	if err != nil {
+		copyResponse(w, rec)
+		return
+	}
+	task, err := s.Create(r.Context(), principal, toolName(env.Params), "", args, ttl)
+	if err == nil {
+		task, err = s.Settle(r.Context(), task.ID, step)
+	}
+	if err != nil {
+		writeError(w, env.ID, &Error{Code: CodeInternal, Message: "the task could not be stored: " + err.Error()})
+		return
+	}
+	b, err := json.Marshal(s.CreateResult(task))
+	if err != nil {
+		writeError(w, env.ID, &Error{Code: CodeInternal, Message: err.Error()})
+		return
+	}
+	writeResult(w, env.ID, b)
+}
+
+// serveBackground answers a tools/call with a new working task and runs
+// the tool in the background on this instance; tasks/cancel stops it.
+func (s *Server) serveBackground(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration) {
+	args, err := callArgs(env.Params)
+	if err != nil {
+		next.ServeHTTP(w, r)
+		return
+	}
+	task, err := s.Create(r.Context(), principal, toolName(env.Params), "", args, ttl)
+	if err != nil {
+		writeError(w, env.ID, &Error{Code: CodeInternal, Message: "the task could not be stored: " + err.Error()})
+		return
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	s.running.Store(task.ID, cancel)
+	req := r.Clone(ctx)
+	req.Body = io.NopCloser(bytes.NewReader(mustBody(r)))
+	go func() {
+		defer cancel()
+		defer s.running.Delete(task.ID)
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, req)
+		step, ok := readStep(rec)
+		if !ok {
+			step = Step{Err: &Error{Code: CodeInternal, Message: "the tool gave no JSON-RPC response (HTTP " + strconv.Itoa(rec.Code) + ")"}}
+		}
+		if step.Requests != nil {
+			step = Step{Err: &Error{Code: CodeInternal, Message: "a background task cannot ask for input"}}
+		}
+		// Settle fails with ErrTerminal when a cancel came first: the
+		// cancel stands. A store that cannot record the outcome leaves
+		// the task to its expiry.
+		_, _ = s.Settle(ctx, task.ID, step)
+	}()
+	b, err := json.Marshal(s.CreateResult(task))
+	if err != nil {
+		writeError(w, env.ID, &Error{Code: CodeInternal, Message: err.Error()})
+		return
+	}
+	writeResult(w, env.ID, b)
+}
+
+// mustBody returns the body of r, which HTTP buffered.
+func mustBody(r *http.Request) []byte {
+	b, _ := io.ReadAll(r.Body)
+	return b
+}
+
+// toolName returns params.name.
+func toolName(params json.RawMessage) string {
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(params, &p)
+	return p.Name
+}
+
+// callArgs returns the params of a tools/call to run again: name,
+// arguments and _meta, without the answers and state of the round.
+func callArgs(params json.RawMessage) (json.RawMessage, error) {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, err
+	}
+	delete(p, "inputResponses")
+	delete(p, "requestState")
+	return json.Marshal(p)
+}
+
+// rerun runs task rec's tool again through next with its answers and
+// state, with the headers of the request r that brought the last answer.
+func (s *Server) rerun(ctx context.Context, r *http.Request, rec Record, next http.Handler) Step {
+	if next == nil {
+		return Step{Err: &Error{Code: CodeInternal, Message: "no handler to run the task's tool"}}
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(rec.Args, &p); err != nil {
+		return Step{Err: &Error{Code: CodeInternal, Message: "the task's call does not decode: " + err.Error()}}
+	}
+	answers, err := json.Marshal(rec.RoundAnswers())
+	if err != nil {
+		return Step{Err: &Error{Code: CodeInternal, Message: err.Error()}}
+	}
+	p["inputResponses"] = answers
+	if rec.State != "" {
+		p["requestState"], _ = json.Marshal(rec.State)
+	}
+	params, err := json.Marshal(p)
+	if err != nil {
+		return Step{Err: &Error{Code: CodeInternal, Message: err.Error()}}
+	}
+	body, _ := json.Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(`"task-` + rec.ID + `"`), Method: "tools/call", Params: params})
+	req := r.Clone(ctx)
+	req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", rec.Tool)
+	out := httptest.NewRecorder()
+	next.ServeHTTP(out, req)
+	step, ok := readStep(out)
+	if !ok {
+		return Step{Err: &Error{Code: CodeInternal, Message: "the tool's run gave no JSON-RPC response (HTTP " + strconv.Itoa(out.Code) + ")"}}
+	}
+	return step
+}
+
+// response is a JSON-RPC response.
+type response struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *Error          `json:"error"`
+}
+
+// readStep reads the JSON-RPC response of a recorded tools/call, in JSON
+// or as an event stream, as a Step: input_required (with its sealed
+// state), a result or an error.
+func readStep(rec *httptest.ResponseRecorder) (Step, bool) {
+	raw := rec.Body.Bytes()
+	if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream") {
+		raw = lastEventData(raw)
+	}
+	var resp response
+	if len(raw) == 0 || json.Unmarshal(raw, &resp) != nil {
+		return Step{}, false
+	}
+	if resp.Error != nil {
+		return Step{Err: resp.Error}, true
+	}
+	if !isObject(resp.Result) {
+		return Step{}, false
+	}
+	var ir struct {
+		ResultType    string                     `json:"resultType"`
+		InputRequests map[string]json.RawMessage `json:"inputRequests"`
+		RequestState  string                     `json:"requestState"`
+	}
+	_ = json.Unmarshal(resp.Result, &ir)
+	if ir.ResultType == "input_required" {
+		if len(ir.InputRequests) == 0 {
+			return Step{Err: &Error{Code: CodeInternal, Message: "the tool answered input_required without input requests"}}, true
+		}
+		return Step{Requests: ir.InputRequests, State: ir.RequestState}, true
+	}
+	return Step{Result: resp.Result}, true
+}
+
+// lastEventData returns the data of the last event of an event stream that
+// holds a JSON-RPC response.
+func lastEventData(stream []byte) []byte {
+	var last, data []byte
+	sc := bufio.NewScanner(bytes.NewReader(stream))
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		switch {
+		case bytes.HasPrefix(line, []byte("data:")):
+			data = append(data, bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" "))...)
+		case len(line) == 0:
+			if bytes.Contains(data, []byte(`"result"`)) || bytes.Contains(data, []byte(`"error"`)) {
+				last = data
+			}
+			data = nil
+		}
+	}
+	if bytes.Contains(data, []byte(`"result"`)) || bytes.Contains(data, []byte(`"error"`)) {
+		last = data
+	}
+	return last
+}
+
+// copyResponse sends a recorded response unchanged.
+func copyResponse(w http.ResponseWriter, rec *httptest.ResponseRecorder) {
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(rec.Body.Bytes())
+}
+
+// writeResult sends a JSON-RPC result.
+func writeResult(w http.ResponseWriter, id, result json.RawMessage) {
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result"`
+	}{"2.0", id, result})
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}
+
+// writeError sends a JSON-RPC error with the HTTP status the protocol
+// gives its code.
+func writeError(w http.ResponseWriter, id json.RawMessage, err error) {
+	e, ok := errors.AsType[*Error](err)
+	if !ok {
+		e = &Error{Code: CodeInternal, Message: err.Error()}
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *Error          `json:"error"`
+	}{"2.0", id, e})
+	status := http.StatusOK
+	switch e.Code {
+	case CodeInvalidParams, CodeMissingCapability, codeHeaderMismatch:
+		status = http.StatusBadRequest
+	case CodeMethodNotFound:
+		status = http.StatusNotFound
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
