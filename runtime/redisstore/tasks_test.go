@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,7 +23,7 @@ var deployRequest = json.RawMessage(`{"method":"elicitation/create","params":{"m
 
 // taskServers returns two servers on separate Redis clients over one
 // Redis, as two instances of a deployment are.
-func taskServers(t *testing.T) (a, b *tasks.Server, client *redis.Client) {
+func taskServers(t testing.TB) (a, b *tasks.Server, client *redis.Client) {
 	t.Helper()
 	opt, err := redis.ParseURL(redisURL(t))
 	if err != nil {
@@ -122,5 +124,49 @@ func TestTaskStoreRefusesWhatItCannotRecord(t *testing.T) {
 	}
 	if _, err := down.Update(ctx, r.ID, func(*tasks.Record) error { return nil }); err == nil {
 		t.Error("Update on an unreachable Redis succeeded")
+	}
+}
+
+// BenchmarkTaskMemory stores b.N waiting deploy approvals in Redis and
+// reports Redis's memory per approval (INFO memory, used_memory, before
+// and after): run it with -benchtime 100000x for the figure in
+// BENCHMARKS.md.
+func BenchmarkTaskMemory(b *testing.B) {
+	s, _, client := taskServers(b)
+	ctx := context.Background()
+	used := func() int64 {
+		info, err := client.Info(ctx, "memory").Result()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for line := range strings.SplitSeq(info, "\r\n") {
+			if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
+				n, _ := strconv.ParseInt(v, 10, 64)
+				return n
+			}
+		}
+		b.Fatal("no used_memory in INFO memory")
+		return 0
+	}
+	before := used()
+	ids := make([]string, 0, b.N)
+	for b.Loop() {
+		r, err := s.Create(ctx, "alice@example.com", "deploy_to_production", "sha256:9f2c", json.RawMessage(`{"name":"deploy_to_production","arguments":{"service":"billing"}}`), 72*time.Hour)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Settle(ctx, r.ID, tasks.Step{Requests: map[string]json.RawMessage{"Deploy": deployRequest}, State: strings.Repeat("s", 400)}); err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, r.ID)
+	}
+	b.ReportMetric(float64(used()-before)/float64(b.N), "redis-B/task")
+	prefix := s.Store.(*redisstore.TaskStore).Prefix
+	for i := 0; i < len(ids); i += 1000 {
+		keys := make([]string, 0, 1000)
+		for _, id := range ids[i:min(i+1000, len(ids))] {
+			keys = append(keys, prefix+id)
+		}
+		client.Del(ctx, keys...)
 	}
 }
