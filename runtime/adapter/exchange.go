@@ -633,7 +633,7 @@ var _ interface {
 	CheckAsk(req *runtime.Request) error
 	NextFlowID(key string) string
 	SameInvalidAnswer(req *runtime.Request, digest string) bool
-	InvalidAnswer(ctx context.Context, req *runtime.Request, err error)
+	Decided(ctx context.Context, d *runtime.Decision) error
 } = (*Exchange)(nil)
 
 // LanguagePreference returns the person's language preference the
