@@ -6,9 +6,10 @@ import (
 )
 
 // Observer receives the events of the questions a tool call asks: set one
-// in an SDK adapter's Config (gosdk.Config.Observer, mcpgo.Config.Observer)
-// to audit, log, trace or count them. NewLogObserver writes them to a
-// *slog.Logger; runtime/otelelicit records them with OpenTelemetry.
+// in an SDK adapter's options (adapter.Options.Observer, embedded in
+// gosdk.Config and mcpgo.Config) to audit, log, trace or count them.
+// NewLogObserver writes them to a *slog.Logger; runtime/otelelicit
+// records them with OpenTelemetry.
 //
 // Observe is called synchronously, on the goroutine that asks (the tool
 // handler's, or the adapter's around it); other asks of the same call

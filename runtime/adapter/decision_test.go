@@ -103,7 +103,7 @@ func (d *decisions) Decided(ctx context.Context, dec *runtime.Decision) error {
 // answers.
 func observedPush(t *testing.T, rec *events, answers ...elicittest.Answer) *adapter.Exchange {
 	t.Helper()
-	s := &adapter.Settings{Keys: testRing(t), Observer: rec}
+	s := &adapter.Options{Keys: testRing(t), Observer: rec}
 	x, err := s.Start(&adapter.Call{Tool: "release", Version: runtime.Version20251125, Caps: adapter.ClientCaps{Form: true}},
 		"", nil, nil, elicittest.New(answers...))
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
-// Origin describes a call for Settings.Observer: what the adapter knows
+// Origin describes a call for Options.Observer: what the adapter knows
 // beyond the Call's binding. Adapters fill it only when an Observer is
 // set.
 type Origin struct {
@@ -94,7 +94,7 @@ func newCallID() string {
 
 // observeStart reports a refused state (x nil, err set) or sets up the
 // observation of x. It does nothing without an Observer.
-func (s *Settings) observeStart(c *Call, x *Exchange, err error) {
+func (s *Options) observeStart(c *Call, x *Exchange, err error) {
 	if s.Observer == nil {
 		return
 	}
@@ -374,7 +374,7 @@ func replyName(r Reply) string {
 
 // ObserveEnd reports the end of the call answered with r
 // (EventCallEnd), and the questions r carries that no ask reported (the
-// URL-mode steps of a *URLRequiredError). Settings.Finish calls it;
+// URL-mode steps of a *URLRequiredError). Options.Finish calls it;
 // adapters that call Reply directly call it themselves. It does nothing
 // without an Observer.
 func (x *Exchange) ObserveEnd(r Reply) {

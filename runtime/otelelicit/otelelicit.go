@@ -4,7 +4,7 @@
 // Set the Observer in an adapter's Config:
 //
 //	obs, err := otelelicit.New(otelelicit.Options{})
-//	cfg := &gosdk.Config{Keys: keys, Observer: obs}
+//	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Observer: obs}}
 //
 // Each event becomes a span event named "elicitation.<kind>"
 // (elicitation.asked, elicitation.answered, elicitation.invalid,

@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/otelelicit"
@@ -58,7 +59,7 @@ func newFixture(t *testing.T, version string) *fixture {
 	})
 	// AcceptUnasked: the test sends some answers on a first call, to reach
 	// an invalid answer in one round.
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing(), Observer: obs, AcceptUnasked: true}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing(), Observer: obs, AcceptUnasked: true}}
 	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
 		gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "Deploy?", runtime.WithAuditFields("env"))
