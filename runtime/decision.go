@@ -18,7 +18,9 @@ import (
 // sees the outcome; audit events, OpenTelemetry and the test kit
 // (elicittest) read it, and nothing decides the answer again.
 //
-// A Decision holds no answer value but its Audit fields.
+// Of the answer's values a Decision shows only its Audit fields, and what
+// the problems in Invalid quote for the model (their Msg and Args); an
+// audit record takes only their Field names.
 type Decision struct {
 	// Request is the question as it was asked: its form (Schema), message,
 	// rendering, attempt; an Asker's own Ask got the same *Request.
