@@ -136,3 +136,37 @@ func TestDecisionRefusedFailsClosed(t *testing.T) {
 		t.Fatalf("AskMissing refused: %q, %v, args %+v; want the error and the arguments unchanged", act, err, v)
 	}
 }
+
+// releaseArgs are tool arguments whose approval box is tagged confirm.
+type releaseArgs struct {
+	Ticket  string
+	Approve bool
+}
+
+// TestAskMissingConfirm: the confirm rule is the runtime's one decision
+// on every ask: a missing-arguments ask whose confirm box comes back
+// unticked is a decline that leaves the arguments as they were; ticked,
+// it completes them.
+func TestAskMissingConfirm(t *testing.T) {
+	ctx := context.Background()
+	s := &runtime.Schema{Name: "ReleaseArgs", Properties: []runtime.Property{
+		{Name: "ticket", Kind: runtime.KindString, Required: true},
+		{Name: "approve", Kind: runtime.KindBoolean, Title: "Approve", Confirm: true},
+	}}
+	f := runtime.NewForm((*releaseArgs)(nil), s, "Ticket", "Approve")
+	for _, ticked := range []bool{false, true} {
+		ask := elicittest.New(elicittest.Accept(map[string]any{"approve": ticked}))
+		v := releaseArgs{Ticket: "CHG-1234"}
+		act, err := f.AskMissing(ctx, ask, &v, "Release?")
+		want, wantV := runtime.ActionDecline, releaseArgs{Ticket: "CHG-1234"}
+		if ticked {
+			want, wantV = runtime.ActionAccept, releaseArgs{Ticket: "CHG-1234", Approve: true}
+		}
+		if err != nil || act != want || v != wantV {
+			t.Errorf("ticked=%t: %q, %v, args %+v; want %s and %+v", ticked, act, err, v, want, wantV)
+		}
+		if d := ask.Decisions(); len(d) != 1 || d[0].Unconfirmed == ticked || d[0].Action != want {
+			t.Errorf("ticked=%t: decisions %+v", ticked, d)
+		}
+	}
+}

@@ -19,14 +19,15 @@ import (
 )
 
 // TestAdapterDecidesNothing: the runtime decides each answer once
-// (runtime.Decision); no non-test source of the SDK adapters' packages
-// reads a property's confirm flag (Property.Confirm) to decide an accept
-// again, and none of runtime/adapter (or the delivery package beside it)
-// re-runs a property's checks (Property.Check) to choose what an audit
-// record may hold.
+// (runtime.Decision); no non-test source of runtime/adapter, of the SDK
+// adapters or of the packages that record answers (otelelicit,
+// elicittest) reads a property's confirm flag (Property.Confirm) to
+// decide an accept again, and none of runtime/adapter re-runs a
+// property's checks (Property.Check) to choose what an audit record may
+// hold.
 func TestAdapterDecidesNothing(t *testing.T) {
-	checked := map[string]bool{".": true, "../deliver": true} // also no .Check
-	dirs := []string{".", "../deliver", "../gosdk", "../mcpgo", "../otelelicit", "../elicittest", "../page", "../serve"}
+	checked := map[string]bool{".": true} // also no .Check
+	dirs := []string{".", "../gosdk", "../mcpgo", "../otelelicit", "../elicittest"}
 	files := 0
 	for _, dir := range dirs {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
