@@ -101,16 +101,23 @@ func (e *engine) askMissing(ctx context.Context, a Asker, message string, opts [
 	if err := reasons.Err(e.schema.Name); err != nil {
 		req.Message = invalidArgsMessage(cfg.messages, plang, sub, req.Message, err)
 	}
+	var merged reflect.Value
 	out, err := askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (struct{}, error) {
-		return struct{}{}, e.mergeAnswer(full, s, content, asked, base)
+		var err error
+		merged, err = e.mergeAnswer(full, s, content, asked, base)
+		return struct{}{}, err
 	})
+	if err == nil && out.Action == ActionAccept {
+		reflect.NewAt(e.typ, base).Elem().Set(merged.Elem())
+	}
 	return out.Action, err
 }
 
 // mergeAnswer decodes content, the answer to sub (the asked properties),
-// together with the supplied values of the others, into the value at
-// base, which changes only when all of it is valid.
-func (e *engine) mergeAnswer(full, sub *Schema, content map[string]any, asked []bool, base unsafe.Pointer) error {
+// together with the supplied values of the others at base, into a new
+// value, which it returns (a pointer) when all of it is valid; the value
+// at base does not change.
+func (e *engine) mergeAnswer(full, sub *Schema, content map[string]any, asked []bool, base unsafe.Pointer) (reflect.Value, error) {
 	var errs errList
 	merged := make(map[string]any, len(e.fields))
 	for _, k := range sortedKeys(content) {
@@ -121,7 +128,7 @@ func (e *engine) mergeAnswer(full, sub *Schema, content map[string]any, asked []
 		merged[k] = content[k]
 	}
 	if err := errs.Err(sub.Name); err != nil {
-		return err
+		return reflect.Value{}, err
 	}
 	tmp := reflect.New(e.typ)
 	tmp.Elem().Set(reflect.NewAt(e.typ, base).Elem())
@@ -136,10 +143,9 @@ func (e *engine) mergeAnswer(full, sub *Schema, content map[string]any, asked []
 		merged[p.Name] = encodeField(p, fd, fd.at(tp))
 	}
 	if err := e.decode(full, merged, tp); err != nil {
-		return err
+		return reflect.Value{}, err
 	}
-	reflect.NewAt(e.typ, base).Elem().Set(tmp.Elem())
-	return nil
+	return tmp, nil
 }
 
 // fieldIndex returns the index in e.fields of the property named name,

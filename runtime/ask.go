@@ -93,7 +93,10 @@ func WithDefault(field string, value any) AskOption {
 
 // askDecode asks req and decodes an accepted answer with decode. An
 // invalid answer is asked again, with its errors added to the message,
-// as long as cfg.retries allows (see WithRetries).
+// as long as cfg.retries allows (see WithRetries). Each answer is
+// decided once, here (decideAnswer, decideInvalid), and the Decision is
+// reported to a's chain before anything returns: an accept that leaves a
+// confirm box unticked returns as a decline, with the zero value.
 func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig, decode func(s *Schema, content map[string]any) (T, error)) (Outcome[T], error) {
 	var none Outcome[T]
 	s := req.Schema
@@ -109,22 +112,33 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 	asked := req
 	for tries := 0; ; tries++ {
 		var invalid error
+		var answer *Response
 		switch {
 		case err == nil && resp.Action == ActionAccept:
 			v, derr := decode(s, resp.Content)
 			if derr == nil {
+				d := decideAnswer(asked, resp)
+				if rerr := report(ctx, a, d); rerr != nil {
+					return none, askErr(s.Name, rerr)
+				}
+				if d.Action != ActionAccept {
+					return Outcome[T]{Action: d.Action}, nil
+				}
 				return Outcome[T]{Action: ActionAccept, Value: v}, nil
 			}
-			invalid = derr
+			invalid, answer = derr, resp
 		case err == nil:
+			if rerr := report(ctx, a, decideAnswer(asked, resp)); rerr != nil {
+				return none, askErr(s.Name, rerr)
+			}
 			return Outcome[T]{Action: resp.Action}, nil // ask checked the action
 		case errors.Is(err, ErrInvalidContent) && !errors.Is(err, ErrMalformedInput):
 			invalid = askErr(s.Name, err)
 		default:
 			return none, askErr(s.Name, err)
 		}
-		if ir, ok := findAs[invalidAnswerReporter](a); ok {
-			ir.InvalidAnswer(ctx, asked, invalid)
+		if rerr := report(ctx, a, decideInvalid(asked, answer, invalid)); rerr != nil {
+			return none, askErr(s.Name, rerr)
 		}
 		if cfg.retries <= 0 {
 			return none, invalid
@@ -338,6 +352,9 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: wire.NewID(), AskedFirst: cfg.askedFirst}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
+		return "", askErr("url", err)
+	}
+	if err := report(ctx, a, decideAnswer(req, resp)); err != nil {
 		return "", askErr("url", err)
 	}
 	return resp.Action, nil

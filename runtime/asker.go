@@ -38,13 +38,21 @@ import "context"
 //	// an ask stops (UnfilledError) when a client sends the same invalid
 //	// answer twice, rather than asking until its retries run out.
 //	SameInvalidAnswer(req *Request, digest string) bool
-//	// Told of each answer that failed validation, before the ask is
-//	// asked again or fails (the adapters report EventInvalid).
-//	InvalidAnswer(ctx context.Context, req *Request, err error)
+//	// Told of the runtime's Decision about each answer, once, before
+//	// the handler sees the outcome: accepted, declined, cancelled (after
+//	// confirm) or invalid (before the ask is asked again or fails).
+//	// The adapters' exchange reports its audit events from it;
+//	// elicittest records it. A non-nil error refuses the decision: the
+//	// ask fails with it (matching ErrDecisionRefused), and the handler
+//	// never gets the answer.
+//	Decided(ctx context.Context, d *Decision) error
 //
 // Without them the runtime assumes no language preference, the latest
 // protocol, a client that can be asked, a fresh flow id per ask, and
-// repeated answers compared within one call to the ask function only.
+// repeated answers compared within one call to the ask function only,
+// and tells no one its Decisions. The runtime calls the first Decided it
+// finds; a wrapper that implements Decided passes the Decision on with
+// Decide(ctx, next, d).
 type Asker interface {
 	Ask(ctx context.Context, req *Request) (*Response, error)
 }
@@ -54,8 +62,8 @@ type Asker interface {
 // An AskerFunc knows nothing of the call it asks for: wrapping an
 // adapter's Asker in one hides the person's language, the protocol
 // version, the client's capabilities, stable URL flow ids, retries that
-// span 2026-07-28 rounds and the invalid-answer audit event. Use Wrap to
-// build middleware that keeps them.
+// span 2026-07-28 rounds and the Decisions its audit events come from.
+// Use Wrap to build middleware that keeps them.
 type AskerFunc func(ctx context.Context, req *Request) (*Response, error)
 
 // Ask calls f(ctx, req).
@@ -108,9 +116,6 @@ type (
 	flowIDer          interface{ NextFlowID(key string) string }
 	answerMemo        interface {
 		SameInvalidAnswer(req *Request, digest string) bool
-	}
-	invalidAnswerReporter interface {
-		InvalidAnswer(ctx context.Context, req *Request, err error)
 	}
 )
 

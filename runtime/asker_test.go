@@ -12,9 +12,9 @@ import (
 // callAsker knows everything a call can know, as an adapter's exchange
 // does, and answers every question with accept.
 type callAsker struct {
-	asked    []*runtime.Request
-	invalid  int
-	lastMemo string
+	asked     []*runtime.Request
+	decisions []*runtime.Decision
+	lastMemo  string
 }
 
 func (c *callAsker) Ask(_ context.Context, req *runtime.Request) (*runtime.Response, error) {
@@ -30,7 +30,21 @@ func (c *callAsker) NextFlowID(string) string   { return "flow-1" }
 func (c *callAsker) CheckAsk(*runtime.Request) error {
 	return &runtime.UnavailableError{Reason: "no elicitation"}
 }
-func (c *callAsker) InvalidAnswer(context.Context, *runtime.Request, error) { c.invalid++ }
+func (c *callAsker) Decided(_ context.Context, d *runtime.Decision) error {
+	c.decisions = append(c.decisions, d)
+	return nil
+}
+
+// invalid counts the decisions about answers that did not validate.
+func (c *callAsker) invalid() int {
+	n := 0
+	for _, d := range c.decisions {
+		if !d.Valid() {
+			n++
+		}
+	}
+	return n
+}
 func (c *callAsker) SameInvalidAnswer(_ *runtime.Request, d string) bool {
 	same := c.lastMemo == d
 	c.lastMemo = d
@@ -57,6 +71,9 @@ func TestWrapKeepsTheCall(t *testing.T) {
 	if err != nil || out.FlowID != "flow-1" {
 		t.Errorf("AskURLFlow through Wrap = %+v, %v; want the wrapped NextFlowID's id", out, err)
 	}
+	if len(inner.decisions) != 1 || !inner.decisions[0].Accepted() || inner.decisions[0].Request.Mode != runtime.ModeURL {
+		t.Errorf("decisions through Wrap after AskURLFlow: %+v; want the URL accept", inner.decisions)
+	}
 	// A choice answered with no option is invalid: re-asked once
 	// (Attempt 1), then the repeated answer stops it; each invalid answer
 	// reported.
@@ -65,8 +82,8 @@ func TestWrapKeepsTheCall(t *testing.T) {
 	if !errors.Is(err, runtime.ErrInvalidContent) {
 		t.Fatalf("AskText = %v, want invalid content", err)
 	}
-	if fmt.Sprint(seen) != "[0 1]" || inner.invalid != 2 {
-		t.Errorf("attempts seen by the middleware %v, invalid reports %d; want [0 1] and 2", seen, inner.invalid)
+	if fmt.Sprint(seen) != "[0 1]" || inner.invalid() != 2 {
+		t.Errorf("attempts seen by the middleware %v, invalid decisions %d; want [0 1] and 2", seen, inner.invalid())
 	}
 
 	bare := runtime.AskerFunc(inner.Ask)

@@ -1,43 +1,31 @@
 package runtime
 
-import (
-	"reflect"
-	"unsafe"
-)
-
 // A box tagged confirm (Property.Confirm) is the one that approves: an
 // accept that leaves it unticked is a decline, so that a handler that
-// only checks Accepted() never acts on it.
+// only checks Accepted() never acts on it. The runtime decides it here,
+// once per answer (decideAnswer), and reports it in Decision.Action and
+// Decision.Unconfirmed; nothing else decides it again.
 
 // ReasonUnconfirmed is the Event.Reason of an EventAnswered whose accept
-// left a box tagged confirm unticked: the ask returns it as a decline.
+// left a box tagged confirm unticked: the ask returns it as a decline,
+// and the event's Action is ActionDecline.
 const ReasonUnconfirmed = "accepted without confirming"
 
-// unconfirmed returns the name of the first property tagged confirm that
-// the decoded value at base leaves false (or unset), or "".
-func (e *engine) unconfirmed(base unsafe.Pointer) string {
-	for i := range e.fields {
-		fd := &e.fields[i]
-		p := &e.schema.Properties[fd.prop]
+// unconfirmed returns the name of the first property of s tagged confirm
+// that content, an accepted answer to s that validated, leaves false or
+// unset, or "".
+func unconfirmed(s *Schema, content map[string]any) string {
+	if s == nil {
+		return ""
+	}
+	for i := range s.Properties {
+		p := &s.Properties[i]
 		if !p.Confirm {
 			continue
 		}
-		v := unsafe.Add(base, fd.offset)
-		if fd.ptr {
-			v = *(*unsafe.Pointer)(v)
-		}
-		if fd.kind != gkBool || v == nil || !*(*bool)(v) {
+		if v, ok := content[p.Name].(bool); !ok || !v {
 			return p.Name
 		}
 	}
 	return ""
-}
-
-// declineUnconfirmed clears the decoded value at base and returns the
-// decline an unticked confirm box turns an accept into.
-func (e *engine) declineUnconfirmed(base unsafe.Pointer) Action {
-	if e.typ != nil {
-		reflect.NewAt(e.typ, base).Elem().SetZero()
-	}
-	return ActionDecline
 }

@@ -484,14 +484,19 @@ func (e *engine) ask(ctx context.Context, a Asker, message string, opts []AskOpt
 	s, lang := localize(s, s != e.schema, locales, &cfg, a)
 	req := &Request{Mode: ModeForm, Key: cfg.key, Message: message, Schema: s, Language: lang, AskedFirst: cfg.askedFirst}
 	legacy := askerLegacy(a)
+	decoded := false
 	out, err := askDecode(ctx, a, req, &cfg, func(s *Schema, content map[string]any) (struct{}, error) {
 		if legacy {
 			content = foldLegacy(s, content) // one boolean per option -> the list
 		}
-		return struct{}{}, e.decodeInto(s, content, dst)
+		err := e.decodeInto(s, content, dst)
+		decoded = err == nil
+		return struct{}{}, err
 	})
-	if err == nil && out.Action == ActionAccept && e.unconfirmed(dst) != "" {
-		return e.declineUnconfirmed(dst), nil // confirm.go
+	if decoded && out.Action != ActionAccept && e.typ != nil {
+		// Decided otherwise (an unticked confirm box, a refused
+		// Decision): the handler gets no value.
+		reflect.NewAt(e.typ, dst).Elem().SetZero()
 	}
 	return out.Action, err
 }

@@ -6,9 +6,10 @@ import (
 )
 
 // Observer receives the events of the questions a tool call asks: set one
-// in an SDK adapter's Config (gosdk.Config.Observer, mcpgo.Config.Observer)
-// to audit, log, trace or count them. NewLogObserver writes them to a
-// *slog.Logger; runtime/otelelicit records them with OpenTelemetry.
+// in an SDK adapter's options (adapter.Options.Observer, embedded in
+// gosdk.Config and mcpgo.Config) to audit, log, trace or count them.
+// NewLogObserver writes them to a *slog.Logger; runtime/otelelicit
+// records them with OpenTelemetry.
 //
 // Observe is called synchronously, on the goroutine that asks (the tool
 // handler's, or the adapter's around it); other asks of the same call
@@ -33,9 +34,10 @@ const (
 	// (2025 eras) or as an inputRequests entry of an input_required result
 	// (2026-07-28), or as a URL of a -32042 error (2025-11-25).
 	EventAsked EventKind = iota + 1
-	// EventAnswered: the client answered (Action: accept, decline or
-	// cancel). An accept whose content then failed validation is followed
-	// by EventInvalid.
+	// EventAnswered: the client answered, and the runtime decided the
+	// answer (Decision; Action: accept, decline or cancel, after
+	// confirm). An accept whose content failed validation is reported as
+	// an accept without Content, followed by EventInvalid.
 	EventAnswered
 	// EventInvalid: an answer did not decode or validate (InvalidFields,
 	// Attempt), or an inputResponses entry was not an elicitation result.
@@ -140,14 +142,26 @@ type Event struct {
 	// eras, where the server pushes every question.
 	Asked bool
 
-	// Action is the answer: accept, decline or cancel (EventAnswered).
+	// Action is the answer: accept, decline or cancel (EventAnswered),
+	// as the runtime decided it (Decision.Action): an accept that left a
+	// box tagged confirm unticked is a decline, with Reason
+	// ReasonUnconfirmed.
 	Action Action
-	// Content holds the accepted answer's values of the fields the ask
-	// named with WithAuditFields, and nothing else; nil by default.
+	// Content holds the validated answer's values of the fields the ask
+	// named with WithAuditFields (Decision.Audit), and nothing else; nil
+	// by default.
 	Content map[string]any
-	// InvalidFields names the fields of an invalid answer (EventInvalid);
-	// "" stands for the answer as a whole.
+	// InvalidFields names the fields of an invalid answer (EventInvalid),
+	// by the form's property names (Decision.Invalid); "" stands for the
+	// answer as a whole, and one last entry "(N other keys)" counts the
+	// keys the form does not have (Decision.OtherKeys).
 	InvalidFields []string
+	// Decision is the runtime's decision about the answer (EventAnswered
+	// and EventInvalid), which Action, Content, InvalidFields and Reason
+	// were taken from; nil for other events, and for an answer no ask
+	// function decided (an Asker's Ask called directly). Like Content,
+	// it must not be kept after Observe returns.
+	Decision *Decision
 	// Reason says why: the Refused* reason (EventStateRefused), the
 	// reason a question could not be asked (EventUnavailable), the error
 	// (EventFailed, EventTimedOut), ReasonUnconfirmed for an accept that

@@ -167,7 +167,7 @@ func TestRetriesModern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &adapter.Settings{Keys: ring, Replay: seal.NewMemoryReplayStore(0)}
+	s := &adapter.Options{Keys: ring, Replay: seal.NewMemoryReplayStore(0)}
 	bad := &runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"choice": "mars"}}
 	state := ""
 	round := func(answer *runtime.Response) (adapter.Reply, error) {
@@ -242,7 +242,7 @@ func TestLegacyOptionalMultiLeftOut(t *testing.T) {
 		pushed = append(pushed, r)
 		return &runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"name": "n"}}, nil
 	})
-	st := &adapter.Settings{}
+	st := &adapter.Options{}
 	x, err := st.Start(&adapter.Call{Tool: "t", Version: runtime.Version20250618, Caps: adapter.ClientCaps{Form: true}}, "", nil, nil, push)
 	if err != nil {
 		t.Fatal(err)

@@ -47,5 +47,8 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 	if err != nil {
 		return URLOutcome{}, askErr("url", err)
 	}
+	if err := report(ctx, a, decideAnswer(req, resp)); err != nil {
+		return URLOutcome{}, askErr("url", err)
+	}
 	return URLOutcome{Action: resp.Action, FlowID: id}, nil
 }

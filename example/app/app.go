@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 
@@ -152,8 +153,16 @@ func New(opts Options) *App {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	cfg := &gosdk.Config{Keys: keys, Replay: replay, Observer: opts.Observer, Pages: opts.Pages,
-		ProgressInterval: opts.ProgressInterval, FormApps: opts.FormApps}
+	cfg := &gosdk.Config{
+		Options: adapter.Options{
+			Keys:             keys,
+			Replay:           replay,
+			Observer:         opts.Observer,
+			Pages:            opts.Pages,
+			ProgressInterval: opts.ProgressInterval,
+			FormApps:         opts.FormApps,
+		},
+	}
 	if opts.Identity != nil {
 		cfg.Principal = gosdk.IdentityPrincipal(opts.Identity)
 		cfg.PromptPrincipal = gosdk.IdentityPromptPrincipal(opts.Identity)
@@ -163,7 +172,7 @@ func New(opts Options) *App {
 		// ignore-extra-params scenarios send a first call that already
 		// answers user_name and expect it to complete: the fixtures
 		// alone accept unasked answers.
-		fixtures: &gosdk.Config{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer}, logf: logf,
+		fixtures: &gosdk.Config{Options: adapter.Options{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer}}, logf: logf,
 		tasks: opts.Tasks}
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/example/forms"
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
@@ -70,7 +71,7 @@ func branchOf(service string) (string, bool) {
 // replay store. Each deploy is counted in deploys instead of stored.
 func NewServer(keys *seal.KeyRing, replay seal.ReplayStore, deploys *Counter) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "servebench", Version: "v0"}, nil)
-	cfg := &gosdk.Config{Keys: keys, Replay: replay}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Replay: replay}}
 	t := &mcp.Tool{Name: Tool, Title: "Deploy a service", Description: "Deploys a service after the user confirms.",
 		InputSchema: gosdk.InputSchema[app.DeployArgs](), OutputSchema: outputSchema()}
 	mcp.AddTool(s, t, gosdk.HandleFor(cfg, func(ctx context.Context, _ *mcp.CallToolRequest, in app.DeployArgs, ask runtime.Asker) (*mcp.CallToolResult, app.DeployResult, error) {

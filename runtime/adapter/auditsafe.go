@@ -12,46 +12,17 @@ import (
 // values, never a string the client chose (a key name, an SDK's error
 // text quoting the answer), so that no client can forge or fill a record.
 
-// auditContent returns the accepted values of the fields req names in
-// AuditFields that pass their property's checks, or nil: a value that
-// does not validate is never recorded.
-func auditContent(req *runtime.Request, resp *runtime.Response) map[string]any {
-	if resp == nil || resp.Action != runtime.ActionAccept || len(req.AuditFields) == 0 || resp.Content == nil {
-		return nil
+// decisionFields returns the Event.InvalidFields of an invalid
+// Decision: the form's property names of its problems ("" for the answer
+// as a whole), then "(N other keys)" counting the keys the client named
+// that the form does not have. The runtime decided which is which.
+func decisionFields(d *runtime.Decision) []string {
+	out := make([]string, 0, len(d.Invalid)+1)
+	for i := range d.Invalid {
+		out = append(out, d.Invalid[i].Field)
 	}
-	m := make(map[string]any, len(req.AuditFields))
-	for _, f := range req.AuditFields {
-		v, ok := resp.Content[f]
-		if !ok || req.Schema == nil {
-			continue
-		}
-		if p := req.Schema.Property(f); p != nil && p.Check(v) == nil {
-			m[f] = v
-		}
-	}
-	return m
-}
-
-// invalidFields returns the names of the invalid fields of a validation
-// error that are properties of req's form; any others (names the client
-// chose) are counted in one last entry, "(N other keys)". An error
-// without fields gives [""].
-func invalidFields(req *runtime.Request, err error) []string {
-	var ve *runtime.ValidationError
-	if !errors.As(err, &ve) {
-		return []string{""}
-	}
-	out := make([]string, 0, len(ve.Fields))
-	other := 0
-	for _, f := range ve.Fields {
-		if f.Field == "" || req != nil && req.Schema != nil && req.Schema.Property(f.Field) != nil {
-			out = append(out, f.Field)
-			continue
-		}
-		other++
-	}
-	if other > 0 {
-		out = append(out, "("+strconv.Itoa(other)+" other keys)")
+	if d.OtherKeys > 0 {
+		out = append(out, "("+strconv.Itoa(d.OtherKeys)+" other keys)")
 	}
 	return out
 }

@@ -24,7 +24,7 @@ type toolCall struct {
 // through the exchange, and Finish says what to send. The adapter
 // translates only its SDK's types. It returns what it would send, and
 // the requestState of an input_required reply.
-func handle(ctx context.Context, s *adapter.Settings, c toolCall, handler func(ctx context.Context, ask runtime.Asker) (string, error)) (sent, state string) {
+func handle(ctx context.Context, s *adapter.Options, c toolCall, handler func(ctx context.Context, ask runtime.Asker) (string, error)) (sent, state string) {
 	call := &adapter.Call{Tool: c.Tool, Args: c.Args, Version: c.Version, Caps: adapter.ClientCaps{Form: true}}
 	x, err := s.Start(call, c.State, c.InputResponses, nil, nil)
 	if err == nil {
@@ -57,7 +57,7 @@ func handle(ctx context.Context, s *adapter.Settings, c toolCall, handler func(c
 // gets the typed answer, and the same state sent again is refused.
 func Example() {
 	ctx := context.Background()
-	s := &adapter.Settings{Keys: seal.NewRandomKeyRing(), Replay: seal.NewMemoryReplayStore(0)}
+	s := &adapter.Options{Keys: seal.NewRandomKeyRing(), Replay: seal.NewMemoryReplayStore(0)}
 	deploy := func(ctx context.Context, ask runtime.Asker) (string, error) {
 		out, err := runtime.AskConfirm(ctx, ask, "Deploy web to production?", runtime.WithKey("approve"))
 		if err != nil {

@@ -59,13 +59,13 @@ type Call struct {
 	// SchemaVersion(Version) and returns the client's answer.
 	Push runtime.Asker
 
-	// Origin describes the call for Settings.Observer; adapters set it
+	// Origin describes the call for Options.Observer; adapters set it
 	// only when one is set (nil otherwise).
 	Origin *Origin
 
 	// ClientName and ClientVersion are the client's clientInfo, for the
 	// known-client profiles that choose a question's rendering
-	// (ChooseRendering); adapters set them when Settings.Pages is
+	// (ChooseRendering); adapters set them when Options.Pages is
 	// set.
 	ClientName, ClientVersion string
 	// Complete sends notifications/elicitation/complete for a URL-mode
@@ -123,7 +123,7 @@ type Exchange struct {
 	state   seal.State
 	pending []*runtime.InputRequiredError
 
-	obs *observing // nil without Settings.Observer; see observe.go
+	obs *observing // nil without Options.Observer; see observe.go
 	// needClaim: the state must be spent (Claim) before answers are read;
 	// claimed: it was. askedFirst applies WithAskedFirst to every ask.
 	needClaim, claimed, askedFirst bool
@@ -633,7 +633,7 @@ var _ interface {
 	CheckAsk(req *runtime.Request) error
 	NextFlowID(key string) string
 	SameInvalidAnswer(req *runtime.Request, digest string) bool
-	InvalidAnswer(ctx context.Context, req *runtime.Request, err error)
+	Decided(ctx context.Context, d *runtime.Decision) error
 } = (*Exchange)(nil)
 
 // LanguagePreference returns the person's language preference the

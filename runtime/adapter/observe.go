@@ -14,7 +14,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
-// Origin describes a call for Settings.Observer: what the adapter knows
+// Origin describes a call for Options.Observer: what the adapter knows
 // beyond the Call's binding. Adapters fill it only when an Observer is
 // set.
 type Origin struct {
@@ -52,9 +52,37 @@ type observing struct {
 	emitted int
 	// unavailable is set once an EventUnavailable was reported.
 	unavailable bool
-	// asked holds Event.Asked of the last answer under each key, for
-	// the EventInvalid that may follow.
-	asked map[string]bool
+	// held are the EventAnswered of the answers this round received, in
+	// the order received, each waiting for the runtime's Decision
+	// (Decided), which completes and reports it.
+	held []runtime.Event
+}
+
+// hold keeps e, the EventAnswered of an answer, until its Decision.
+func (o *observing) hold(e runtime.Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for i := range o.held {
+		if o.held[i].Key == e.Key {
+			o.held[i] = e // a later answer under the same key replaces it
+			return
+		}
+	}
+	o.held = append(o.held, e)
+}
+
+// take removes and returns the held EventAnswered under key.
+func (o *observing) take(key string) (runtime.Event, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for i := range o.held {
+		if o.held[i].Key == key {
+			e := o.held[i]
+			o.held = append(o.held[:i], o.held[i+1:]...)
+			return e, true
+		}
+	}
+	return runtime.Event{}, false
 }
 
 // newCallID returns a random call id.
@@ -66,7 +94,7 @@ func newCallID() string {
 
 // observeStart reports a refused state (x nil, err set) or sets up the
 // observation of x. It does nothing without an Observer.
-func (s *Settings) observeStart(c *Call, x *Exchange, err error) {
+func (s *Options) observeStart(c *Call, x *Exchange, err error) {
 	if s.Observer == nil {
 		return
 	}
@@ -174,17 +202,17 @@ func (x *Exchange) attempt(key string) int {
 }
 
 // outcome fills e (an event about an ask that returned resp, err) and
-// reports it. An *InputRequiredError reports the question as asked.
+// reports it. An *InputRequiredError reports the question as asked. An
+// answer is held until the runtime decides it (Decided), which reports
+// it: this function never judges an answer.
 func (x *Exchange) outcome(ctx context.Context, e runtime.Event, req *runtime.Request, resp *runtime.Response, err error) {
 	var ire *runtime.InputRequiredError
 	var ue *runtime.UnavailableError
 	switch {
 	case err == nil && resp != nil:
-		e.Kind, e.Action, e.Content = runtime.EventAnswered, resp.Action, auditContent(req, resp)
-		if resp.Action == runtime.ActionAccept && unconfirmed(req.Schema, resp.Content) {
-			e.Reason = runtime.ReasonUnconfirmed // the ask returns it as a decline
-		}
-		x.noteAsked(e.Key, e.Asked)
+		e.Kind, e.Action = runtime.EventAnswered, resp.Action
+		x.obs.hold(e)
+		return
 	case errors.As(err, &ire):
 		e.Kind, e.Key, e.Asked, e.WaitTime = runtime.EventAsked, ire.Key, true, 0
 		x.obs.mu.Lock()
@@ -199,45 +227,21 @@ func (x *Exchange) outcome(ctx context.Context, e runtime.Event, req *runtime.Re
 		x.obs.unavailable = true
 		x.obs.mu.Unlock()
 	case errors.Is(err, runtime.ErrMalformedInput):
-		e.Kind, e.InvalidFields = runtime.EventInvalid, invalidFields(req, err)
+		// Not an elicitation result at all: a protocol error the runtime
+		// never decides.
+		e.Kind, e.InvalidFields = runtime.EventInvalid, []string{""}
 	case errors.Is(err, runtime.ErrInvalidContent):
 		// The SDK rejected an accepted answer before the runtime saw it;
-		// the ask function reports it invalid next.
+		// the ask function decides it invalid next.
 		e.Kind, e.Action = runtime.EventAnswered, runtime.ActionAccept
-		x.noteAsked(e.Key, e.Asked)
+		x.obs.hold(e)
+		return
 	case errors.Is(err, context.DeadlineExceeded):
 		e.Kind, e.Reason = runtime.EventTimedOut, err.Error()
 	default:
 		e.Kind, e.Reason = runtime.EventFailed, auditReason(err)
 	}
 	x.obs.obs.Observe(ctx, e)
-}
-
-// unconfirmed reports whether content, an accepted answer to s, leaves a
-// box tagged confirm (Property.Confirm) unticked: the ask returns such an
-// accept as a decline, and the event records runtime.ReasonUnconfirmed.
-func unconfirmed(s *runtime.Schema, content map[string]any) bool {
-	if s == nil {
-		return false
-	}
-	for i := range s.Properties {
-		if p := &s.Properties[i]; p.Confirm {
-			if v, _ := content[p.Name].(bool); !v {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// noteAsked records Event.Asked of the answer under key.
-func (x *Exchange) noteAsked(key string, asked bool) {
-	x.obs.mu.Lock()
-	defer x.obs.mu.Unlock()
-	if x.obs.asked == nil {
-		x.obs.asked = make(map[string]bool, 1)
-	}
-	x.obs.asked[key] = asked
 }
 
 // observePush asks req through push, reporting the question and its
@@ -295,23 +299,42 @@ func (x *Exchange) observeRetry(ctx context.Context, key string, req *runtime.Re
 	return err
 }
 
-// InvalidAnswer reports the answer to req, which did not validate, as
-// EventInvalid (see runtime.Asker).
-func (x *Exchange) InvalidAnswer(ctx context.Context, req *runtime.Request, err error) {
-	if x.obs == nil || req == nil {
-		return
+// Decided reports the runtime's Decision about an answer this round
+// received (see runtime.Asker): EventAnswered with the decided action
+// (an unticked confirm box makes it a decline, with Reason
+// runtime.ReasonUnconfirmed) and the validated audit values, or, for an
+// answer that did not validate, EventAnswered (accept) and EventInvalid
+// naming the form's fields. An answer decided again in a later round of
+// a 2026-07-28 call (from the sealed state) was reported in the round
+// that received it. It never refuses a Decision.
+func (x *Exchange) Decided(ctx context.Context, d *runtime.Decision) error {
+	if x.obs == nil || d == nil || d.Request == nil {
+		return nil
 	}
 	x.mu.Lock()
-	base := baseKey(req)
+	base := baseKey(d.Request)
 	key := numberedKey(base, x.counts[base])
-	attempt := x.attempt(key)
 	x.mu.Unlock()
-	e := x.question(runtime.EventInvalid, key, req, attempt)
-	e.InvalidFields = invalidFields(req, err)
-	x.obs.mu.Lock()
-	e.Asked = x.obs.asked[key]
-	x.obs.mu.Unlock()
+	e, ok := x.obs.take(key)
+	if !ok {
+		return nil
+	}
+	e.Decision = d
+	if d.Valid() {
+		e.Action, e.Content = d.Action, d.AuditMap()
+		if d.Unconfirmed {
+			e.Reason = runtime.ReasonUnconfirmed
+		}
+		x.obs.obs.Observe(ctx, e)
+		return nil
+	}
+	e.Action = runtime.ActionAccept // only an accept is validated
 	x.obs.obs.Observe(ctx, e)
+	inv := e
+	inv.Kind, inv.Time, inv.Action, inv.WaitTime = runtime.EventInvalid, time.Now(), "", 0
+	inv.InvalidFields = decisionFields(d)
+	x.obs.obs.Observe(ctx, inv)
+	return nil
 }
 
 // noteSeal records in the state the sealing round and time (what it
@@ -351,7 +374,7 @@ func replyName(r Reply) string {
 
 // ObserveEnd reports the end of the call answered with r
 // (EventCallEnd), and the questions r carries that no ask reported (the
-// URL-mode steps of a *URLRequiredError). Settings.Finish calls it;
+// URL-mode steps of a *URLRequiredError). Options.Finish calls it;
 // adapters that call Reply directly call it themselves. It does nothing
 // without an Observer.
 func (x *Exchange) ObserveEnd(r Reply) {
@@ -361,8 +384,14 @@ func (x *Exchange) ObserveEnd(r Reply) {
 	}
 	ctx := o.ctx
 	o.mu.Lock()
-	emitted, unavailable := o.emitted, o.unavailable
+	emitted, unavailable, held := o.emitted, o.unavailable, o.held
+	o.held = nil
 	o.mu.Unlock()
+	for _, e := range held {
+		// Answers no ask function decided (the handler called Ask
+		// itself): the client's action, as received.
+		o.obs.Observe(ctx, e)
+	}
 	switch r.Kind {
 	case ReplyInputRequired:
 		for _, p := range r.Requests[min(emitted, len(r.Requests)):] {

@@ -15,7 +15,7 @@ import (
 // as such, and nothing is sent.
 func TestRenderingOverrideUnavailable(t *testing.T) {
 	var events []runtime.Event
-	s := &adapter.Settings{Keys: seal.NewRandomKeyRing(), Observer: runtime.ObserverFunc(func(_ context.Context, e runtime.Event) {
+	s := &adapter.Options{Keys: seal.NewRandomKeyRing(), Observer: runtime.ObserverFunc(func(_ context.Context, e runtime.Event) {
 		events = append(events, e)
 	})}
 	sent := 0

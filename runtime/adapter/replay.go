@@ -86,7 +86,7 @@ func ReplayClient(c *Call) string {
 var errUnclaimed = fmt.Errorf("%w: the request state was not claimed before its answers were read", seal.ErrReplayStore)
 
 // StartError returns the JSON-RPC code and message for an error of
-// Settings.Start or Exchange.Claim: -32603 for a replay store failure,
+// Options.Start or Exchange.Claim: -32603 for a replay store failure,
 // -32602 otherwise (InvalidStateMessage).
 func StartError(err error) (int64, string) {
 	if errors.Is(err, seal.ErrReplayStore) {

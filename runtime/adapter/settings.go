@@ -10,49 +10,106 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
-// Settings are what every SDK adapter's Config holds in common: the key
-// ring and clock of the sealed state and the reply policies. An adapter
-// copies its Config into Settings and leaves the era rules, the sealing
-// and the choice of reply to them, translating only SDK types.
-type Settings struct {
-	// Keys seal the requestState of 2026-07-28 requests.
+// Options are the settings of an SDK adapter that do not depend on its
+// SDK, documented here once: gosdk.Config and mcpgo.Config embed them
+// (as slog's handlers share slog.HandlerOptions), and so should the
+// Config of an adapter for another SDK. Its methods run the exchange of
+// one call (Start, Claim, Finish): an adapter copies its Config's
+// Options, sets Replay to the store it resolved (DefaultReplay), and
+// translates only its SDK's types.
+//
+//	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Observer: obs}}
+//
+// Options must not change once a Config that holds them is in use.
+type Options struct {
+	// Keys seal the requestState of 2026-07-28 requests. Required (the
+	// adapters' wrappers panic without it). Every instance of a
+	// stateless deployment needs the same ring.
 	Keys *seal.KeyRing
 	// StateTTL bounds how long a sealed state stays valid; zero means
-	// DefaultStateTTL.
+	// seal.DefaultStateTTL.
 	StateTTL time.Duration
-	// Unavailable chooses what a "cannot ask" failure becomes.
+	// Unavailable chooses what a handler failure matching
+	// runtime.ErrUnavailable becomes. The default (UnavailableAuto) is
+	// JSON-RPC -32021 with requiredCapabilities on 2026-07-28 requests
+	// and a tool error telling the model what to ask on older ones;
+	// UnavailablePassThrough returns the handler's error. An adapter
+	// whose SDK cannot send -32021 with data (mcpgo) narrows
+	// UnavailableAuto and UnavailableMissingCapability to the tool error.
 	Unavailable runtime.UnavailablePolicy
-	// AskErrors chooses what other ask failures become.
+	// AskErrors chooses what any other failed ask becomes: by default
+	// (AskErrorsToolError) a tool result with isError whose text tells
+	// the model what happened and what to do next ("The user did not
+	// answer within 2m: ask again later", "The answer was invalid:
+	// ..."); AskErrorsJSONRPC makes an invalid answer JSON-RPC -32602
+	// and returns other failures as the handler's error. Protocol errors
+	// (a bad requestState, malformed inputResponses) are always -32602.
+	// Prompts, which have no isError, keep JSON-RPC errors.
 	AskErrors runtime.AskErrorPolicy
 	// Now is the clock of state expiry; nil means time.Now.
 	Now func() time.Time
-	// Observer receives the events of every ask; nil means none (and no
-	// cost). See observe.go.
+	// Observer receives the events of every ask of the wrapped tools and
+	// prompts (asked, answered, invalid, timed out, unavailable, state
+	// refused, call end); nil means none, at no cost.
+	// runtime.NewLogObserver writes them as an audit log;
+	// runtime/otelelicit records them with OpenTelemetry. See
+	// observe.go.
 	Observer runtime.Observer
-	// Replay spends each requestState that carries answers into a
-	// handler (Exchange.Claim). Adapters always set it (their Config's
-	// store, or an in-memory one); nil makes such requests fail closed.
+	// Replay spends every 2026-07-28 requestState that carries answers
+	// into a handler (Exchange.Claim), so that a state is used once: a
+	// second request with it is refused (call the tool again and be
+	// asked again), and concurrent ones run the handler at most once. A
+	// failing store refuses the request (-32603).
+	//
+	// Nil in a Config means an in-memory store (seal.NewMemoryReplayStore)
+	// shared by the tools of that Config: right for one process; give
+	// every instance of a deployment one shared store
+	// (runtime/redisstore). An adapter keeps that store in its Config
+	// (DefaultReplay) and sets Replay to it in the Options it runs a
+	// call with; Claim with a nil Replay fails closed.
 	Replay seal.ReplayStore
 	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
-	// server asked its question (in inputResponses, without a sealed
-	// state that asked it). By default such an answer is ignored and the
-	// question is asked: a client could otherwise approve before anyone
-	// saw the form. runtime.WithAskedFirst still applies per ask.
+	// server asked its question (a first call already carrying
+	// inputResponses). By default an answer counts only if this server
+	// issued the question earlier in the call, in a sealed requestState:
+	// otherwise a client could approve before any person saw the form.
+	// Set it only where a client is trusted to answer unasked (the
+	// official conformance suite's ignore-extra-params scenario expects
+	// it); runtime.WithAskedFirst still applies per ask.
 	AcceptUnasked bool
-	// Pages serve the questions whose rendering is a hosted page
-	// (runtime.RenderingURLPage, runtime.RenderingLink); nil means no
-	// pages, and a client that cannot render a form is not asked.
+	// Pages, when set, serve forms as hosted pages (runtime/page) to the
+	// people whose client cannot show them: a client with URL mode only,
+	// or one whose known limits cannot fill the form, gets a URL-mode
+	// request to the page; a client without elicitation gets a tool
+	// result with the page's link, and the same call made again takes
+	// the answer (see ChooseRendering). Mount Pages on the server's mux
+	// under the path of its BaseURL (the adapters' NewHTTPHandler does,
+	// with serve.Options.Pages). Its Identity must read the same person
+	// that the adapter's Principal reads (the adapters'
+	// IdentityPrincipal builds Principal from it). Nil means no pages:
+	// such clients are not asked (Unavailable).
 	Pages *page.Pages
-	// FormApps: the adapter renders form requests as an MCP App for
-	// clients that declare it (ClientCaps.App); the rendering is then
-	// reported as runtime.RenderingApp.
+	// ProgressInterval is how often a 2025-era call that carries a
+	// progressToken is sent notifications/progress while the person
+	// answers a form, so that a client which resets its timeout on
+	// progress keeps the form open: zero means DefaultProgressInterval,
+	// a negative value none (see ProgressInterval, the function).
+	ProgressInterval time.Duration
+	// FormApps renders forms as an MCP App for clients that declare
+	// app-rendered elicitation (SEP-3118, draft; ClientCaps.App): their
+	// form requests carry _meta.ui.resourceUri naming the form app,
+	// which the adapter serves (gosdk.AddFormApp, mcpgo.AddFormApp), and
+	// the server must advertise the extension; the rendering is then
+	// reported as runtime.RenderingApp. The answer is validated as any
+	// other; a client without the extension gets the same request and
+	// shows its own form.
 	FormApps bool
 }
 
-// Claim spends the state of x in the settings' replay store when it
+// Claim spends the state of x in the options' replay store when it
 // carries answers (Exchange.Claim). Adapters call it right after Start,
 // with the request's context.
-func (s *Settings) Claim(ctx context.Context, x *Exchange) error {
+func (s *Options) Claim(ctx context.Context, x *Exchange) error {
 	err := x.Claim(ctx, s.Replay)
 	if err != nil {
 		x.observeRefused(err)
@@ -60,8 +117,8 @@ func (s *Settings) Claim(ctx context.Context, x *Exchange) error {
 	return err
 }
 
-// Sealer returns the sealer of the settings' key ring, TTL and clock.
-func (s *Settings) Sealer() *seal.Sealer {
+// Sealer returns the sealer of the options' key ring, TTL and clock.
+func (s *Options) Sealer() *seal.Sealer {
 	return &seal.Sealer{Keys: s.Keys, TTL: s.StateTTL, Now: s.Now}
 }
 
@@ -74,7 +131,7 @@ func (s *Settings) Sealer() *seal.Sealer {
 // encoding/json's case folding are refused first, on every era, with an
 // error matching ErrAmbiguousArguments (-32602), before any state is
 // opened or issued.
-func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Response, malformed map[string]string, push runtime.Asker) (*Exchange, error) {
+func (s *Options) Start(c *Call, state string, responses map[string]*runtime.Response, malformed map[string]string, push runtime.Asker) (*Exchange, error) {
 	if err := CheckArgKeys(c.Args); err != nil {
 		return nil, err
 	}
@@ -97,7 +154,7 @@ func (s *Settings) Start(c *Call, state string, responses map[string]*runtime.Re
 // handlerErr: Exchange.Reply with the Unavailable policy, then, under
 // AskErrorsToolError, an ask failure that is not a protocol error
 // (AskFailureText) becomes a tool error the model can act on.
-func (s *Settings) Finish(x *Exchange, handlerErr error) Reply {
+func (s *Options) Finish(x *Exchange, handlerErr error) Reply {
 	r := x.Reply(handlerErr, s.Unavailable)
 	defer func() { x.ObserveEnd(r) }()
 	if s.AskErrors != runtime.AskErrorsToolError || r.Err == nil || errors.Is(r.Err, runtime.ErrUnavailable) ||

@@ -1,7 +1,8 @@
 // Package elicittest provides a scripted runtime.Asker for unit tests of
 // tool handlers that ask generated forms.
 //
-// New(answers...) gives the answers in order and records every request.
+// New(answers...) gives the answers in order and records every request,
+// and every runtime.Decision about an answer (Decisions).
 // The answers are the generated client-side functions' results, passed
 // to Respond as they are:
 //
@@ -92,11 +93,13 @@ func Block() Answer { return nil }
 // ErrNoAnswer is returned when the script has run out of answers.
 var ErrNoAnswer = errors.New("elicittest: no scripted answer left")
 
-// Asker replays scripted answers in order and records every request.
+// Asker replays scripted answers in order and records every request,
+// and every Decision the runtime reports about the answers (Decisions).
 type Asker struct {
-	mu       sync.Mutex
-	answers  []Answer
-	requests []*runtime.Request
+	mu        sync.Mutex
+	answers   []Answer
+	requests  []*runtime.Request
+	decisions []*runtime.Decision
 	// Version is the protocol version whose schema encoding requests are
 	// checked with ("" for the latest).
 	Version string
@@ -105,6 +108,35 @@ type Asker struct {
 	// list): asks without runtime.WithLocale are translated to it, and
 	// runtime.LanguagePreference returns it.
 	Language string
+	// Refuse, when set, is the error Decided returns for a Decision it
+	// reports true for: a test plays a hook that refuses to let an
+	// answer through (the ask then fails with runtime.ErrDecisionRefused,
+	// and the handler gets no answer).
+	Refuse func(d *runtime.Decision) error
+}
+
+// Decided records d (see runtime.Asker), and returns Refuse's error when
+// Refuse is set.
+func (a *Asker) Decided(_ context.Context, d *runtime.Decision) error {
+	a.mu.Lock()
+	a.decisions = append(a.decisions, d)
+	refuse := a.Refuse
+	a.mu.Unlock()
+	if refuse != nil {
+		return refuse(d)
+	}
+	return nil
+}
+
+// Decisions returns the runtime's decisions about the answers so far, in
+// order: one per answer, accepted, declined, cancelled or invalid. A
+// test asserts on them what an audit record or a receipt would say:
+// Decision.Action after confirm, Unconfirmed, Invalid by the form's
+// property names, Audit.
+func (a *Asker) Decisions() []*runtime.Decision {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*runtime.Decision(nil), a.decisions...)
 }
 
 // LanguagePreference returns Language (see runtime.Asker).

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
@@ -24,7 +25,7 @@ type askOut struct {
 func TestHandleForAskFailure(t *testing.T) {
 	ctx := context.Background()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "deploy"}, gosdk.HandleFor(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+	mcp.AddTool(s, &mcp.Tool{Name: "deploy"}, gosdk.HandleFor(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}},
 		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}, ask runtime.Asker) (*mcp.CallToolResult, askOut, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "deploy?")
 			if err != nil {
@@ -62,7 +63,7 @@ func TestHandleForAskFailure(t *testing.T) {
 func TestInputResponsesManual(t *testing.T) {
 	ctx := context.Background()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}},
 		func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "deploy?")
 			if err != nil {

@@ -39,7 +39,7 @@ func benchRoundTrip(b *testing.B, version string) {
 	const msg = "Deploy which branch, where?"
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
 	obj := map[string]any{"type": "object"}
-	s.AddTool(&mcp.Tool{Name: "askt", InputSchema: obj}, gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+	s.AddTool(&mcp.Tool{Name: "askt", InputSchema: obj}, gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}},
 		func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, msg)
 			if err != nil {
@@ -149,7 +149,7 @@ func BenchmarkRuntimeShare(b *testing.B) {
 		b.ReportAllocs()
 		// A config per run: -count repeats this function, and each round
 		// spends a state id in the config's bounded replay store.
-		cfg := &gosdk.Config{Keys: keys}
+		cfg := &gosdk.Config{Options: adapter.Options{Keys: keys}}
 		args := json.RawMessage(`{"project":"alpha"}`)
 		for b.Loop() {
 			// Round 1: no answer, input_required with sealed state.

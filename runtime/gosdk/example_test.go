@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,7 +26,7 @@ func Example() {
 	ctx := context.Background()
 	// Production: seal.ParseKeyRing(os.Getenv("ELICIT_STATE_KEYS")),
 	// the same ring on every instance.
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing()}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}
 
 	s := mcp.NewServer(&mcp.Implementation{Name: "deployer", Version: "v1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},

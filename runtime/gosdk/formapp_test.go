@@ -43,7 +43,7 @@ func TestFormAppPerRequest(t *testing.T) {
 		{"plain form client", true, formCaps, ""},
 		{"server without FormApps", false, appCaps, ""},
 	} {
-		h := gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing(), FormApps: tc.apps}, askDeploy)
+		h := gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing(), FormApps: tc.apps}}, askDeploy)
 		res, err := h(ctx, modernRequest("alice", tc.caps, "", nil))
 		if err != nil || res.InputRequests["Deploy"] == nil {
 			t.Fatalf("%s: %+v, %v", tc.name, res, err)
@@ -60,7 +60,7 @@ func TestFormAppPerRequest(t *testing.T) {
 // and resources/read of that URI returns the app.
 func TestFormAppPush(t *testing.T) {
 	ctx := context.Background()
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing(), FormApps: true}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing(), FormApps: true}}
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, &mcp.ServerOptions{Capabilities: gosdk.FormAppCapabilities(nil)})
 	gosdk.AddFormApp(s)
 	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(cfg, askDeploy))

@@ -44,7 +44,6 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
-	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,27 +51,17 @@ import (
 
 // Config configures the tool wrappers. One Config serves many tools; it
 // must not change once in use.
+//
+// The settings every adapter shares (the key ring, reply policies, clock,
+// observer, replay store, pages, progress and form apps) are the embedded
+// adapter.Options, documented there:
+//
+//	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Observer: obs}}
+//
+// Options.FormApps needs AddFormApp and FormAppCapabilities here.
 type Config struct {
-	// Keys seal the requestState of 2026-07-28 requests. Required. Every
-	// instance of a stateless deployment needs the same ring.
-	Keys *seal.KeyRing
-	// StateTTL bounds how long a sealed state stays valid; zero means
-	// seal.DefaultStateTTL.
-	StateTTL time.Duration
-	// Unavailable chooses what a handler failure matching
-	// runtime.ErrUnavailable becomes. The default (UnavailableAuto) is
-	// JSON-RPC -32021 with requiredCapabilities on 2026-07-28 requests and
-	// a tool error telling the model what to ask on older ones.
-	Unavailable runtime.UnavailablePolicy
-	// AskErrors chooses what any other failed ask becomes: by default
-	// (AskErrorsToolError) a tool result with isError whose text tells
-	// the model what happened and what to do next ("The user did not
-	// answer within 2m: ask again later", "The answer was invalid:
-	// ..."); AskErrorsJSONRPC makes an invalid answer JSON-RPC -32602
-	// and returns other failures unchanged. Protocol errors (a bad
-	// requestState, malformed inputResponses) are always -32602.
-	// Prompts (HandlePrompt), which have no isError, keep JSON-RPC errors.
-	AskErrors runtime.AskErrorPolicy
+	adapter.Options
+
 	// Principal names the authenticated user the state of a tool call is
 	// bound to. Nil means the bearer token's user
 	// (req.Extra.TokenInfo.UserID).
@@ -82,8 +71,6 @@ type Config struct {
 	// and PromptPrincipal is not, so that a custom principal is never
 	// silently dropped.
 	PromptPrincipal func(ctx context.Context, req *mcp.GetPromptRequest) string
-	// Now is the clock of state expiry; nil means time.Now.
-	Now func() time.Time
 	// Locale returns the user's language preference for a tool call or
 	// prompt: a BCP 47 tag or an Accept-Language list. Asks without
 	// runtime.WithLocale use it to pick a form's translation
@@ -91,56 +78,6 @@ type Config struct {
 	// preference, params._meta["io.modelcontextprotocol/acceptLanguage"]
 	// (SEP-2792), when it carries one. See locale.go.
 	Locale func(ctx context.Context, req mcp.Request) string
-	// Observer receives the events of every ask of the wrapped tools and
-	// prompts (asked, answered, invalid, timed out, unavailable, state
-	// refused, call end); nil means none. runtime.NewLogObserver writes
-	// them as an audit log; runtime/otelelicit records them with
-	// OpenTelemetry.
-	Observer runtime.Observer
-	// Replay spends every 2026-07-28 requestState that carries answers
-	// into a handler, so that a state is used once: a second request with
-	// it gets JSON-RPC -32602 (call the tool again and be asked again),
-	// and concurrent ones run the handler at most once. Nil means an
-	// in-memory store (seal.NewMemoryReplayStore) shared by the tools
-	// of this Config: right for one process; give every instance of a
-	// deployment one shared store (runtime/redisstore). A failing store
-	// refuses the request (-32603).
-	Replay seal.ReplayStore
-	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
-	// server asked its question (a first call already carrying
-	// inputResponses). By default an answer counts only if this server
-	// issued the question earlier in the call, in a sealed requestState:
-	// otherwise a client could approve before any person saw the form.
-	// Set it only where a client is trusted to answer unasked (the
-	// official conformance suite's ignore-extra-params scenario expects
-	// it); runtime.WithAskedFirst still applies per ask.
-	AcceptUnasked bool
-	// Pages, when set, serve forms as hosted pages (runtime/page) to the
-	// people whose client cannot show them: a client with URL mode only,
-	// or one whose known limits cannot fill the form, gets a URL-mode
-	// request to the page; a client without elicitation gets a tool
-	// result with the page's link, and the same call made again takes
-	// the answer (see adapter.ChooseRendering). Mount Pages on the
-	// server's mux under the path of its BaseURL (NewHTTPHandler does,
-	// with serve.Options.Pages). Its Identity must read the same
-	// person that Principal reads (IdentityPrincipal builds Principal
-	// from it). Nil means no pages: such clients are not asked
-	// (Unavailable).
-	Pages *page.Pages
-	// ProgressInterval is how often a 2025-era call that carries a
-	// progressToken is sent notifications/progress while the person
-	// answers a form, so that a client which resets its timeout on
-	// progress keeps the form open: zero means
-	// adapter.DefaultProgressInterval, a negative value none.
-	ProgressInterval time.Duration
-	// FormApps renders forms as an MCP App for clients that declare
-	// app-rendered elicitation (SEP-3118, draft): their form requests
-	// carry _meta.ui.resourceUri naming the form app, which AddFormApp
-	// serves, and the server must advertise the extension
-	// (FormAppCapabilities). The answer is validated as any other; a
-	// client without the extension gets the same request and shows its
-	// own form.
-	FormApps bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -150,11 +87,12 @@ func (c *Config) replayStore() seal.ReplayStore {
 	return c.defaultReplay.Store(c.Replay, c.Now)
 }
 
-// settings returns the adapter settings shared with the other SDK
-// adapters.
-func (c *Config) settings() *adapter.Settings {
-	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: c.Unavailable, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked, Pages: c.Pages, FormApps: c.FormApps}
+// settings returns the Options a call runs with: the Config's, with the
+// replay store resolved.
+func (c *Config) settings() *adapter.Options {
+	o := c.Options
+	o.Replay = c.replayStore()
+	return &o
 }
 
 func (c *Config) principal(ctx context.Context, req *mcp.CallToolRequest) string {

@@ -51,7 +51,7 @@ func askDeploy(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker)
 // rejected with -32602 before the handler runs.
 func TestStateBoundToPrincipal(t *testing.T) {
 	ctx := context.Background()
-	h := gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()}, askDeploy)
+	h := gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}, askDeploy)
 	res, err := h(ctx, modernRequest("alice", formCaps, "", nil))
 	if err != nil || res.InputRequests["Deploy"] == nil || res.RequestState == "" {
 		t.Fatalf("round 1 = %+v, %v", res, err)
@@ -66,7 +66,7 @@ func TestStateBoundToPrincipal(t *testing.T) {
 		t.Fatalf("mallory's retry = %v, want -32602", err)
 	}
 	// NewAsker's error matches the runtime sentinel and still carries the code.
-	_, err = gosdk.NewAsker(ctx, &gosdk.Config{Keys: seal.NewRandomKeyRing()}, modernRequest("alice", formCaps, res.RequestState, nil))
+	_, err = gosdk.NewAsker(ctx, &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}, modernRequest("alice", formCaps, res.RequestState, nil))
 	if !errors.Is(err, seal.ErrStateTampered) || !errors.As(err, &we) || we.Code != -32602 {
 		t.Fatalf("NewAsker with another server's state = %v", err)
 	}
@@ -75,7 +75,7 @@ func TestStateBoundToPrincipal(t *testing.T) {
 // Capabilities come from each request's _meta.
 func TestPerRequestCapabilities(t *testing.T) {
 	ctx := context.Background()
-	h := gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()}, askDeploy)
+	h := gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}, askDeploy)
 	for name, caps := range map[string]any{
 		"absent":   nil,
 		"empty":    map[string]any{},
@@ -120,7 +120,7 @@ func TestHandleForTwoStep(t *testing.T) {
 	ctx := context.Background()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
 	runs := 0
-	mcp.AddTool(s, &mcp.Tool{Name: "deploy"}, gosdk.HandleFor(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+	mcp.AddTool(s, &mcp.Tool{Name: "deploy"}, gosdk.HandleFor(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}},
 		func(ctx context.Context, req *mcp.CallToolRequest, in deployArgs, ask runtime.Asker) (*mcp.CallToolResult, deployOut, error) {
 			runs++
 			d, err := testforms.AskDeploy(ctx, ask, "deploy "+in.Project+"?")
@@ -183,7 +183,7 @@ func TestStatelessEndpointLegacyClient(t *testing.T) {
 	ctx := context.Background()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
-		gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()}, askDeploy))
+		gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}, askDeploy))
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	defer srv.Close()
 	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v1"}, &mcp.ClientOptions{

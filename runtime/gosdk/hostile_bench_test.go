@@ -22,7 +22,7 @@ import (
 // entries of {"action":"decline"} fill go-sdk's 4 MiB body limit.
 func BenchmarkHostileInputResponses(b *testing.B) {
 	ctx := context.Background()
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing()}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}
 	meta := mcp.Meta{
 		adapter.MetaKeyProtocolVersion:    runtime.Version20260728,
 		adapter.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}},

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 
@@ -33,7 +34,7 @@ func httpServer(t *testing.T, opts *serve.Options) (url string, returned, ctxEnd
 	t.Helper()
 	returned, ctxEnded = new(atomic.Int64), new(atomic.Int64)
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing()}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}
 	s.AddTool(&mcp.Tool{Name: "confirm", InputSchema: map[string]any{"type": "object"}},
 		gosdk.Handle(cfg, func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			defer returned.Add(1)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -29,7 +30,7 @@ func TestObservePrompt(t *testing.T) {
 		ctx := context.Background()
 		s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
 		var runs atomic.Int32
-		s.AddPrompt(&mcp.Prompt{Name: "deploy"}, gosdk.HandlePrompt(&gosdk.Config{Keys: seal.NewRandomKeyRing(), Observer: obs}, deployPrompt(&runs)))
+		s.AddPrompt(&mcp.Prompt{Name: "deploy"}, gosdk.HandlePrompt(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing(), Observer: obs}}, deployPrompt(&runs)))
 		answer, _ := testforms.AcceptDeploy(testforms.Deploy{Branch: "main", Env: testforms.EnvProd, Replicas: 1})
 		c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v7"}, &mcp.ClientOptions{
 			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {

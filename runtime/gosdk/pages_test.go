@@ -18,6 +18,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/internal/pagetest"
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/page"
@@ -52,13 +53,19 @@ func newPagesServer(t *testing.T, store page.Store, opts ...func(*gosdk.Config))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &gosdk.Config{Keys: keys, Pages: pages, Principal: gosdk.IdentityPrincipal(identity),
-		Observer: runtime.ObserverFunc(func(_ context.Context, e runtime.Event) {
-			select {
-			case ps.events <- e:
-			default:
-			}
-		})}
+	cfg := &gosdk.Config{
+		Options: adapter.Options{
+			Keys:  keys,
+			Pages: pages,
+			Observer: runtime.ObserverFunc(func(_ context.Context, e runtime.Event) {
+				select {
+				case ps.events <- e:
+				default:
+				}
+			}),
+		},
+		Principal: gosdk.IdentityPrincipal(identity),
+	}
 	for _, o := range opts {
 		o(cfg)
 	}

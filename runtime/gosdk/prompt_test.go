@@ -40,7 +40,7 @@ func promptSession(t *testing.T, version string, mrtr bool, runs *atomic.Int32) 
 	t.Helper()
 	ctx := context.Background()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-	s.AddPrompt(&mcp.Prompt{Name: "deploy"}, gosdk.HandlePrompt(&gosdk.Config{Keys: seal.NewRandomKeyRing()}, deployPrompt(runs)))
+	s.AddPrompt(&mcp.Prompt{Name: "deploy"}, gosdk.HandlePrompt(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}, deployPrompt(runs)))
 	var asked atomic.Int32
 	opts := &mcp.ClientOptions{
 		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -140,7 +140,7 @@ func TestHandlePromptState(t *testing.T) {
 func TestHandlePromptErrors(t *testing.T) {
 	ctx := context.Background()
 	var runs atomic.Int32
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing()}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}
 	h := gosdk.HandlePrompt(cfg, deployPrompt(&runs))
 	modern := func(state string) *mcp.GetPromptRequest {
 		return &mcp.GetPromptRequest{Params: &mcp.GetPromptParams{
@@ -180,5 +180,5 @@ func TestHandlePromptErrors(t *testing.T) {
 			t.Error("HandlePrompt with Principal but no PromptPrincipal did not panic")
 		}
 	}()
-	gosdk.HandlePrompt(&gosdk.Config{Keys: seal.NewRandomKeyRing(), Principal: func(context.Context, *mcp.CallToolRequest) string { return "u" }}, deployPrompt(&runs))
+	gosdk.HandlePrompt(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}, Principal: func(context.Context, *mcp.CallToolRequest) string { return "u" }}, deployPrompt(&runs))
 }

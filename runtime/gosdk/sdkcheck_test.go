@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
@@ -24,7 +25,7 @@ func TestPushInvalidAnswerOwnMessage(t *testing.T) {
 			ctx := context.Background()
 			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
 			opts := []runtime.Option{{Value: "eu", Title: "Europe"}, {Value: "us", Title: "United States"}}
-			s.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+			s.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}},
 				func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 					_, err := runtime.AskChoice(ctx, ask, "Where?", opts, runtime.WithRetries(1))
 					return nil, err
@@ -78,7 +79,7 @@ func TestPushInvalidAnswerOwnMessage(t *testing.T) {
 func TestInputRequiredNoNullContent(t *testing.T) {
 	ctx := context.Background()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-	s.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+	s.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}},
 		func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			_, err := runtime.AskConfirm(ctx, ask, "Go?")
 			return nil, err
@@ -150,7 +151,7 @@ func TestClientRefusedOwnAnswer(t *testing.T) {
 	ctx := context.Background()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
 	opts := []runtime.Option{{Value: "eu", Title: "Europe"}, {Value: "us", Title: "United States"}}
-	s.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Keys: seal.NewRandomKeyRing()},
+	s.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}},
 		func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			_, err := runtime.AskChoice(ctx, ask, "Where?", opts)
 			return nil, err

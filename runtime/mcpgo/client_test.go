@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/answer"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
@@ -19,7 +20,7 @@ import (
 // mcpgo.InputResponses and a typed function per form; the round-1 result
 // and the retry pass through JSON as on the wire.
 func TestInputResponsesManual(t *testing.T) {
-	h := mcpgo.Handle(&mcpgo.Config{Keys: seal.NewRandomKeyRing()},
+	h := mcpgo.Handle(&mcpgo.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}},
 		func(ctx context.Context, req mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "deploy?")
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -37,7 +38,7 @@ func Example() {
 	ctx := context.Background()
 	// Production: seal.ParseKeyRing(os.Getenv("ELICIT_STATE_KEYS")),
 	// the same ring on every instance.
-	cfg := &mcpgo.Config{Keys: seal.NewRandomKeyRing()}
+	cfg := &mcpgo.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}
 
 	s := server.NewMCPServer("deployer", "v1")
 	s.AddTool(mcp.NewTool("deploy"),

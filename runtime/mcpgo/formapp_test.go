@@ -33,7 +33,7 @@ func TestFormAppPush(t *testing.T) {
 	ctx := context.Background()
 	s := server.NewMCPServer("s", "v0", mcpgo.FormAppExtensions())
 	mcpgo.AddFormApp(s)
-	s.AddTool(mcp.NewTool("deploy"), mcpgo.Handle(&mcpgo.Config{Keys: seal.NewRandomKeyRing(), FormApps: true},
+	s.AddTool(mcp.NewTool("deploy"), mcpgo.Handle(&mcpgo.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing(), FormApps: true}},
 		func(ctx context.Context, req mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "deploy?")
 			if err != nil {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -29,7 +30,7 @@ import (
 func TestHTTPDroppedAskEnds(t *testing.T) {
 	var returned atomic.Int64
 	s := server.NewMCPServer("srv", "v0")
-	cfg := &mcpgo.Config{Keys: seal.NewRandomKeyRing()}
+	cfg := &mcpgo.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}
 	s.AddTool(mcp.NewTool("confirm"), mcpgo.Handle(cfg, func(ctx context.Context, _ mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 		defer returned.Add(1)
 		out, err := runtime.AskConfirm(ctx, ask, "Go on?")

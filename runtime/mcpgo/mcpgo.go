@@ -50,7 +50,6 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
-	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -58,32 +57,25 @@ import (
 
 // Config configures the tool wrappers. One Config serves many tools; it
 // must not change once in use.
+//
+// The settings every adapter shares (the key ring, reply policies, clock,
+// observer, replay store, pages, progress and form apps) are the embedded
+// adapter.Options, documented there:
+//
+//	cfg := &mcpgo.Config{Options: adapter.Options{Keys: keys, Observer: obs}}
+//
+// mcp-go cannot send -32021 with requiredCapabilities, so an Unavailable
+// of runtime.UnavailableAuto or UnavailableMissingCapability becomes the
+// tool error that tells the model what to ask, and it always sends a
+// handler's error as JSON-RPC -32603 (see the package doc).
+// Options.FormApps needs AddFormApp and FormAppExtensions here.
 type Config struct {
-	// Keys seal the requestState of 2026-07-28 requests. Required. Every
-	// instance of a stateless deployment needs the same ring.
-	Keys *seal.KeyRing
-	// StateTTL bounds how long a sealed state stays valid; zero means
-	// seal.DefaultStateTTL.
-	StateTTL time.Duration
-	// Unavailable chooses what a handler failure matching
-	// runtime.ErrUnavailable becomes. mcp-go cannot send -32021, so the
-	// default is the tool error telling the model what to ask;
-	// UnavailablePassThrough returns the handler's error.
-	Unavailable runtime.UnavailablePolicy
-	// AskErrors chooses what any other failed ask becomes: by default
-	// (AskErrorsToolError) a tool result with isError whose text tells
-	// the model what happened and what to do next ("The user did not
-	// answer within 2m: ask again later", "The answer was invalid:
-	// ..."); AskErrorsJSONRPC returns the failure as the handler's
-	// error. Protocol errors (a bad requestState, malformed
-	// inputResponses) are always errors.
-	AskErrors runtime.AskErrorPolicy
+	adapter.Options
+
 	// Principal names the authenticated user the state is bound to
 	// (mcp-go has no notion of one: take it from your auth middleware's
 	// context). Nil means none.
 	Principal func(ctx context.Context, req mcp.CallToolRequest) string
-	// Now is the clock of state expiry; nil means time.Now.
-	Now func() time.Time
 	// Locale returns the user's language preference for a tool call: a
 	// BCP 47 tag or an Accept-Language list. Asks without
 	// runtime.WithLocale use it to pick a form's translation
@@ -91,50 +83,6 @@ type Config struct {
 	// preference, params._meta["io.modelcontextprotocol/acceptLanguage"]
 	// (SEP-2792), when it carries one. See locale.go.
 	Locale func(ctx context.Context, req mcp.CallToolRequest) string
-	// Observer receives the events of every ask of the wrapped tools
-	// (asked, answered, invalid, timed out, unavailable, state refused,
-	// call end); nil means none. runtime.NewLogObserver writes them as an
-	// audit log; runtime/otelelicit records them with OpenTelemetry.
-	Observer runtime.Observer
-	// Replay spends every 2026-07-28 requestState that carries answers
-	// into a handler, so that a state is used once: a second request with
-	// it is refused (call the tool again and be asked again), and
-	// concurrent ones run the handler at most once. Nil means an
-	// in-memory store (seal.NewMemoryReplayStore) shared by the tools
-	// of this Config: right for one process; give every instance of a
-	// deployment one shared store (runtime/redisstore). A failing store
-	// refuses the request.
-	Replay seal.ReplayStore
-	// AcceptUnasked counts a 2026-07-28 answer that arrives before this
-	// server asked its question (a first call already carrying
-	// inputResponses). By default an answer counts only if this server
-	// issued the question earlier in the call, in a sealed requestState:
-	// otherwise a client could approve before any person saw the form.
-	// Set it only where a client is trusted to answer unasked (the
-	// official conformance suite's ignore-extra-params scenario expects
-	// it); runtime.WithAskedFirst still applies per ask.
-	AcceptUnasked bool
-	// Pages, when set, serve forms as hosted pages (runtime/page) to the
-	// people whose client cannot show them (see gosdk.Config.Pages and
-	// adapter.ChooseRendering). Mount Pages under the path of its
-	// BaseURL (NewHTTPHandler does, with serve.Options.Pages). Its
-	// Identity must read the same person that Principal reads
-	// (IdentityPrincipal builds Principal from it). Nil means no pages.
-	Pages *page.Pages
-	// ProgressInterval is how often a 2025-era call that carries a
-	// progressToken is sent notifications/progress while the person
-	// answers a form, so that a client which resets its timeout on
-	// progress keeps the form open: zero means
-	// adapter.DefaultProgressInterval, a negative value none.
-	ProgressInterval time.Duration
-	// FormApps renders forms as an MCP App for clients that declare
-	// app-rendered elicitation (SEP-3118, draft): their form requests
-	// carry _meta.ui.resourceUri naming the form app, which AddFormApp
-	// serves, and the server must advertise the extension
-	// (FormAppExtensions). The answer is validated as any other; a
-	// client without the extension gets the same request and shows its
-	// own form.
-	FormApps bool
 
 	defaultReplay adapter.DefaultReplay
 }
@@ -148,13 +96,13 @@ func (c *Config) replayStore() seal.ReplayStore {
 // adapters. mcp-go cannot send -32021 with data, so UnavailableAuto and
 // UnavailableMissingCapability become the tool error that tells the
 // model what to ask.
-func (c *Config) settings() *adapter.Settings {
-	policy := c.Unavailable
-	if policy == runtime.UnavailableAuto || policy == runtime.UnavailableMissingCapability {
-		policy = runtime.UnavailableToolError
+func (c *Config) settings() *adapter.Options {
+	o := c.Options
+	if o.Unavailable == runtime.UnavailableAuto || o.Unavailable == runtime.UnavailableMissingCapability {
+		o.Unavailable = runtime.UnavailableToolError
 	}
-	return &adapter.Settings{Keys: c.Keys, StateTTL: c.StateTTL, Unavailable: policy, AskErrors: c.AskErrors, Now: c.Now,
-		Observer: c.Observer, Replay: c.replayStore(), AcceptUnasked: c.AcceptUnasked, Pages: c.Pages, FormApps: c.FormApps}
+	o.Replay = c.replayStore()
+	return &o
 }
 
 // Handler is a tool handler that can ask the user through ask.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -50,10 +51,13 @@ func askDeploy(ctx context.Context, req mcp.CallToolRequest, ask runtime.Asker) 
 }
 
 func TestPrincipalAndMalformed(t *testing.T) {
-	cfg := &mcpgo.Config{Keys: seal.NewRandomKeyRing(), Principal: func(ctx context.Context, _ mcp.CallToolRequest) string {
-		user, _ := ctx.Value(userKey{}).(string)
-		return user
-	}}
+	cfg := &mcpgo.Config{
+		Options: adapter.Options{Keys: seal.NewRandomKeyRing()},
+		Principal: func(ctx context.Context, _ mcp.CallToolRequest) string {
+			user, _ := ctx.Value(userKey{}).(string)
+			return user
+		},
+	}
 	h := mcpgo.Handle(cfg, askDeploy)
 	res, err := h(modern("alice"), toolRequest("", ""))
 	if err != nil || !res.NeedsInput() || res.InputRequests["Deploy"].Elicitation == nil || res.RequestState == "" {
@@ -90,7 +94,7 @@ func (structAnswer) Elicit(context.Context, mcp.ElicitationRequest) (*mcp.Elicit
 func TestInProcessLegacyStructContent(t *testing.T) {
 	ctx := context.Background()
 	s := server.NewMCPServer("s", "v0")
-	s.AddTool(mcp.NewTool("deploy"), mcpgo.Handle(&mcpgo.Config{Keys: seal.NewRandomKeyRing()},
+	s.AddTool(mcp.NewTool("deploy"), mcpgo.Handle(&mcpgo.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}},
 		func(ctx context.Context, req mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "deploy?")
 			if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/internal/pagetest"
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
 	"github.com/elicitgen/elicitgen/runtime/page"
@@ -46,7 +47,7 @@ func TestPagesLink(t *testing.T) {
 			}
 			var deploys atomic.Int64
 			s := server.NewMCPServer("srv", "v0")
-			cfg := &mcpgo.Config{Keys: keys, Pages: pages, Principal: mcpgo.IdentityPrincipal(identity)}
+			cfg := &mcpgo.Config{Options: adapter.Options{Keys: keys, Pages: pages}, Principal: mcpgo.IdentityPrincipal(identity)}
 			s.AddTool(mcp.NewTool("deploy"), mcpgo.Handle(cfg, func(ctx context.Context, _ mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 				out, err := testforms.AskDeploy(ctx, ask, "Deploy?")
 				if err != nil {

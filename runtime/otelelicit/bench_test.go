@@ -68,7 +68,7 @@ func BenchmarkObserverCost(b *testing.B) {
 	}
 	// call runs the two rounds of one call with observer obs.
 	call := func(b *testing.B, obs runtime.Observer) {
-		cfg := &gosdk.Config{Keys: keys, Observer: obs}
+		cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Observer: obs}}
 		round := func(req *mcp.CallToolRequest) *mcp.CallToolResult {
 			ctx, span := tracer.Start(context.Background(), "tools/call")
 			defer span.End()

@@ -4,7 +4,7 @@
 // Set the Observer in an adapter's Config:
 //
 //	obs, err := otelelicit.New(otelelicit.Options{})
-//	cfg := &gosdk.Config{Keys: keys, Observer: obs}
+//	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Observer: obs}}
 //
 // Each event becomes a span event named "elicitation.<kind>"
 // (elicitation.asked, elicitation.answered, elicitation.invalid,
@@ -19,14 +19,20 @@
 // round is its own request, hence its own span, and all of them carry the
 // same elicitation.call.id.
 //
-// No answer value is recorded except the fields an ask names with
-// runtime.WithAuditFields (as elicitation.content.<field>, on the span
-// event only, never on metrics).
+// The answered and invalid events are read off the runtime's decision
+// about the answer (runtime.Event.Decision): the action after the form's
+// confirm box (elicitation.unconfirmed when an unticked box made an
+// accept a decline), the invalid fields by the form's names, and the
+// audit values. No answer value is recorded except the fields an ask
+// names with runtime.WithAuditFields (as elicitation.content.<field>, in
+// the order named, on the span event only, never on metrics).
 package otelelicit
 
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -66,6 +72,7 @@ const (
 	KeyAction        = attribute.Key("elicitation.action")
 	KeyInvalid       = attribute.Key("elicitation.invalid_fields")
 	KeyReason        = attribute.Key("elicitation.reason")
+	KeyUnconfirmed   = attribute.Key("elicitation.unconfirmed") // an accept the confirm box turned into a decline
 	KeyReply         = attribute.Key("elicitation.reply")
 	KeyWait          = attribute.Key("elicitation.wait.duration")  // seconds the question waited (answered)
 	KeyRoundTime     = attribute.Key("elicitation.round.duration") // seconds of the request (call_end)
@@ -210,7 +217,7 @@ func callAttrs(e *runtime.Event) []attribute.KeyValue {
 
 // eventAttrs are the attributes of the span event of e.
 func eventAttrs(e *runtime.Event) []attribute.KeyValue {
-	a := make([]attribute.KeyValue, 0, 12+len(e.Content))
+	a := make([]attribute.KeyValue, 0, 13+len(e.Content))
 	a = append(a, KeyCallID.String(e.CallID), KeyRound.Int(e.Round))
 	if e.Kind != runtime.EventCallEnd && e.Kind != runtime.EventStateRefused {
 		a = append(a,
@@ -228,6 +235,9 @@ func eventAttrs(e *runtime.Event) []attribute.KeyValue {
 	if e.Action != "" {
 		a = append(a, KeyAction.String(string(e.Action)))
 	}
+	if d := e.Decision; d != nil && d.Unconfirmed && e.Kind == runtime.EventAnswered {
+		a = append(a, KeyUnconfirmed.Bool(true))
+	}
 	if len(e.InvalidFields) > 0 {
 		a = append(a, KeyInvalid.StringSlice(e.InvalidFields))
 	}
@@ -243,8 +253,17 @@ func eventAttrs(e *runtime.Event) []attribute.KeyValue {
 	if e.Kind == runtime.EventCallEnd {
 		a = append(a, KeyRoundTime.Float64(e.RoundTime.Seconds()), KeyCallTime.Float64(e.CallTime.Seconds()))
 	}
-	for k, v := range e.Content {
-		a = append(a, contentAttr(k, v))
+	switch {
+	case e.Decision != nil:
+		if e.Kind == runtime.EventAnswered {
+			for _, v := range e.Decision.Audit {
+				a = append(a, contentAttr(v.Field, v.Value))
+			}
+		}
+	default:
+		for _, k := range slices.Sorted(maps.Keys(e.Content)) {
+			a = append(a, contentAttr(k, e.Content[k]))
+		}
 	}
 	return a
 }

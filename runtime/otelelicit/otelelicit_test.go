@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/otelelicit"
@@ -58,7 +59,7 @@ func newFixture(t *testing.T, version string) *fixture {
 	})
 	// AcceptUnasked: the test sends some answers on a first call, to reach
 	// an invalid answer in one round.
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing(), Observer: obs, AcceptUnasked: true}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing(), Observer: obs, AcceptUnasked: true}}
 	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
 		gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := testforms.AskDeploy(ctx, ask, "Deploy?", runtime.WithAuditFields("env"))
@@ -295,5 +296,51 @@ func TestPushEra(t *testing.T) {
 	h := f.metrics(t)[otelelicit.MetricAnswerTime].(metricdata.Histogram[float64])
 	if p := h.DataPoints[0]; p.Count != 1 || p.Sum < 0.002 {
 		t.Errorf("answer.duration %+v, want one point of at least 2ms", p)
+	}
+}
+
+// TestSpanReadsTheDecision: the span event of an answer is read off the
+// runtime's Decision: an accept whose confirm box was unticked is the
+// decline the runtime decided, marked elicitation.unconfirmed, and the
+// audited values come in the order the ask named them.
+func TestSpanReadsTheDecision(t *testing.T) {
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
+	obs, err := otelelicit.New(otelelicit.Options{MeterProvider: mp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &runtime.Decision{
+		Request: &runtime.Request{Mode: runtime.ModeForm, Schema: testforms.ReleaseSchema()},
+		Action:  runtime.ActionDecline, Unconfirmed: true,
+		Audit: []runtime.AuditValue{{Field: "ticket", Value: "CHG-1234"}, {Field: "approve", Value: false}},
+	}
+	ctx, span := tp.Tracer("test").Start(context.Background(), "tools/call")
+	for range 3 { // the order must not depend on a map's
+		obs.Observe(ctx, runtime.Event{Kind: runtime.EventAnswered, Form: "Release", Key: "Release",
+			Action: d.Action, Reason: runtime.ReasonUnconfirmed, Content: d.AuditMap(), Decision: d})
+	}
+	span.End()
+	got := spans.GetSpans()
+	if len(got) != 1 || len(got[0].Events) != 3 {
+		t.Fatalf("spans %+v, want one with three events", got)
+	}
+	for _, ev := range got[0].Events {
+		a := attrs(ev.Attributes)
+		if a[otelelicit.KeyAction].AsString() != "decline" || !a[otelelicit.KeyUnconfirmed].AsBool() ||
+			a[otelelicit.KeyReason].AsString() != runtime.ReasonUnconfirmed {
+			t.Errorf("answered event %v, want the Decision's decline, unconfirmed", ev.Attributes)
+		}
+		var content []string
+		for _, kv := range ev.Attributes {
+			if f, ok := strings.CutPrefix(string(kv.Key), otelelicit.KeyContentPrefix); ok {
+				content = append(content, f+"="+kv.Value.Emit())
+			}
+		}
+		if want := []string{"ticket=CHG-1234", "approve=false"}; !slices.Equal(content, want) {
+			t.Errorf("content attributes %v, want the Decision's audit values %v in order", content, want)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
@@ -48,7 +49,7 @@ func BenchmarkClaimRound(b *testing.B) {
 	keys := seal.NewRandomKeyRing()
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
 	for _, name := range names {
-		s.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Keys: keys, Replay: stores[name]},
+		s.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, gosdk.Handle(&gosdk.Config{Options: adapter.Options{Keys: keys, Replay: stores[name]}},
 			func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 				out, err := testforms.AskDeploy(ctx, ask, "Deploy which branch, where?")
 				if err != nil {

@@ -6,7 +6,7 @@
 //	store, err := redisstore.Open("redis://127.0.0.1:6379/0")
 //	...
 //	if err := store.Start(ctx); err != nil { ... } // checks the server's settings
-//	cfg := &gosdk.Config{Keys: keys, Replay: store}
+//	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Replay: store}}
 //
 // A claim is one Lua script, atomic in Redis: SET key value NX PX ttl, so
 // that it succeeds for the first claimer only, with the TTL reckoned on

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
@@ -26,7 +27,7 @@ import (
 func approvalServer(tb testing.TB) (string, *tasks.MemoryStore) {
 	tb.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
-	cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing()}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}
 	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
 		gosdk.Handle(cfg, func(ctx context.Context, _ *mcp.CallToolRequest, asker runtime.Asker) (*mcp.CallToolResult, error) {
 			out, err := runtime.AskConfirm(ctx, asker, "Deploy to production?")

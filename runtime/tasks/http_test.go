@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -52,7 +53,7 @@ func deployServers(t *testing.T) map[string]func() (string, *atomic.Int32) {
 		"go-sdk": func() (string, *atomic.Int32) {
 			deploys := new(atomic.Int32)
 			s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
-			cfg := &gosdk.Config{Keys: seal.NewRandomKeyRing(), Principal: func(_ context.Context, req *mcp.CallToolRequest) string {
+			cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}, Principal: func(_ context.Context, req *mcp.CallToolRequest) string {
 				return req.Extra.Header.Get(userHeader)
 			}}
 			s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
@@ -68,7 +69,7 @@ func deployServers(t *testing.T) map[string]func() (string, *atomic.Int32) {
 		"mcp-go": func() (string, *atomic.Int32) {
 			deploys := new(atomic.Int32)
 			s := mcpgoserver.NewMCPServer("srv", "v0")
-			cfg := &mcpgo.Config{Keys: seal.NewRandomKeyRing(), Principal: func(_ context.Context, req mcpgolib.CallToolRequest) string {
+			cfg := &mcpgo.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}, Principal: func(_ context.Context, req mcpgolib.CallToolRequest) string {
 				return req.Header.Get(userHeader)
 			}}
 			s.AddTool(mcpgolib.NewTool("deploy"), mcpgo.Handle(cfg, func(ctx context.Context, _ mcpgolib.CallToolRequest, asker runtime.Asker) (*mcpgolib.CallToolResult, error) {

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
@@ -51,7 +52,7 @@ func main() {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "topics: " + strings.Join(v.Topics, ",")}}}, nil, nil
 	}
-	mcp.AddTool(s, &mcp.Tool{Name: "pick_topics", Description: "Asks which topics."}, gosdk.HandleFor(&gosdk.Config{Keys: seal.NewRandomKeyRing()}, pick))
+	mcp.AddTool(s, &mcp.Tool{Name: "pick_topics", Description: "Asks which topics."}, gosdk.HandleFor(&gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}, pick))
 	gosdk.EraFields(s)
 	if err := s.Run(context.Background(), gosdk.StdioTransport(0)); err != nil {
 		fmt.Fprintln(os.Stderr, err)

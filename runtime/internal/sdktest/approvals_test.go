@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
@@ -250,7 +251,7 @@ func addUnaskedTool(s *server, name string, perAsk bool) {
 	}
 	switch s.sdk {
 	case goSDK:
-		cfg := &gosdk.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, AcceptUnasked: true}
+		cfg := &gosdk.Config{Options: adapter.Options{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, AcceptUnasked: true}}
 		s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
 			gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 				s.runs.Add(1)
@@ -261,7 +262,7 @@ func addUnaskedTool(s *server, name string, perAsk bool) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 			}))
 	case mcpGo:
-		cfg := &mcpgo.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, AcceptUnasked: true}
+		cfg := &mcpgo.Config{Options: adapter.Options{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, AcceptUnasked: true}}
 		s.ms.AddTool(mgmcp.NewTool(name),
 			mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
 				s.runs.Add(1)

@@ -29,8 +29,9 @@ func release(ctx context.Context, ask runtime.Asker) (string, error) {
 
 // TestConfirmBox: on both SDKs and every era, over real JSON, an accept
 // whose box tagged confirm is unticked reaches a handler that only checks
-// Accepted() as a decline (it does nothing), and the audit record says
-// "accepted without confirming"; a ticked box releases. The confirm rule
+// Accepted() as a decline (it does nothing), and the audit record, taken
+// from the runtime's Decision, is a decline that says "accepted without
+// confirming"; a ticked box releases. The confirm rule
 // never reaches the client.
 func TestConfirmBox(t *testing.T) {
 	for _, sdk := range sdks {
@@ -57,9 +58,9 @@ func TestConfirmBox(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want, reason := "not released: decline", runtime.ReasonUnconfirmed
+					want, action, reason := "not released: decline", runtime.ActionDecline, runtime.ReasonUnconfirmed
 					if ticked {
-						want, reason = "released CHG-1234", ""
+						want, action, reason = "released CHG-1234", runtime.ActionAccept, ""
 					}
 					if res.Text != want || res.IsError {
 						t.Fatalf("result %+v, want %q", res, want)
@@ -70,18 +71,22 @@ func TestConfirmBox(t *testing.T) {
 							answered = append(answered, e)
 						}
 					}
-					if len(answered) != 1 || answered[0].Action != runtime.ActionAccept || answered[0].Reason != reason {
-						t.Fatalf("answered events %+v, want one accept with reason %q", answered, reason)
+					if len(answered) != 1 || answered[0].Action != action || answered[0].Reason != reason {
+						t.Fatalf("answered events %+v, want one %s with reason %q", answered, action, reason)
+					}
+					// The event is the runtime's Decision, as decided once.
+					if d := answered[0].Decision; d == nil || d.Action != action || d.Unconfirmed == ticked || d.Request.Schema.Name != "Release" {
+						t.Fatalf("the answered event's Decision is %+v, want %s with Unconfirmed %t", d, action, !ticked)
 					}
 					if !ticked {
 						found := false
 						for _, r := range rec.records(t) {
-							if r["reason"] == runtime.ReasonUnconfirmed {
+							if r["reason"] == runtime.ReasonUnconfirmed && r["action"] == "decline" {
 								found = true
 							}
 						}
 						if !found {
-							t.Errorf("the audit log has no record with reason %q", runtime.ReasonUnconfirmed)
+							t.Errorf("the audit log has no decline record with reason %q", runtime.ReasonUnconfirmed)
 						}
 					}
 				})

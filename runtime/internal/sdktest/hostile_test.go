@@ -32,7 +32,7 @@ var sdks = []string{goSDK, mcpGo}
 func addTool(s *server, name string, b body) {
 	switch s.sdk {
 	case goSDK:
-		cfg := &gosdk.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: s.policy}
+		cfg := &gosdk.Config{Options: adapter.Options{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: s.policy}}
 		s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
 			gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 				s.runs.Add(1)
@@ -43,7 +43,7 @@ func addTool(s *server, name string, b body) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 			}))
 	case mcpGo:
-		cfg := &mcpgo.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: s.policy}
+		cfg := &mcpgo.Config{Options: adapter.Options{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: s.policy}}
 		s.ms.AddTool(mgmcp.NewTool(name),
 			mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
 				s.runs.Add(1)

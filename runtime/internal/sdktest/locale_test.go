@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
@@ -43,14 +44,17 @@ func localeServer(t *testing.T, sdk string, wrap bool) *server {
 	switch sdk {
 	case goSDK:
 		s.gs = mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
-		cfg := &gosdk.Config{Keys: s.keys, Now: s.clock.Now, Locale: func(_ context.Context, req mcp.Request) string {
-			if r, ok := req.(*mcp.CallToolRequest); ok {
-				var args struct{ Lang string }
-				_ = json.Unmarshal(r.Params.Arguments, &args)
-				return args.Lang
-			}
-			return ""
-		}}
+		cfg := &gosdk.Config{
+			Options: adapter.Options{Keys: s.keys, Now: s.clock.Now},
+			Locale: func(_ context.Context, req mcp.Request) string {
+				if r, ok := req.(*mcp.CallToolRequest); ok {
+					var args struct{ Lang string }
+					_ = json.Unmarshal(r.Params.Arguments, &args)
+					return args.Lang
+				}
+				return ""
+			},
+		}
 		s.gs.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
 			gosdk.Handle(cfg, func(ctx context.Context, _ *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 				text, err := handle(ctx, ask)
@@ -61,9 +65,12 @@ func localeServer(t *testing.T, sdk string, wrap bool) *server {
 			}))
 	case mcpGo:
 		s.ms = mgserver.NewMCPServer("srv", "v0", mgserver.WithToolCapabilities(false))
-		cfg := &mcpgo.Config{Keys: s.keys, Now: s.clock.Now, Locale: func(_ context.Context, req mgmcp.CallToolRequest) string {
-			return req.GetString("lang", "")
-		}}
+		cfg := &mcpgo.Config{
+			Options: adapter.Options{Keys: s.keys, Now: s.clock.Now},
+			Locale: func(_ context.Context, req mgmcp.CallToolRequest) string {
+				return req.GetString("lang", "")
+			},
+		}
 		s.ms.AddTool(mgmcp.NewTool("deploy"),
 			mcpgo.Handle(cfg, func(ctx context.Context, _ mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
 				text, err := handle(ctx, ask)

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
@@ -526,7 +527,7 @@ var observeCases = []struct {
 func addObservedTool(s *server, name string, obs runtime.Observer, b body) {
 	switch s.sdk {
 	case goSDK:
-		cfg := &gosdk.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: s.policy, Observer: obs}
+		cfg := &gosdk.Config{Options: adapter.Options{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: s.policy, Observer: obs}}
 		s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
 			gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
 				text, err := b(ctx, ask)
@@ -536,7 +537,7 @@ func addObservedTool(s *server, name string, obs runtime.Observer, b body) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 			}))
 	case mcpGo:
-		cfg := &mcpgo.Config{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: s.policy, Observer: obs}
+		cfg := &mcpgo.Config{Options: adapter.Options{Keys: s.keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: s.policy, Observer: obs}}
 		s.ms.AddTool(mgmcp.NewTool(name),
 			mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
 				text, err := b(ctx, ask)
