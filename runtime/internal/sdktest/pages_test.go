@@ -225,4 +225,3 @@ func TestPagesSlowBodyCut(t *testing.T) {
 		})
 	}
 }
-
