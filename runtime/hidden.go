@@ -29,32 +29,67 @@ import (
 // a visible character (emoji presentation). Subdivision flag emoji, which
 // are spelled with tag characters, are refused.
 func HiddenRune(s string) (r rune, at int, ok bool) {
-	prev := rune(-1) // the previous character; -1 at the start
-	for i, c := range s {
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
-				return c, i, true
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			// Printable ASCII, tab and line breaks: the common case, a
+			// byte at a time.
+			if b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f {
+				return rune(b), i, true
 			}
-			prev = c
+			i++
+			continue
+		}
+		c, n := utf8.DecodeRuneInString(s[i:])
+		if !maybeHidden(c) {
+			i += n
 			continue
 		}
 		switch {
 		case c == 0x200C || c == 0x200D:
-			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(c):])
+			prev, _ := utf8.DecodeLastRuneInString(s[:i])
+			next, _ := utf8.DecodeRuneInString(s[i+n:])
 			if !joinable(prev) || !joinable(next) {
 				return c, i, true
 			}
 		case unicode.Is(unicode.Variation_Selector, c):
-			if prev < 0 || prev == 0x200C || prev == 0x200D || unicode.Is(unicode.Variation_Selector, prev) {
+			prev, _ := utf8.DecodeLastRuneInString(s[:i])
+			if i == 0 || prev == 0x200C || prev == 0x200D || unicode.Is(unicode.Variation_Selector, prev) {
 				return c, i, true
 			}
-		case unicode.Is(unicode.Cf, c), unicode.Is(unicode.Cc, c), c == 0x2028, c == 0x2029,
-			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, c):
+		case hiddenRune(c):
 			return c, i, true
 		}
-		prev = c
+		i += n
 	}
 	return 0, 0, false
+}
+
+// hiddenRune reports whether c, a non-ASCII character other than a
+// joiner or a variation selector, is one HiddenRune refuses.
+func hiddenRune(c rune) bool {
+	return c == 0x2028 || c == 0x2029 || unicode.In(c, unicode.Cf, unicode.Cc, unicode.Other_Default_Ignorable_Code_Point)
+}
+
+// maybeHidden reports whether c, a non-ASCII character, lies in a range
+// that holds a character HiddenRune looks at (a joiner, a variation
+// selector or one hiddenRune reports): the tables are read only for
+// those, so that text in most scripts costs a comparison or two per
+// character. TestMaybeHidden checks that the ranges cover every one.
+func maybeHidden(c rune) bool {
+	switch {
+	case c < 0x0300:
+		return c <= 0xAD // C1 controls, soft hyphen
+	case c < 0x2000:
+		return c == 0x034F || c >= 0x0600 && c <= 0x0605 || c == 0x061C || c == 0x06DD || c == 0x070F ||
+			c == 0x0890 || c == 0x0891 || c == 0x08E2 || c >= 0x115F && c <= 0x1160 || c >= 0x17B4 && c <= 0x180F
+	case c < 0x3000:
+		return c >= 0x200B && c <= 0x206F
+	case c < 0xFE00:
+		return c == 0x3164
+	case c < 0x10000:
+		return c <= 0xFE0F || c >= 0xFEFF
+	}
+	return c >= 0x110BD && c <= 0x1D17A || c >= 0xE0000
 }
 
 // joinable reports whether a zero width (non-)joiner next to r does the
