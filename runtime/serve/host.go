@@ -7,10 +7,10 @@ import (
 	"strings"
 )
 
-// LoopbackHost reports whether host, a Host header or an address ("name",
+// loopbackHost reports whether host, a Host header or an address ("name",
 // "name:port", "[::1]:port"), names the loopback interface: "localhost"
 // or a loopback IP.
-func LoopbackHost(host string) bool {
+func loopbackHost(host string) bool {
 	h, _, err := net.SplitHostPort(host)
 	if err != nil {
 		h = strings.Trim(host, "[]")
@@ -22,25 +22,26 @@ func LoopbackHost(host string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// Rebound reports whether r arrived on a loopback address with a Host
+// rebound reports whether r arrived on a loopback address with a Host
 // header that is not a loopback name: a request a browser sends to a name
 // an attacker re-pointed at 127.0.0.1 (DNS rebinding). The SDKs' MCP
-// handlers refuse such requests; the adapters' HTTP handlers refuse them
-// for every path they serve.
-func Rebound(r *http.Request) bool {
+// handlers refuse such requests, and GuardHost does for the pages.
+func rebound(r *http.Request) bool {
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return ok && local != nil && LoopbackHost(local.String()) && !LoopbackHost(r.Host)
+	return ok && local != nil && loopbackHost(local.String()) && !loopbackHost(r.Host)
 }
 
-// GuardHost wraps h with the Host and Origin rules of the adapters' MCP
-// endpoint, for the hosted pages served beside it: a rebound request
-// (Rebound) is answered 403, and so is a cross-origin request of an
-// unsafe method (http.CrossOriginProtection: Sec-Fetch-Site, else Origin
-// against Host). A page posts only to itself.
+// GuardHost wraps h, the hosted pages served beside an MCP endpoint, with
+// the Host rule of the SDKs' MCP handlers: a request that arrives on a
+// loopback address with a Host header that is not a loopback name (DNS
+// rebinding) is answered 403. A cross-origin request of an unsafe method
+// is answered 403 too (http.CrossOriginProtection: Sec-Fetch-Site, else
+// Origin against Host): a page posts only to itself. The adapters' HTTP
+// handlers apply it to Options.Pages (adapter.WithPages).
 func GuardHost(h http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if Rebound(r) {
+		if rebound(r) {
 			http.Error(w, "Forbidden: invalid Host header", http.StatusForbidden)
 			return
 		}
