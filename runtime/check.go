@@ -9,7 +9,8 @@ import (
 )
 
 // checkString checks a string value against p: length bounds (in
-// characters), format and enum membership.
+// characters), no hidden characters in free text (HiddenRune), format
+// and enum membership.
 func checkString(errs *errList, p *Property, v string) {
 	// Lengths count characters, but a string of len(v) bytes has between
 	// (len(v)+3)/4 and len(v) of them: count only when the bytes cannot
@@ -19,6 +20,11 @@ func checkString(errs *errList, p *Property, v string) {
 	}
 	if p.MaxLength != nil && len(v) > *p.MaxLength && utf8.RuneCountInString(v) > *p.MaxLength {
 		errs.AddID(p, MsgMaxLength, "must be at most "+plural(*p.MaxLength, "character")+" long", strconv.Itoa(*p.MaxLength))
+	}
+	if p.Kind == KindString {
+		if r, _, ok := HiddenRune(v); ok {
+			errs.AddID(p, MsgHidden, "must not contain the invisible or text-direction character "+runeName(r), runeName(r))
+		}
 	}
 	if p.Format != "" {
 		if msg := checkFormat(p.Format, v); msg != "" {

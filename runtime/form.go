@@ -222,7 +222,8 @@ type fieldDesc struct {
 	elem   reflect.Type // the pointed-to type, when ptr
 	lo, hi int64        // the range of the Go integer type (gkInt, gkUint)
 	// checkStr and checkNum say whether a string needs checkString (a
-	// length, format or enum rule) and a number checkNumber (a bound).
+	// length, format or enum rule, or free text) and a number checkNumber
+	// (a bound).
 	// Per-ask copies of the schema keep these rules.
 	checkStr, checkNum bool
 	// re is the compiled server-side pattern (Property.Pattern), or nil.
@@ -292,7 +293,7 @@ func newEngine(t reflect.Type, s *Schema, paths []string) *engine {
 		}
 		fd.lo, fd.hi = intRange(fd.kind, fd.size)
 		p := &s.Properties[i]
-		fd.checkStr = p.MinLength != nil || p.MaxLength != nil || p.Format != "" || p.Kind == KindEnum
+		fd.checkStr = p.MinLength != nil || p.MaxLength != nil || p.Format != "" || p.Kind == KindEnum || p.Kind == KindString // free text: HiddenRune
 		fd.checkNum = p.Minimum != nil || p.Maximum != nil
 		re, err := compilePattern(p)
 		if err != nil {

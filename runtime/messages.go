@@ -39,6 +39,7 @@ const (
 	MsgPattern       MessageID = "pattern"       // {0}: the value; a person reads the field's PatternMessage when it has one
 	MsgMore          MessageID = "more"          // {0}: how many more problems were found than are listed
 	MsgRefused       MessageID = "refused"       // the client's own check refused the answer to the field ({field} "" for the whole form)
+	MsgHidden        MessageID = "hidden"        // {0}: the character, as U+XXXX; a free-text answer holds an invisible or text-direction character (HiddenRune)
 
 	// Sentences around the field problems.
 	MsgRetry      MessageID = "retry"      // {0}: the problems; added to a re-ask's message
@@ -223,6 +224,7 @@ var messagesEN = map[MessageID]string{
 	MsgPattern:       "{field} is not in the expected form",
 	MsgMore:          "and {0} more problems",
 	MsgRefused:       "the answer to {field} does not fit the form",
+	MsgHidden:        "{field} contains an invisible or text-direction character ({0}): type it without it",
 	MsgRetry:         "The previous answer was not accepted: {0}. Please correct it.",
 	MsgArgInvalid:    "The value given was not accepted: {0}.",
 	MsgPartial:       "Please fill in: {0}.",
@@ -259,6 +261,7 @@ var messagesJA = map[MessageID]string{
 	MsgPattern:       "「{field}」の形式が正しくありません",
 	MsgMore:          "ほか{0}件の問題",
 	MsgRefused:       "「{field}」の回答がフォームに合いません",
+	MsgHidden:        "「{field}」に見えない文字か文字の向きを変える文字（{0}）が含まれています。その文字を除いて入力してください",
 	MsgRetry:         "前回の回答は受け付けられませんでした: {0}。修正してください。",
 	MsgArgInvalid:    "指定された値は受け付けられませんでした: {0}。",
 	MsgPartial:       "次の項目を入力してください: {0}。",

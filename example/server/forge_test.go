@@ -33,3 +33,18 @@ func TestLogLinesUnforgeable(t *testing.T) {
 		t.Errorf("logName(deploy_v2) = %s", got)
 	}
 }
+
+// TestLogLinesShowHidden: a log line quoting an answer shows its
+// invisible and text-direction characters escaped, the joiners a valid
+// answer may hold included, so that the operator reads what was sent.
+func TestLogLinesShowHidden(t *testing.T) {
+	var buf bytes.Buffer
+	l := log.New(lineWriter{&buf}, "", 0)
+	l.Printf("deployed billing@%s to %s", "main\u202e\u200bx", "production\U000E0069\xff")
+	l.Printf("note %s", "می\u200cخواهم \u2764\ufe0f")
+	want := "deployed billing@main\\u202e\\u200bx to production\\U000e0069\\xff\n" +
+		"note می\\u200cخواهم \u2764\\ufe0f\n"
+	if got := buf.String(); got != want {
+		t.Errorf("log lines\n got %q\nwant %q", got, want)
+	}
+}

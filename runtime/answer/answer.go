@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/elicitgen/elicitgen/runtime"
 )
@@ -136,7 +138,10 @@ func Elicitation(ctx context.Context, a *Answerer, mode, message, url string, re
 // map[string]any, or an SDK value that marshals to the schema object).
 // A form matches when the request's properties are the form's, with the
 // same JSON types; a 2025-06-18 request may leave out the form's optional
-// multi-select fields.
+// multi-select fields, and asks a required one as one boolean per option
+// (runtime.LegacyOptionKey): the form's function answers the list, and
+// the Answerer sends each option's checkbox, ticked when the list holds
+// it (an accepted value the request does not offer is an error).
 func (a *Answerer) Answer(ctx context.Context, message string, requestedSchema any) (*runtime.Response, error) {
 	raw, err := schemaJSON(requestedSchema)
 	if err != nil {
@@ -145,8 +150,19 @@ func (a *Answerer) Answer(ctx context.Context, message string, requestedSchema a
 	got, perr := runtime.ParseSchema("", raw)
 	if perr == nil {
 		for _, f := range a.forms {
-			if f.schema != nil && (f.subset && matchSubset(f.schema, got) || !f.subset && matchSchema(f.schema, got)) {
-				return f.answer(ctx, message, got)
+			if f.schema == nil {
+				continue
+			}
+			// A 2025-06-18 request asks a multi-select as one checkbox
+			// per option: read as the form's own field, answered as the
+			// checkboxes.
+			asked, legacy := foldLegacy(f.schema, got)
+			if f.subset && matchSubset(f.schema, asked) || !f.subset && matchSchema(f.schema, asked) {
+				resp, err := f.answer(ctx, message, asked)
+				if err != nil || len(legacy) == 0 {
+					return resp, err
+				}
+				return expandLegacy(f.schema.Name, resp, legacy)
 			}
 		}
 	}
@@ -228,4 +244,116 @@ func matchSubset(s, got *runtime.Schema) bool {
 		}
 	}
 	return true
+}
+
+// legacyField is a multi-select of a form that a 2025-06-18 request asks
+// as one boolean per option.
+type legacyField struct {
+	name   string
+	values []string // the options asked, in the request's order
+}
+
+// foldLegacy returns got with the checkboxes of each multi-select of s
+// that got asks as one boolean per option (runtime.LegacyOptionKey)
+// replaced by that multi-select, and those fields; got itself when there
+// are none. A checkbox of a field whose options s fixes must name one of
+// them; a field with options given at ask time (Dynamic) takes any.
+func foldLegacy(s, got *runtime.Schema) (*runtime.Schema, []legacyField) {
+	var fields []legacyField
+	at := map[string]int{} // checkbox name -> index in fields
+	for i := range s.Properties {
+		p := &s.Properties[i]
+		if p.Kind != runtime.KindMulti || got.Property(p.Name) != nil {
+			continue
+		}
+		f := legacyField{name: p.Name}
+		for j := range got.Properties {
+			q := &got.Properties[j]
+			v, ok := strings.CutPrefix(q.Name, p.Name+".")
+			if !ok || q.Kind != runtime.KindBoolean || s.Property(q.Name) != nil || q.Name != runtime.LegacyOptionKey(p.Name, v) {
+				continue
+			}
+			if !p.Dynamic && len(p.Options) > 0 && !slices.ContainsFunc(p.Options, func(o runtime.Option) bool { return o.Value == v }) {
+				continue
+			}
+			if _, dup := at[q.Name]; dup {
+				continue // a longer field name claimed it
+			}
+			at[q.Name] = len(fields)
+			f.values = append(f.values, v)
+		}
+		if len(f.values) > 0 {
+			fields = append(fields, f)
+		}
+	}
+	if len(fields) == 0 {
+		return got, nil
+	}
+	out := &runtime.Schema{Name: got.Name, Properties: make([]runtime.Property, 0, len(got.Properties))}
+	placed := map[int]bool{}
+	for j := range got.Properties {
+		q := &got.Properties[j]
+		i, ok := at[q.Name]
+		if !ok {
+			out.Properties = append(out.Properties, *q)
+			continue
+		}
+		if !placed[i] {
+			placed[i] = true
+			out.Properties = append(out.Properties, *s.Property(fields[i].name))
+		}
+	}
+	return out, fields
+}
+
+// expandLegacy turns the lists of the fields of an accepted answer into
+// their checkboxes.
+func expandLegacy(form string, resp *runtime.Response, fields []legacyField) (*runtime.Response, error) {
+	if resp == nil || resp.Action != runtime.ActionAccept || resp.Content == nil {
+		return resp, nil
+	}
+	content := make(map[string]any, len(resp.Content))
+	for k, v := range resp.Content {
+		content[k] = v
+	}
+	for _, f := range fields {
+		v, ok := content[f.name]
+		if !ok {
+			continue
+		}
+		delete(content, f.name)
+		chosen, err := stringList(v)
+		if err != nil {
+			return nil, fmt.Errorf("elicit: answer to form %s: %s: %w", form, f.name, err)
+		}
+		for _, c := range chosen {
+			if !slices.Contains(f.values, c) {
+				return nil, fmt.Errorf("elicit: answer to form %s: %s: %q is not among the options the 2025-06-18 request asks (%s)", form, f.name, c, strings.Join(f.values, ", "))
+			}
+		}
+		for _, o := range f.values {
+			content[runtime.LegacyOptionKey(f.name, o)] = slices.Contains(chosen, o)
+		}
+	}
+	return &runtime.Response{Action: resp.Action, Content: content}, nil
+}
+
+// stringList reads a multi-select's value as an accept's content holds
+// it.
+func stringList(v any) ([]string, error) {
+	switch v := v.(type) {
+	case []string:
+		return v, nil
+	case []any:
+		out := make([]string, len(v))
+		for i, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("item %d is a %T, not a string", i, e)
+			}
+			out[i] = s
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("a %T, not a list of strings", v)
 }

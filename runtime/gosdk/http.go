@@ -57,9 +57,10 @@ var ErrClientGone = errors.New("gosdk: the client is gone: its HTTP request or s
 // Mount it at your MCP path (ListenAndServe mounts it at /mcp) and serve
 // it with an *http.Server from NewHTTPServer. With opts.Pages it also
 // serves the hosted form pages under opts.PagesPath (requests there never
-// reach the MCP handler): mount it there too. Like go-sdk's handlers, it
-// rejects requests whose Host header is not a loopback name when they
-// arrive on a loopback address (DNS-rebinding protection).
+// reach the MCP handler): mount it there too, and they get the same Host
+// rule and body and write bounds (adapter.WithPages). Like go-sdk's
+// handlers, it rejects requests whose Host header is not a loopback name
+// when they arrive on a loopback address (DNS-rebinding protection).
 func NewHTTPHandler(s *mcp.Server, opts *serve.Options) http.Handler {
 	o := opts.Resolved()
 	h := &eraRouter{server: s, opts: o, calls: map[string]*liveCall{}, sessions: newSessionTable(o)}

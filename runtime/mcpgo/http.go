@@ -42,6 +42,9 @@ import (
 // Mount it at your MCP path (ListenAndServe mounts it at /mcp) and serve
 // it with an *http.Server from NewHTTPServer. With opts.Pages it also
 // serves the hosted form pages under opts.PagesPath: mount it there too.
+// The pages get the Host rule of mcp-go's handler (a request on a
+// loopback address whose Host is not a loopback name is refused) and the
+// same body and write bounds (adapter.WithPages).
 func NewHTTPHandler(s *server.MCPServer, opts *serve.Options, more ...server.StreamableHTTPOption) http.Handler {
 	o := opts.Resolved()
 	var sopts []server.StreamableHTTPOption

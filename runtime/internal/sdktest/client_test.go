@@ -61,9 +61,6 @@ func TestClientHelpers(t *testing.T) {
 						t.Errorf("typed functions called %v, want each form once", asked)
 					}
 					checkEra(t, s, c, version, "Deploy", "Approve")
-					if version == runtime.Version20250618 {
-						return // Notify cannot be asked there
-					}
 					res, err = c.call(callCtx(t), "notify", nil)
 					if err != nil || res.Text != "decline" {
 						t.Errorf("notify = %+v, %v; want decline", res, err)
@@ -94,5 +91,31 @@ func TestAnswererNoForm(t *testing.T) {
 	}
 	if res := mcpgo.ElicitationResult(r); res.Action != "cancel" {
 		t.Errorf("mcpgo.ElicitationResult = %+v", res)
+	}
+}
+
+// TestClientHelperMultiSelect: a Go client answers a required
+// multi-select with its typed function on every era and both SDKs; on
+// 2025-06-18, where the server asks one checkbox per option, the helper
+// ticks the checkboxes and the handler gets the list.
+func TestClientHelperMultiSelect(t *testing.T) {
+	a := answer.New(answer.For(testforms.NotifySchema(), testforms.AcceptNotify,
+		func(context.Context, string) (runtime.Outcome[*testforms.Notify], error) {
+			return runtime.Outcome[*testforms.Notify]{Action: runtime.ActionAccept, Value: &testforms.Notify{Channels: []testforms.Channel{testforms.ChannelSlack}}}, nil
+		}))
+	for _, sdk := range []string{goSDK, mcpGo} {
+		t.Run(sdk, func(t *testing.T) {
+			for _, version := range versions {
+				t.Run(version, func(t *testing.T) {
+					s := newServer(t, sdk, runtime.UnavailableAuto)
+					o := clientHelper(sdk, a)
+					o.version = clientVersion(version)
+					c := connect(t, s, sdk, o)
+					if res, err := c.call(callCtx(t), "notify", nil); err != nil || res.Text != "notify [slack]" {
+						t.Fatalf("notify = %+v, %v; want notify [slack]", res, err)
+					}
+				})
+			}
+		})
 	}
 }
