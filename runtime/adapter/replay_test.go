@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
@@ -61,8 +60,8 @@ func deployRequest() *runtime.Request {
 
 type failingStore struct{}
 
-func (failingStore) Claim(context.Context, string, time.Time) (bool, error) {
-	return false, errors.New("connection refused")
+func (failingStore) Claim(context.Context, seal.Claim) (seal.Claimed, error) {
+	return seal.Claimed{}, errors.New("connection refused")
 }
 
 // TestReplayClient: a call's claims count against its principal where it
