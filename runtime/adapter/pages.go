@@ -127,10 +127,10 @@ func (x *Exchange) askPage(ctx context.Context, key string, req *runtime.Request
 }
 
 // pageQuestion returns the page question of req under key for the call b
-// (id "": a new page).
-func pageQuestion(key string, req *runtime.Request, b seal.Binding, id string) *page.Question {
+// (id "": a new page), counted against the budget of the call's client.
+func (x *Exchange) pageQuestion(key string, req *runtime.Request, b seal.Binding, id string) *page.Question {
 	q := page.QuestionFor(req, b)
-	q.Key, q.ID = key, id
+	q.Key, q.ID, q.Client = key, id, ReplayClient(x.call)
 	return q
 }
 
@@ -155,7 +155,7 @@ func (x *Exchange) askLink(ctx context.Context, key string, req *runtime.Request
 			case terr == nil:
 				return resp, nil
 			case errors.Is(terr, page.ErrNotAnswered):
-				link, ierr := p.Issue(ctx, pageQuestion(key, req, b, id))
+				link, ierr := p.Issue(ctx, x.pageQuestion(key, req, b, id))
 				if ierr == nil {
 					return nil, x.addLink(&LinkRequiredError{Key: key, Link: link, Message: req.Message, StillOpen: true})
 				}
@@ -170,7 +170,7 @@ func (x *Exchange) askLink(ctx context.Context, key string, req *runtime.Request
 			return nil, pageErr("find", err)
 		}
 	}
-	link, err := p.Issue(ctx, pageQuestion(key, req, b, ""))
+	link, err := p.Issue(ctx, x.pageQuestion(key, req, b, ""))
 	if err != nil {
 		return nil, pageErr("issue", err)
 	}
@@ -217,7 +217,7 @@ func (x *Exchange) askURLPageModern(ctx context.Context, key string, req *runtim
 			x.keepAnswer(key, resp)
 			return resp, nil
 		case errors.Is(err, page.ErrNotAnswered):
-			link, ierr := x.pages.Issue(ctx, pageQuestion(key, req, b, flow))
+			link, ierr := x.pages.Issue(ctx, x.pageQuestion(key, req, b, flow))
 			if ierr != nil {
 				return nil, pageErr("issue", ierr)
 			}
@@ -234,7 +234,7 @@ func (x *Exchange) askURLPageModern(ctx context.Context, key string, req *runtim
 		// Expired or gone: a new page.
 	}
 	id := wire.NewID()
-	link, err := x.pages.Issue(ctx, pageQuestion(key, req, b, id))
+	link, err := x.pages.Issue(ctx, x.pageQuestion(key, req, b, id))
 	if err != nil {
 		return nil, pageErr("issue", err)
 	}
@@ -269,7 +269,7 @@ func (x *Exchange) askURLPagePush(ctx context.Context, key string, req *runtime.
 		return nil, x.unavailable(req, "the adapter has no way to send elicitation/create")
 	}
 	id := wire.NewID()
-	link, err := x.pages.Issue(ctx, pageQuestion(key, req, b, id))
+	link, err := x.pages.Issue(ctx, x.pageQuestion(key, req, b, id))
 	if err != nil {
 		return nil, pageErr("issue", err)
 	}
