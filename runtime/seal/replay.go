@@ -114,9 +114,12 @@ const DefaultReplayPerClient = DefaultReplayLimit / 10
 // MemoryReplayStore is a ReplayStore for one process. It holds at most
 // its limit of ids, and at most its per-client budget of the ids of any
 // one client (Claim.Client); an id is forgotten once its Until has
-// passed. Its epoch is random, drawn when it is made: a process that
-// restarts with the same key ring refuses the states issued before
-// (ErrStoreForgot), whose claims it no longer holds.
+// passed. Its epoch is MemoryEpoch, the same in every process, so that
+// the instances of a deployment without a shared store still continue
+// one another's calls (each spending a state once); a process that
+// restarts forgets its claims, so a deployment whose key ring outlives
+// its processes and must keep single use across restarts shares a
+// persistent store instead (runtime/redisstore).
 // At the limit, a claim of a new id fails with ErrReplayStoreFull (the
 // request is refused and its tool does not run) until ids expire; a
 // client at its budget has its own claims refused the same way
@@ -126,7 +129,6 @@ const DefaultReplayPerClient = DefaultReplayLimit / 10
 type MemoryReplayStore struct {
 	limit, perClient int
 	now              func() time.Time
-	epoch            uint64
 
 	mu       sync.Mutex
 	ids      map[string]time.Time
@@ -148,17 +150,19 @@ func NewMemoryReplayStore(limit int) *MemoryReplayStore {
 	if limit <= 0 {
 		limit = DefaultReplayLimit
 	}
-	return &MemoryReplayStore{limit: limit, perClient: perClientOf(limit, 0), now: time.Now, epoch: NewEpoch(),
+	return &MemoryReplayStore{limit: limit, perClient: perClientOf(limit, 0), now: time.Now,
 		ids: map[string]time.Time{}, byClient: map[string]*clientClaims{}}
 }
 
-// NewEpoch returns a random store epoch: non-zero, below 2^53 (exact as
-// a float64, for stores that compute in one, such as Redis's Lua).
+// NewEpoch returns a random store epoch for a store that draws a new one
+// when it finds its records lost: non-zero, below 2^53 (exact as a
+// float64, for stores that compute in one, such as Redis's Lua), and
+// never MemoryEpoch.
 func NewEpoch() uint64 {
 	var b [8]byte
 	for {
 		rand.Read(b[:]) // never fails (crypto/rand)
-		if e := binary.LittleEndian.Uint64(b[:]) & (1<<53 - 1); e != 0 {
+		if e := binary.LittleEndian.Uint64(b[:]) & (1<<53 - 1); e > MemoryEpoch {
 			return e
 		}
 	}
@@ -204,8 +208,11 @@ func (m *MemoryReplayStore) Len() int {
 	return len(m.ids)
 }
 
-// Epoch returns the store's epoch, the one Claim reports.
-func (m *MemoryReplayStore) Epoch() uint64 { return m.epoch }
+// MemoryEpoch is the epoch of every MemoryReplayStore.
+const MemoryEpoch uint64 = 1
+
+// Epoch returns the store's epoch, MemoryEpoch.
+func (m *MemoryReplayStore) Epoch() uint64 { return MemoryEpoch }
 
 // Claim implements ReplayStore. A client over its budget is refused
 // with an error matching ErrReplayClientFull, while other clients'
@@ -214,11 +221,11 @@ func (m *MemoryReplayStore) Claim(ctx context.Context, c Claim) (Claimed, error)
 	if err := ctx.Err(); err != nil {
 		return Claimed{}, fmt.Errorf("%w: %w", ErrReplayStore, err)
 	}
-	out := Claimed{Epoch: m.epoch}
+	out := Claimed{Epoch: MemoryEpoch}
 	if c.ID == "" {
 		return out, nil
 	}
-	if c.Epoch != m.epoch {
+	if c.Epoch != MemoryEpoch {
 		return out, ErrStoreForgot
 	}
 	m.mu.Lock()
