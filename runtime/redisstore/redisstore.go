@@ -200,40 +200,41 @@ func (s *Store) prefix() string {
 // claimScript claims KEYS[2] under the epoch KEYS[1], or, without
 // KEYS[2], only reads the epoch. ARGV: the state's epoch (decimal), its
 // until (ms, instance clock), the instance's now (ms), the clock skew
-// allowed (ms) and a fresh epoch to write if the key is gone. Replies
-// are {code, epoch}, both strings: 1 claimed, 0 already claimed, 2 epoch read, -1 the
-// epoch was gone (now rewritten), -2 the state is of another epoch; or
-// {-3, redis now}: clocks too far apart.
+// allowed (ms) and a fresh epoch to write if the key is gone. The epoch
+// is compared as the decimal string it is stored as. Replies are {code,
+// epoch}: 1 claimed, 0 already claimed, 2 epoch read, -1 the epoch was
+// gone (now rewritten), -2 the state is of another epoch; or {-3, redis
+// now}: clocks too far apart. Epochs are below 2^53, exact in Lua.
 var claimScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local untilms, local_now, skew = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 if math.abs(now - local_now) > skew then
-  return {'-3', tostring(now)}
+  return {-3, now}
 end
 local epoch = redis.call('GET', KEYS[1])
 if not epoch then
   epoch = ARGV[5]
   redis.call('SET', KEYS[1], epoch)
   if not KEYS[2] then
-    return {'2', epoch}
+    return {2, tonumber(epoch)}
   end
-  return {'-1', epoch}
+  return {-1, tonumber(epoch)}
 end
 if not KEYS[2] then
-  return {'2', epoch}
+  return {2, tonumber(epoch)}
 end
 if epoch ~= ARGV[1] then
-  return {'-2', epoch}
+  return {-2, tonumber(epoch)}
 end
 local ttl = untilms - now + skew
 if ttl <= 0 then
-  return {'1', epoch}
+  return {1, tonumber(epoch)}
 end
 if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ttl) then
-  return {'1', epoch}
+  return {1, tonumber(epoch)}
 end
-return {'0', epoch}
+return {0, tonumber(epoch)}
 `)
 
 // Claim implements seal.ReplayStore (Client and Issued are not used). A
@@ -263,35 +264,31 @@ func (s *Store) Claim(ctx context.Context, c seal.Claim) (seal.Claimed, error) {
 		keys = append(keys, p+c.ID)
 	}
 	res, err := claimScript.Run(ctx, s.client, keys,
-		strconv.FormatUint(c.Epoch, 10), c.Until.UnixMilli(), now().UnixMilli(), skew.Milliseconds(), seal.NewEpoch()).StringSlice()
+		strconv.FormatUint(c.Epoch, 10), c.Until.UnixMilli(), now().UnixMilli(), skew.Milliseconds(), seal.NewEpoch()).Int64Slice()
 	if err != nil {
 		return seal.Claimed{}, claimError(err)
 	}
 	if len(res) != 2 {
-		return seal.Claimed{}, fmt.Errorf("%w: redis: unexpected reply %q to the claim", seal.ErrReplayStore, res)
+		return seal.Claimed{}, fmt.Errorf("%w: redis: unexpected reply %v to the claim (is the epoch key a number?)", seal.ErrReplayStore, res)
 	}
-	if res[0] == "-3" {
-		diff := time.Duration(0)
-		if ms, err := strconv.ParseInt(res[1], 10, 64); err == nil {
-			diff = now().Sub(time.UnixMilli(ms)).Round(time.Millisecond)
-		}
+	if res[0] == -3 {
+		diff := now().Sub(time.UnixMilli(res[1])).Round(time.Millisecond)
 		return seal.Claimed{}, fmt.Errorf("%w: this instance's clock differs from Redis's by %s, more than the %s allowed: fix the clock (NTP)", seal.ErrReplayStore, diff, skew)
 	}
-	epoch, err := strconv.ParseUint(res[1], 10, 64)
-	if err != nil || epoch == 0 {
-		return seal.Claimed{}, fmt.Errorf("%w: redis: the epoch key holds %q, not a positive number", seal.ErrReplayStore, res[1])
+	if res[1] <= 0 {
+		return seal.Claimed{}, fmt.Errorf("%w: redis: the epoch key holds %d, not a positive number", seal.ErrReplayStore, res[1])
 	}
-	out := seal.Claimed{Epoch: epoch}
+	out := seal.Claimed{Epoch: uint64(res[1])}
 	switch res[0] {
-	case "1":
+	case 1:
 		out.First = true
 		return out, nil
-	case "0", "2":
+	case 0, 2:
 		return out, nil
-	case "-1", "-2":
+	case -1, -2:
 		return out, seal.ErrStoreForgot
 	}
-	return seal.Claimed{}, fmt.Errorf("%w: redis: unexpected reply %q to the claim", seal.ErrReplayStore, res)
+	return seal.Claimed{}, fmt.Errorf("%w: redis: unexpected reply %v to the claim", seal.ErrReplayStore, res)
 }
 
 // claimError classifies a failed claim: Redis answered with an error, or
