@@ -27,7 +27,7 @@ type Call struct {
 	// Principal identifies the authenticated user, when known.
 	Principal string
 	// Client names the client of the request for the replay store's
-	// budget per client (seal.ClientReplayStore) when there is no
+	// budget per client (seal.Claim.Client) when there is no
 	// Principal: what the transport knows of it, such as the remote
 	// address's host that the adapters' HTTP handlers pass on
 	// (serve.ClientFrom); "" for one client (stdio) or none known. See
