@@ -12,8 +12,8 @@
 // that it succeeds for the first claimer only, with the TTL reckoned on
 // Redis's clock (TIME) from the state's expiry plus ClockSkew.
 //
-// A store that forgot fails closed. Start writes an epoch key (a random
-// number, no TTL); every claim reads it in the same script and reports
+// A store that forgot fails closed. Start writes an epoch key (Redis's
+// time in µs, no TTL); every claim reads it in the same script and reports
 // it, and the runtime seals it into the states it issues
 // (seal.ReplayStore). A claim compares the state's epoch with the key
 // exactly: when the key is gone (a restart without persistence,
@@ -164,7 +164,11 @@ func (s *Store) Start(ctx context.Context) error {
 	if serr == nil && aerr == nil && save == "" && aof == "no" {
 		log.Info("redisstore: Redis has no persistence (save \"\", appendonly no): a restart loses every claim; states issued before it are then refused and their approvals asked again")
 	}
-	if err := s.client.SetNX(ctx, s.prefix()+"epoch", seal.NewEpoch(), 0).Err(); err != nil {
+	now, err := s.client.Time(ctx).Result()
+	if err != nil {
+		return fmt.Errorf("%w: redis: %w", seal.ErrReplayStore, err)
+	}
+	if err := s.client.SetNX(ctx, s.prefix()+"epoch", now.UnixMicro(), 0).Err(); err != nil {
 		return fmt.Errorf("%w: redis: %w", seal.ErrReplayStore, err)
 	}
 	return nil
@@ -200,11 +204,14 @@ func (s *Store) prefix() string {
 // claimScript claims KEYS[2] under the epoch KEYS[1], or, without
 // KEYS[2], only reads the epoch. ARGV: the state's epoch (decimal), its
 // until (ms, instance clock), the instance's now (ms), the clock skew
-// allowed (ms) and a fresh epoch to write if the key is gone. The epoch
-// is compared as the decimal string it is stored as. Replies are {code,
-// epoch}: 1 claimed, 0 already claimed, 2 epoch read, -1 the epoch was
-// gone (now rewritten), -2 the state is of another epoch; or {-3, redis
-// now}: clocks too far apart. Epochs are below 2^53, exact in Lua.
+// allowed (ms). A missing epoch key is written with Redis's time in
+// microseconds, as Start writes it: a new value at every loss (no two
+// scripts run in one microsecond), exact in Lua's doubles. The epoch is
+// compared as the decimal string it is stored as (an earlier release
+// wrote milliseconds, which still work). Replies are {code, epoch}: 1 claimed,
+// 0 already claimed, 2 epoch read, -1 the epoch was gone (now
+// rewritten), -2 the state is of another epoch; or {-3, redis now}:
+// clocks too far apart.
 var claimScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -214,7 +221,7 @@ if math.abs(now - local_now) > skew then
 end
 local epoch = redis.call('GET', KEYS[1])
 if not epoch then
-  epoch = ARGV[5]
+  epoch = string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2]))
   redis.call('SET', KEYS[1], epoch)
   if not KEYS[2] then
     return {2, tonumber(epoch)}
@@ -264,7 +271,7 @@ func (s *Store) Claim(ctx context.Context, c seal.Claim) (seal.Claimed, error) {
 		keys = append(keys, p+c.ID)
 	}
 	res, err := claimScript.Run(ctx, s.client, keys,
-		strconv.FormatUint(c.Epoch, 10), c.Until.UnixMilli(), now().UnixMilli(), skew.Milliseconds(), seal.NewEpoch()).Int64Slice()
+		strconv.FormatUint(c.Epoch, 10), c.Until.UnixMilli(), now().UnixMilli(), skew.Milliseconds()).Int64Slice()
 	if err != nil {
 		return seal.Claimed{}, claimError(err)
 	}

@@ -3,8 +3,6 @@ package seal
 import (
 	"container/heap"
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
@@ -152,20 +150,6 @@ func NewMemoryReplayStore(limit int) *MemoryReplayStore {
 	}
 	return &MemoryReplayStore{limit: limit, perClient: perClientOf(limit, 0), now: time.Now,
 		ids: map[string]time.Time{}, byClient: map[string]*clientClaims{}}
-}
-
-// NewEpoch returns a random store epoch for a store that draws a new one
-// when it finds its records lost: non-zero, below 2^53 (exact as a
-// float64, for stores that compute in one, such as Redis's Lua), and
-// never MemoryEpoch.
-func NewEpoch() uint64 {
-	var b [8]byte
-	for {
-		rand.Read(b[:]) // never fails (crypto/rand)
-		if e := binary.LittleEndian.Uint64(b[:]) & (1<<53 - 1); e > MemoryEpoch {
-			return e
-		}
-	}
 }
 
 // perClientOf resolves a per-client budget n of a store of limit.
