@@ -27,7 +27,7 @@ type Call struct {
 	// Principal identifies the authenticated user, when known.
 	Principal string
 	// Client names the client of the request for the replay store's
-	// budget per client (seal.ClientReplayStore) when there is no
+	// budget per client (seal.Claim.Client) when there is no
 	// Principal: what the transport knows of it, such as the remote
 	// address's host that the adapters' HTTP handlers pass on
 	// (serve.ClientFrom); "" for one client (stdio) or none known. See
@@ -127,6 +127,12 @@ type Exchange struct {
 	// needClaim: the state must be spent (Claim) before answers are read;
 	// claimed: it was. askedFirst applies WithAskedFirst to every ask.
 	needClaim, claimed, askedFirst bool
+	// replay and replayCtx are the store and request context Claim was
+	// given; epochKnown: state.Epoch holds the store's current epoch (see
+	// epoch, replay.go).
+	replay     seal.ReplayStore
+	replayCtx  context.Context
+	epochKnown bool
 
 	// pages serve questions whose rendering is a hosted page (pages.go);
 	// links are the questions waiting on a page whose link the tool
@@ -365,13 +371,21 @@ func (x *Exchange) Pending() []*runtime.InputRequiredError {
 
 // SealState returns a fresh requestState carrying every answer so far,
 // the flow ids of URL-mode requests and the keys of the questions pending
-// in this round (those it asks), bound to this call.
+// in this round (those it asks), bound to this call, and the replay
+// store's epoch (asked of the store when the call made no claim; a store
+// that cannot answer fails it with an error matching
+// seal.ErrReplayStore).
 func (x *Exchange) SealState() (string, error) {
+	epoch, err := x.epoch()
+	if err != nil {
+		return "", err
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.obs != nil {
 		x.noteSeal()
 	}
+	x.state.Epoch = epoch
 	x.state.Asked = x.state.Asked[:0]
 	for _, p := range x.pending {
 		x.state.Asked = append(x.state.Asked, p.Key)

@@ -127,10 +127,11 @@ func (x *Exchange) askPage(ctx context.Context, key string, req *runtime.Request
 }
 
 // pageQuestion returns the page question of req under key for the call b
-// (id "": a new page), with the person's language preference.
+// (id "": a new page), with the person's language preference, counted
+// against the budget of the call's client.
 func (x *Exchange) pageQuestion(key string, req *runtime.Request, b seal.Binding, id string) *page.Question {
 	q := page.QuestionFor(req, b)
-	q.Key, q.ID, q.Preference = key, id, x.call.Language
+	q.Key, q.ID, q.Preference, q.Client = key, id, x.call.Language, ReplayClient(x.call)
 	return q
 }
 

@@ -43,33 +43,69 @@ func (x *Exchange) NeedsClaim() bool { return x.needClaim && !x.claimed }
 // Claim spends the call's requestState in store when NeedsClaim: the
 // first request with a state gets its answers, any other fails with an
 // error matching seal.ErrStateUsed (and runtime.ErrInvalidState:
-// JSON-RPC -32602). A store failure, or a nil store, fails with an
-// error matching seal.ErrReplayStore: the answers are not used. The claim
-// counts against the budget of the call's client (ReplayClient) in a
-// seal.ClientReplayStore. Until Claim succeeds, asks of an exchange that
-// needs one fail.
+// JSON-RPC -32602), and a state issued under another epoch of the store
+// with seal.ErrStoreForgot. A store failure, or a nil store, fails with
+// an error matching seal.ErrReplayStore: the answers are not used. The
+// claim counts against the budget of the call's client (ReplayClient).
+// Until Claim succeeds, asks of an exchange that needs one fail.
+//
+// Adapters call it on every request, with the request's context, also
+// when no claim is needed: the exchange keeps store and ctx to ask the
+// store's epoch (a claim of no id) when it seals a state no claim
+// preceded (see seal.ReplayStore).
 func (x *Exchange) Claim(ctx context.Context, store seal.ReplayStore) error {
+	x.mu.Lock()
+	x.replay, x.replayCtx = store, ctx
+	x.mu.Unlock()
 	if !x.NeedsClaim() {
 		return nil
 	}
 	if store == nil {
 		return fmt.Errorf("%w: none configured", seal.ErrReplayStore)
 	}
-	first, err := seal.Claim(ctx, store, ReplayClient(x.call), &x.state)
+	c, err := store.Claim(ctx, x.state.Claim(ReplayClient(x.call)))
 	switch {
 	case err != nil && errors.Is(err, runtime.ErrInvalidState):
-		return err // issued before the store lost records, or a claim whose reply was lost: spent
+		return err // issued under another epoch, or a claim whose reply was lost: spent
 	case err != nil && errors.Is(err, seal.ErrReplayStore):
 		return err
 	case err != nil:
 		return fmt.Errorf("%w: %w", seal.ErrReplayStore, err)
-	case !first:
+	case !c.First:
 		return seal.ErrStateUsed
 	}
 	x.mu.Lock()
 	x.claimed = true
+	x.state.Epoch, x.epochKnown = c.Epoch, true
 	x.mu.Unlock()
 	return nil
+}
+
+// epoch returns the replay store's epoch to seal into the next state:
+// the one the call's claim reported, else the store's answer to a claim
+// of no id. Without a store (an exchange whose adapter did not call
+// Claim) it is zero, which the store of a later claim refuses.
+func (x *Exchange) epoch() (uint64, error) {
+	x.mu.Lock()
+	known, e, store, ctx := x.epochKnown, x.state.Epoch, x.replay, x.replayCtx
+	x.mu.Unlock()
+	switch {
+	case known:
+		return e, nil
+	case store == nil:
+		return 0, nil
+	}
+	c, err := store.Claim(ctx, seal.Claim{})
+	if err != nil {
+		if !errors.Is(err, seal.ErrReplayStore) {
+			err = fmt.Errorf("%w: %w", seal.ErrReplayStore, err)
+		}
+		return 0, fmt.Errorf("%w: reading its epoch", err)
+	}
+	x.mu.Lock()
+	x.epochKnown = true
+	x.mu.Unlock()
+	return c.Epoch, nil
 }
 
 // ReplayClient is the key under which c's claims count against the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
@@ -61,8 +60,8 @@ func deployRequest() *runtime.Request {
 
 type failingStore struct{}
 
-func (failingStore) Claim(context.Context, string, time.Time) (bool, error) {
-	return false, errors.New("connection refused")
+func (failingStore) Claim(context.Context, seal.Claim) (seal.Claimed, error) {
+	return seal.Claimed{}, errors.New("connection refused")
 }
 
 // TestReplayClient: a call's claims count against its principal where it
@@ -79,5 +78,66 @@ func TestReplayClient(t *testing.T) {
 		if got := adapter.ReplayClient(&c.call); got != c.want {
 			t.Errorf("ReplayClient(%+v) = %q, want %q", c.call, got, c.want)
 		}
+	}
+}
+
+// epochStore records the claims it is given and reports epoch 7, or
+// fails every claim when down.
+type epochStore struct {
+	claims []seal.Claim
+	down   bool
+}
+
+func (s *epochStore) Claim(_ context.Context, c seal.Claim) (seal.Claimed, error) {
+	s.claims = append(s.claims, c)
+	if s.down {
+		return seal.Claimed{}, errors.New("connection refused")
+	}
+	return seal.Claimed{First: c.ID != "", Epoch: 7}, nil
+}
+
+// TestSealsStoreEpoch: the first round asks the store its epoch (a claim
+// of no id) and seals it; the answer's round sends it back with the
+// claim, and seals the next state with the epoch the claim reported,
+// without asking again. A store that cannot tell its epoch fails the
+// round before anyone is asked (seal.ErrReplayStore).
+func TestSealsStoreEpoch(t *testing.T) {
+	ctx := context.Background()
+	store := &epochStore{}
+	s := &adapter.Options{Keys: seal.NewRandomKeyRing(), Replay: store}
+	round := func(state string, responses map[string]*runtime.Response) adapter.Reply {
+		x, err := s.Start(&adapter.Call{Tool: "deploy", Args: []byte(`{}`), Version: runtime.Version20260728, Caps: adapter.ClientCaps{Form: true}, Client: "addr:192.0.2.1"},
+			state, responses, nil, nil)
+		if err == nil {
+			err = s.Claim(ctx, x)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = testforms.AskDeploy(ctx, x, "Deploy?")
+		if err == nil {
+			_, err = testforms.AskApprove(ctx, x, "Sure?")
+		}
+		return s.Finish(x, err)
+	}
+	r := round("", nil)
+	if r.Kind != adapter.ReplyInputRequired || len(store.claims) != 1 || store.claims[0] != (seal.Claim{}) {
+		t.Fatalf("first round: %+v, claims %+v; want input_required after one claim of no id", r, store.claims)
+	}
+	answer, _ := testforms.AcceptDeploy(testforms.Deploy{Branch: "main", Env: testforms.EnvProd, Replicas: 1})
+	r = round(r.State, map[string]*runtime.Response{"Deploy": answer})
+	if r.Kind != adapter.ReplyInputRequired || len(store.claims) != 2 {
+		t.Fatalf("second round: %+v, claims %+v; want input_required after one more claim", r, store.claims)
+	}
+	if c := store.claims[1]; c.ID == "" || c.Epoch != 7 || c.Client != "addr:192.0.2.1" || c.Until.IsZero() || c.Issued.IsZero() {
+		t.Fatalf("the answer's claim: %+v; want the state's id, epoch 7, the client, its times", c)
+	}
+	st, err := s.Sealer().Open(seal.BindCall("deploy", []byte(`{}`), ""), r.State)
+	if err != nil || st.Epoch != 7 {
+		t.Fatalf("the next state: %+v, %v; want epoch 7", st, err)
+	}
+	store.down = true
+	if r := round("", nil); r.Kind != adapter.ReplyResult || !errors.Is(r.Err, seal.ErrReplayStore) {
+		t.Fatalf("first round with the store down: %+v; want ErrReplayStore", r)
 	}
 }

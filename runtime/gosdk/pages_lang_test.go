@@ -22,11 +22,11 @@ type recordingStore struct {
 	questions [][]byte
 }
 
-func (s *recordingStore) Put(ctx context.Context, id, call string, question []byte, until time.Time) error {
+func (s *recordingStore) Put(ctx context.Context, r page.Record) error {
 	s.mu.Lock()
-	s.questions = append(s.questions, append([]byte(nil), question...))
+	s.questions = append(s.questions, append([]byte(nil), r.Question...))
 	s.mu.Unlock()
-	return s.MemoryStore.Put(ctx, id, call, question, until)
+	return s.MemoryStore.Put(ctx, r)
 }
 
 // TestPageCarriesLanguagePreference: the page of a call carries the

@@ -181,7 +181,7 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 	case errors.Is(err, ErrAnswered):
 		p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Answered })
 		return
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, ErrNotFound), errors.Is(err, ErrExpired): // closed, by the store's clock
 		p.notice(w, r, q, http.StatusGone, func(t *text) string { return t.Expired })
 		return
 	default:

@@ -31,6 +31,10 @@ const (
 	DefaultMaxBody = 64 << 10
 	// DefaultMaxValue bounds one posted value, in bytes.
 	DefaultMaxValue = 8 << 10
+	// DefaultMaxQuestion bounds what one page stores of its question, in
+	// bytes: the form's schema with its prefilled defaults and options,
+	// and the message.
+	DefaultMaxQuestion = 16 << 10
 )
 
 // Config configures Pages. Keys is required, and so is one of Identity
@@ -68,6 +72,11 @@ type Config struct {
 	// MaxValue bounds one posted value in bytes; DefaultMaxValue when
 	// zero.
 	MaxValue int
+	// MaxQuestion bounds what one page stores of its question (schema,
+	// prefill and message, encoded) in bytes; DefaultMaxQuestion when
+	// zero. A larger question is refused (ErrQuestionTooLarge), so that
+	// the store's budgets (Store) bound its memory.
+	MaxQuestion int
 	// Validate, when set, checks an answer that passed the schema's
 	// rules, for rules only Go code states (the form type's CheckElicit):
 	// form is the schema's name. Every instance serving pages must set
@@ -126,6 +135,9 @@ func New(cfg Config) (*Pages, error) {
 	if p.cfg.MaxValue <= 0 {
 		p.cfg.MaxValue = DefaultMaxValue
 	}
+	if p.cfg.MaxQuestion <= 0 {
+		p.cfg.MaxQuestion = DefaultMaxQuestion
+	}
 	return p, nil
 }
 
@@ -168,6 +180,11 @@ type Question struct {
 	// Call binds the page to one call: its tool, the digest of its
 	// arguments and its principal (seal.BindCall).
 	Call seal.Binding
+	// Client is the key under which the page counts against the store's
+	// budget per client: the call's principal where it has one, else
+	// what the transport knows of the client (adapter.ReplayClient); ""
+	// counts against the total only.
+	Client string
 	// Expires is when the page closes; zero means Config.TTL from now.
 	Expires time.Time
 }
@@ -210,6 +227,9 @@ var (
 	ErrForeign = errors.New("elicit page: page of another call")
 	// ErrStore: the store failed; nothing was recorded.
 	ErrStore = errors.New("elicit page: answer store unavailable")
+	// ErrQuestionTooLarge: the question (schema, prefill and message)
+	// exceeds Config.MaxQuestion; no page was issued.
+	ErrQuestionTooLarge = errors.New("elicit page: question too large for a page")
 )
 
 // stored is a question as kept in the Store.
@@ -367,13 +387,17 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 	if err != nil {
 		return nil, fmt.Errorf("elicit page: issue: %w", err)
 	}
+	if len(enc) > p.cfg.MaxQuestion {
+		return nil, fmt.Errorf("%w: %d bytes (the message %d, the schema with its prefill %d), at most %d", ErrQuestionTooLarge, len(enc), len(q.Message), len(schema), p.cfg.MaxQuestion)
+	}
 	id := q.ID
 	if id == "" {
 		id = newID()
 	} else if !validID(id) {
 		return nil, fmt.Errorf("elicit page: issue: page id %q: want 1 to 128 letters, digits, '-' or '_'", id)
 	}
-	if err := p.store.Put(ctx, id, callKey(q.Call, key), enc, expires.Add(p.cfg.Keep)); err != nil {
+	rec := Record{ID: id, Call: callKey(q.Call, key), Client: q.Client, Question: enc, Closes: expires, Until: expires.Add(p.cfg.Keep)}
+	if err := p.store.Put(ctx, rec); err != nil {
 		if !errors.Is(err, ErrExists) || q.ID == "" {
 			return nil, storeErr("issue", err)
 		}

@@ -1,8 +1,10 @@
 package page
 
 import (
+	"container/heap"
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -43,23 +45,52 @@ type Entry struct {
 	Answer []byte
 }
 
+// Record is a new page as Store.Put receives it.
+type Record struct {
+	// ID names the page.
+	ID string
+	// Call is the key of the call's question, for Find ("": none).
+	Call string
+	// Client is the key of the client whose call issued the page (the
+	// principal where there is one, else the remote host: see
+	// Question.Client), for the store's budget per client; "" counts
+	// against the total only.
+	Client string
+	// Question is the encoded question, at most Config.MaxQuestion
+	// bytes.
+	Question []byte
+	// Closes is when the page closes: the store refuses an answer that
+	// reaches it later with ErrExpired, deciding by its own clock (Redis's
+	// TIME for the Redis store), so that an instance whose clock runs
+	// behind cannot keep a page open. Zero means Until.
+	Closes time.Time
+	// Until is how long the store keeps the page and its answer (Closes
+	// plus Config.Keep), and counts it against its budgets.
+	Until time.Time
+}
+
 // Store keeps pages and their answers for Pages: the question when it is
 // issued, the answer once, and the taking of the answer once. Values are
 // opaque bytes that Pages encodes. Implementations must make Answer and
 // Take atomic (two concurrent calls: one wins) and must fail closed: an
-// error, never a success, when they cannot record the single use. The
-// in-memory store is NewMemoryStore; runtime/redisstore has one in Redis
-// for deployments of several instances.
+// error, never a success, when they cannot record the single use. They
+// bound the pages they hold, in total and per client (Record.Client),
+// and refuse a new page beyond either with an error matching
+// ErrPagesFull, never touching the pages already held. The in-memory
+// store is NewMemoryStore; runtime/redisstore has one in Redis for
+// deployments of several instances.
 type Store interface {
-	// Put stores a new open page under id, and id under call (the key of
-	// the call's question, for Find), both until the instant until. An
-	// id already stored gives ErrExists and changes nothing.
-	Put(ctx context.Context, id, call string, question []byte, until time.Time) error
+	// Put stores a new open page under r.ID, and r.ID under r.Call (for
+	// Find), both until r.Until. An id already stored gives ErrExists
+	// and changes nothing; a store at its limit, or r.Client at its
+	// budget, gives an error matching ErrPagesFull (ErrClientPagesFull).
+	Put(ctx context.Context, r Record) error
 	// Get returns the page id; ErrNotFound when there is none (or it
 	// expired).
 	Get(ctx context.Context, id string) (Entry, error)
 	// Answer records the answer of the open page id: ErrAnswered when it
-	// is answered or taken already, ErrNotFound when there is no page.
+	// is answered or taken already, ErrExpired when it closed (by the
+	// store's clock), ErrNotFound when there is no page.
 	Answer(ctx context.Context, id string, answer []byte) error
 	// Take returns the answer of the answered page id and marks it
 	// taken: ErrNotAnswered while it is open, ErrTaken once taken,
@@ -78,25 +109,71 @@ var (
 	ErrAnswered    = errors.New("elicit page: already answered")
 	ErrNotAnswered = errors.New("elicit page: not answered yet")
 	ErrTaken       = errors.New("elicit page: answer already taken")
+	// ErrPagesFull: the store holds its limit of pages; the new page is
+	// refused (the pages already open are kept, and their answers
+	// recorded). It matches ErrStore.
+	ErrPagesFull = fmt.Errorf("%w: full", ErrStore)
+	// ErrClientPagesFull: the client of the new page holds its budget of
+	// pages; other clients' pages are still issued. It matches
+	// ErrPagesFull and ErrStore.
+	ErrClientPagesFull = fmt.Errorf("%w: this client's budget", ErrPagesFull)
 )
 
+// Default budgets of a page store (MemoryStore, redisstore.PageStore).
+const (
+	// DefaultLimit is the number of pages a store holds (open, or
+	// answered and kept for Config.Keep): at most DefaultMaxQuestion
+	// bytes each plus an answer of at most DefaultMaxBody, under 1 GB at
+	// worst and a few tens of MB for typical forms.
+	DefaultLimit = 10_000
+	// DefaultPerClient is the number of pages one client may hold: a
+	// tenth of DefaultLimit, as for the replay store, so that filling
+	// the store takes ten addresses or principals.
+	DefaultPerClient = DefaultLimit / 10
+)
+
+// Budgets resolves a store's limit and per-client budget as set (zero:
+// DefaultLimit, and a tenth of the limit; a negative per-client budget:
+// none).
+func Budgets(limit, perClient int) (int, int) {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	switch {
+	case perClient < 0:
+		perClient = 0
+	case perClient == 0:
+		perClient = max(limit/10, 1)
+	}
+	return limit, perClient
+}
+
 // MemoryStore is a Store in this process's memory, for a server of one
-// instance. Expired pages are dropped as new ones are stored. It is safe
-// for concurrent use.
+// instance. It holds at most Limit pages, and PerClient of one client;
+// a page is dropped once its Until has passed. It is safe for concurrent
+// use. Set its fields before first use.
 type MemoryStore struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Limit is the number of pages held at most; DefaultLimit when zero.
+	Limit int
+	// PerClient is the number of pages one client may hold; a tenth of
+	// Limit when zero, no budget per client when negative.
+	PerClient int
 
-	mu    sync.Mutex
-	pages map[string]*memPage
-	calls map[string]memCall
-	puts  int
+	mu       sync.Mutex
+	pages    map[string]*memPage
+	calls    map[string]memCall
+	byClient map[string]int
+	exp      pageHeap
 }
 
 type memPage struct {
 	question []byte
 	answer   []byte
 	status   Status
+	client   string
+	closes   time.Time
 	until    time.Time
 }
 
@@ -105,9 +182,10 @@ type memCall struct {
 	until time.Time
 }
 
-// NewMemoryStore returns an empty in-memory store.
+// NewMemoryStore returns an empty in-memory store with the default
+// budgets.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{pages: map[string]*memPage{}, calls: map[string]memCall{}}
+	return &MemoryStore{}
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -120,7 +198,7 @@ func (m *MemoryStore) now() time.Time {
 }
 
 // Len returns the number of pages held (expired ones included until they
-// are swept).
+// are dropped).
 func (m *MemoryStore) Len() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -128,7 +206,7 @@ func (m *MemoryStore) Len() int {
 }
 
 // Put implements Store.
-func (m *MemoryStore) Put(ctx context.Context, id, call string, question []byte, until time.Time) error {
+func (m *MemoryStore) Put(ctx context.Context, r Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -136,34 +214,76 @@ func (m *MemoryStore) Put(ctx context.Context, id, call string, question []byte,
 	defer m.mu.Unlock()
 	now := m.now()
 	if m.pages == nil {
-		m.pages, m.calls = map[string]*memPage{}, map[string]memCall{}
+		m.pages, m.calls, m.byClient = map[string]*memPage{}, map[string]memCall{}, map[string]int{}
 	}
-	if p, ok := m.pages[id]; ok && now.Before(p.until) {
+	m.sweep(now)
+	if _, ok := m.pages[r.ID]; ok {
 		return ErrExists
 	}
-	m.puts++
-	if m.puts%64 == 0 {
-		m.sweep(now)
+	limit, perClient := Budgets(m.Limit, m.PerClient)
+	if n := m.byClient[r.Client]; r.Client != "" && perClient > 0 && n >= perClient {
+		return fmt.Errorf("%w (%d pages)", ErrClientPagesFull, perClient)
 	}
-	m.pages[id] = &memPage{question: append([]byte(nil), question...), status: StatusOpen, until: until}
-	if call != "" {
-		m.calls[call] = memCall{id: id, until: until}
+	if len(m.pages) >= limit {
+		return fmt.Errorf("%w (%d pages)", ErrPagesFull, limit)
+	}
+	closes := r.Closes
+	if closes.IsZero() {
+		closes = r.Until
+	}
+	pg := &memPage{question: append([]byte(nil), r.Question...), status: StatusOpen, client: r.Client, closes: closes, until: r.Until}
+	m.pages[r.ID] = pg
+	if r.Client != "" {
+		m.byClient[r.Client]++
+	}
+	heap.Push(&m.exp, pageExpiry{id: r.ID, page: pg})
+	if r.Call != "" {
+		m.calls[r.Call] = memCall{id: r.ID, until: r.Until}
 	}
 	return nil
 }
 
-// sweep drops expired pages and call keys; m.mu is held.
+// sweep drops the pages whose Until has passed, soonest first, and the
+// call keys with them; m.mu is held.
 func (m *MemoryStore) sweep(now time.Time) {
-	for id, p := range m.pages {
-		if !now.Before(p.until) {
-			delete(m.pages, id)
+	for len(m.exp) > 0 && !now.Before(m.exp[0].page.until) {
+		e := heap.Pop(&m.exp).(pageExpiry)
+		if m.pages[e.id] != e.page {
+			continue
+		}
+		delete(m.pages, e.id)
+		if c := e.page.client; c != "" {
+			if m.byClient[c]--; m.byClient[c] <= 0 {
+				delete(m.byClient, c)
+			}
 		}
 	}
-	for k, c := range m.calls {
-		if !now.Before(c.until) {
-			delete(m.calls, k)
+	if len(m.calls) > 2*len(m.pages)+64 {
+		for k, c := range m.calls {
+			if !now.Before(c.until) {
+				delete(m.calls, k)
+			}
 		}
 	}
+}
+
+type pageExpiry struct {
+	id   string
+	page *memPage
+}
+
+// pageHeap orders pages by Until, soonest first.
+type pageHeap []pageExpiry
+
+func (h pageHeap) Len() int           { return len(h) }
+func (h pageHeap) Less(i, j int) bool { return h[i].page.until.Before(h[j].page.until) }
+func (h pageHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *pageHeap) Push(x any)        { *h = append(*h, x.(pageExpiry)) }
+func (h *pageHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
 }
 
 // page returns the live page id; m.mu is held.
@@ -202,6 +322,9 @@ func (m *MemoryStore) Answer(ctx context.Context, id string, answer []byte) erro
 	}
 	if p.status != StatusOpen {
 		return ErrAnswered
+	}
+	if !m.now().Before(p.closes) {
+		return ErrExpired
 	}
 	p.status, p.answer = StatusAnswered, append([]byte(nil), answer...)
 	return nil

@@ -21,7 +21,9 @@ import (
 // of a claim (the baseline; never use it in a server).
 type firstStore struct{}
 
-func (firstStore) Claim(context.Context, string, time.Time) (bool, error) { return true, nil }
+func (firstStore) Claim(context.Context, seal.Claim) (seal.Claimed, error) {
+	return seal.Claimed{First: true, Epoch: 1}, nil
+}
 
 // BenchmarkClaimRound measures what claiming the requestState adds to a
 // 2026-07-28 call: one tools/call of a tool asking the Deploy form (two
@@ -122,8 +124,8 @@ func BenchmarkClaim(b *testing.B) {
 			if i%seal.DefaultReplayLimit == 0 {
 				m = seal.NewMemoryReplayStore(0)
 			}
-			if ok, err := m.Claim(ctx, fmt.Sprintf("%032x", i), until); !ok || err != nil {
-				b.Fatal(ok, err)
+			if c, err := m.Claim(ctx, seal.Claim{ID: fmt.Sprintf("%032x", i), Until: until, Epoch: m.Epoch()}); !c.First || err != nil {
+				b.Fatal(c, err)
 			}
 			i++
 		}
@@ -138,11 +140,15 @@ func BenchmarkClaim(b *testing.B) {
 			b.Fatal(err)
 		}
 		prefix := newID()
+		p, err := st.Claim(ctx, seal.Claim{})
+		if err != nil {
+			b.Fatal(err)
+		}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			if ok, err := st.Claim(ctx, fmt.Sprintf("%s%08x", prefix, i), until); !ok || err != nil {
-				b.Fatal(ok, err)
+			if c, err := st.Claim(ctx, seal.Claim{ID: fmt.Sprintf("%s%08x", prefix, i), Until: until, Epoch: p.Epoch}); !c.First || err != nil {
+				b.Fatal(c, err)
 			}
 			i++
 		}

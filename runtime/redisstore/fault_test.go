@@ -17,6 +17,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
@@ -98,8 +100,7 @@ func (r *ownRedis) client() *redis.Client {
 	return redis.NewClient(opt)
 }
 
-// openStarted opens a store on r with a 1 s clock skew allowance (so
-// that states issued a little after a new epoch are accepted in a test).
+// openStarted opens and starts a store on r.
 func openStarted(t *testing.T, r *ownRedis) *redisstore.Store {
 	t.Helper()
 	s, err := redisstore.Open(r.url())
@@ -107,7 +108,6 @@ func openStarted(t *testing.T, r *ownRedis) *redisstore.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	s.ClockSkew = time.Second
 	s.Logger = slog.New(slog.DiscardHandler)
 	if err := s.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -115,23 +115,36 @@ func openStarted(t *testing.T, r *ownRedis) *redisstore.Store {
 	return s
 }
 
+// epochOf returns the epoch s reports to a claim of no id.
+func epochOf(t *testing.T, s seal.ReplayStore) uint64 {
+	t.Helper()
+	p, err := s.Claim(context.Background(), seal.Claim{})
+	if err != nil || p.First || p.Epoch == 0 {
+		t.Fatalf("claim of no id: %+v, %v; want the epoch only", p, err)
+	}
+	return p.Epoch
+}
+
 // TestStoreThatForgotFailsClosed: after Redis loses its records (a
 // restart without persistence, FLUSHALL), a spent state is refused, on
 // another instance too, with ErrStoreForgot (-32602: asked again), and
-// so is every state issued before the loss; a state issued after it
-// claims as before.
+// so is every state sealed under the epoch before the loss; a state
+// sealed under the new epoch claims at once, on every instance (no
+// window of refusals).
 func TestStoreThatForgotFailsClosed(t *testing.T) {
 	ctx := context.Background()
 	for _, loss := range []string{"restart", "FLUSHALL", "FLUSHDB"} {
 		t.Run(loss, func(t *testing.T) {
 			r := startRedis(t, 6421)
 			a, b := openStarted(t, r), openStarted(t, r)
-			time.Sleep(1100 * time.Millisecond) // past the epoch and the skew allowed
-			issued := time.Now()
+			old := epochOf(t, a)
+			if e := epochOf(t, b); e != old {
+				t.Fatalf("two instances see epochs %d and %d", old, e)
+			}
 			spent, unspent := newID(), newID()
 			until := time.Now().Add(time.Minute)
-			if ok, err := a.ClaimIssued(ctx, spent, issued, until); !ok || err != nil {
-				t.Fatalf("first claim: %t, %v", ok, err)
+			if c, err := b.Claim(ctx, seal.Claim{ID: spent, Until: until, Epoch: old}); !c.First || err != nil || c.Epoch != old {
+				t.Fatalf("first claim: %+v, %v", c, err)
 			}
 			switch loss {
 			case "restart":
@@ -145,22 +158,74 @@ func TestStoreThatForgotFailsClosed(t *testing.T) {
 				c.Close()
 			}
 			for i, s := range []*redisstore.Store{b, a} {
-				for _, id := range []string{spent, unspent} {
-					ok, err := s.ClaimIssued(ctx, id, issued, until)
-					if ok || !errors.Is(err, seal.ErrStoreForgot) || !errors.Is(err, runtime.ErrInvalidState) {
-						t.Fatalf("instance %d, claim of a state issued before the loss: %t, %v; want ErrStoreForgot", i, ok, err)
+				for _, id := range []string{spent, unspent, spent} {
+					c, err := s.Claim(ctx, seal.Claim{ID: id, Until: until, Epoch: old})
+					if c.First || !errors.Is(err, seal.ErrStoreForgot) || !errors.Is(err, runtime.ErrInvalidState) {
+						t.Fatalf("instance %d, claim of a state sealed before the loss: %+v, %v; want ErrStoreForgot", i, c, err)
 					}
 				}
 			}
-			time.Sleep(1100 * time.Millisecond)
-			fresh := newID()
-			if ok, err := b.ClaimIssued(ctx, fresh, time.Now(), until); !ok || err != nil {
-				t.Fatalf("claim of a state issued after the loss: %t, %v", ok, err)
+			fresh, now := newID(), epochOf(t, a)
+			if now == old {
+				t.Fatal("the epoch did not change with the loss")
 			}
-			if ok, err := a.ClaimIssued(ctx, fresh, time.Now(), until); ok || err != nil {
-				t.Fatalf("second claim of it: %t, %v; want false, nil", ok, err)
+			if c, err := b.Claim(ctx, seal.Claim{ID: fresh, Until: until, Epoch: now}); !c.First || err != nil {
+				t.Fatalf("claim of a state sealed under the new epoch, at once: %+v, %v", c, err)
+			}
+			if c, err := a.Claim(ctx, seal.Claim{ID: fresh, Until: until, Epoch: now}); c.First || err != nil {
+				t.Fatalf("second claim of it: %+v, %v; want false, nil", c, err)
 			}
 		})
+	}
+}
+
+// countingStore is a wrapper written the natural way: it embeds the
+// store and counts claims. With one method taking the whole claim,
+// nothing it does not forward can be lost.
+type countingStore struct {
+	seal.ReplayStore
+	n int
+}
+
+func (c *countingStore) Claim(ctx context.Context, cl seal.Claim) (seal.Claimed, error) {
+	c.n++
+	return c.ReplayStore.Claim(ctx, cl)
+}
+
+// TestWrappedStoreAfterFlush: a spent state claimed through a counting
+// wrapper over the Redis store stays spent after FLUSHALL, claim after
+// claim (issue #36: the wrapper hid the optional variant that carried
+// the issue time, and the second claim after the flush won).
+func TestWrappedStoreAfterFlush(t *testing.T) {
+	ctx := context.Background()
+	r := startRedis(t, 6425)
+	w := &countingStore{ReplayStore: openStarted(t, r)}
+	keys := seal.NewRandomKeyRing()
+	sealer := &seal.Sealer{Keys: keys}
+	b := seal.Binding{Tool: "deploy"}
+	tok, err := sealer.Seal(b, &seal.State{Epoch: epochOf(t, w)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sealer.Open(b, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := w.Claim(ctx, st.Claim("")); !c.First || err != nil {
+		t.Fatalf("first claim: %+v, %v", c, err)
+	}
+	c := r.client()
+	defer c.Close()
+	if err := c.FlushAll(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if c, err := w.Claim(ctx, st.Claim("")); c.First || !errors.Is(err, seal.ErrStoreForgot) {
+			t.Fatalf("claim %d after FLUSHALL: %+v, %v; want the spent state refused (ErrStoreForgot)", i+1, c, err)
+		}
+	}
+	if w.n != 5 {
+		t.Errorf("the wrapper counted %d claims, want 5", w.n)
 	}
 }
 
@@ -206,16 +271,16 @@ func TestFrozenRedis(t *testing.T) {
 	r := startRedis(t, 6423)
 	s := openStarted(t, r)
 	s.Timeout = 300 * time.Millisecond
-	time.Sleep(1100 * time.Millisecond)
+	epoch := epochOf(t, s)
 	if err := syscall.Kill(r.pid(), syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	ok, err := s.ClaimIssued(ctx, newID(), time.Now(), time.Now().Add(time.Minute))
+	c, err := s.Claim(ctx, seal.Claim{ID: newID(), Until: time.Now().Add(time.Minute), Epoch: epoch})
 	took := time.Since(start)
 	syscall.Kill(r.pid(), syscall.SIGCONT)
-	if ok || !errors.Is(err, seal.ErrClaimUnknown) || !errors.Is(err, runtime.ErrInvalidState) {
-		t.Errorf("claim on a frozen Redis: %t, %v; want ErrClaimUnknown", ok, err)
+	if c.First || !errors.Is(err, seal.ErrClaimUnknown) || !errors.Is(err, runtime.ErrInvalidState) {
+		t.Errorf("claim on a frozen Redis: %+v, %v; want ErrClaimUnknown", c, err)
 	}
 	if took > time.Second {
 		t.Errorf("the claim took %v; the store promises 300ms", took)
@@ -223,8 +288,8 @@ func TestFrozenRedis(t *testing.T) {
 	// Redis down altogether: refused (-32603, or spent when the client
 	// cannot tell whether the command left).
 	r.stop()
-	if ok, err := s.ClaimIssued(ctx, newID(), time.Now(), time.Now().Add(time.Minute)); ok || !errors.Is(err, seal.ErrReplayStore) && !errors.Is(err, seal.ErrClaimUnknown) {
-		t.Errorf("claim with Redis gone: %t, %v; want a refusal", ok, err)
+	if c, err := s.Claim(ctx, seal.Claim{ID: newID(), Until: time.Now().Add(time.Minute), Epoch: epoch}); c.First || !errors.Is(err, seal.ErrReplayStore) && !errors.Is(err, seal.ErrClaimUnknown) {
+		t.Errorf("claim with Redis gone: %+v, %v; want a refusal", c, err)
 	}
 }
 
@@ -235,20 +300,88 @@ func TestClockSkewRefused(t *testing.T) {
 	ctx := context.Background()
 	r := startRedis(t, 6424)
 	s := openStarted(t, r)
-	time.Sleep(1100 * time.Millisecond)
+	s.ClockSkew = time.Second
+	epoch := epochOf(t, s)
 	s.Now = func() time.Time { return time.Now().Add(90 * time.Second) }
-	if ok, err := s.ClaimIssued(ctx, newID(), time.Now(), time.Now().Add(time.Minute)); ok || !errors.Is(err, seal.ErrReplayStore) || !strings.Contains(err.Error(), "clock") {
-		t.Errorf("claim from a clock 90s ahead: %t, %v; want a clock error", ok, err)
+	if c, err := s.Claim(ctx, seal.Claim{ID: newID(), Until: time.Now().Add(time.Minute), Epoch: epoch}); c.First || !errors.Is(err, seal.ErrReplayStore) || !strings.Contains(err.Error(), "clock") {
+		t.Errorf("claim from a clock 90s ahead: %+v, %v; want a clock error", c, err)
 	}
 	s.Now = nil
 	id := newID()
-	if ok, err := s.ClaimIssued(ctx, id, time.Now(), time.Now().Add(time.Minute)); !ok || err != nil {
-		t.Fatal(ok, err)
+	if c, err := s.Claim(ctx, seal.Claim{ID: id, Until: time.Now().Add(time.Minute), Epoch: epoch}); !c.First || err != nil {
+		t.Fatal(c, err)
 	}
 	c := r.client()
 	defer c.Close()
 	ttl, err := c.PTTL(ctx, redisstore.DefaultPrefix+id).Result()
 	if err != nil || ttl < 59*time.Second || ttl > 61*time.Second {
 		t.Errorf("PTTL = %v, %v; want about 61s", ttl, err)
+	}
+}
+
+// TestFreshRedisTwoInstances: with a Redis just started (and again just
+// after a flush), a question asked by one instance and answered on
+// another is accepted at once, with the default clock skew allowance
+// (issue #39: refused for a minute after every Redis start), while a
+// state sealed before the flush is refused.
+func TestFreshRedisTwoInstances(t *testing.T) {
+	ctx := context.Background()
+	r := startRedis(t, 6426)
+	keys := seal.NewRandomKeyRing()
+	a := &adapter.Options{Keys: keys, Replay: openStarted(t, r)}
+	b := &adapter.Options{Keys: keys, Replay: openStarted(t, r)}
+	answer, _ := testforms.AcceptDeploy(testforms.Deploy{Branch: "main", Env: testforms.EnvProd, Replicas: 2})
+	// round runs one 2026-07-28 round of a tool asking Deploy on s: the
+	// requestState of its input_required reply, or its answer.
+	round := func(s *adapter.Options, state string, responses map[string]*runtime.Response) (string, string, error) {
+		x, err := s.Start(&adapter.Call{Tool: "deploy", Args: []byte(`{}`), Version: runtime.Version20260728, Caps: adapter.ClientCaps{Form: true}},
+			state, responses, nil, nil)
+		if err == nil {
+			err = s.Claim(ctx, x)
+		}
+		if err != nil {
+			return "", "", err
+		}
+		out, err := testforms.AskDeploy(ctx, x, "Deploy?")
+		rep := s.Finish(x, err)
+		if rep.Kind == adapter.ReplyInputRequired {
+			return rep.State, "", nil
+		}
+		if rep.Err != nil {
+			return "", "", rep.Err
+		}
+		v, _ := out.Accepted()
+		return "", v.Branch, nil
+	}
+	approve := func(issuer, answerer *adapter.Options) error {
+		state, _, err := round(issuer, "", nil)
+		if err != nil || state == "" {
+			t.Fatalf("first round: %q, %v", state, err)
+		}
+		_, branch, err := round(answerer, state, map[string]*runtime.Response{"Deploy": answer})
+		if err == nil && branch != "main" {
+			t.Fatalf("answer reached the tool as %q", branch)
+		}
+		return err
+	}
+	if err := approve(a, b); err != nil {
+		t.Fatalf("answer on the other instance of a fresh Redis: %v; want it accepted", err)
+	}
+	before, _, err := round(a, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.client()
+	defer c.Close()
+	if err := c.FlushAll(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := round(b, before, map[string]*runtime.Response{"Deploy": answer}); !errors.Is(err, seal.ErrStoreForgot) {
+		t.Fatalf("a state sealed before the flush: %v; want ErrStoreForgot", err)
+	}
+	for i, pair := range [][2]*adapter.Options{{a, b}, {b, a}, {a, a}} {
+		if err := approve(pair[0], pair[1]); err != nil {
+			t.Fatalf("approval %d after the flush: %v; want it accepted at once", i+1, err)
+		}
 	}
 }

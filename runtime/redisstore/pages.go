@@ -2,6 +2,8 @@ package redisstore
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -16,13 +18,24 @@ const DefaultPagePrefix = "elicitgen:page:"
 
 // PageStore is a page.Store in Redis, so that the instance that serves a
 // page need not be the one that continues the call. A page is one hash
-// (question, status, answer) and its call key one string, both expiring
-// at the instant Put names. Put, Answer and Take are Lua scripts on the
-// page's one key, atomic in Redis (and fit for a Redis Cluster): of two
-// concurrent answers (or takes) one wins. When Redis cannot
-// be reached every operation fails, wrapped in page.ErrStore, and the
-// page refuses: nothing is cached locally. It is safe for concurrent
-// use.
+// (question, status, answer, closing time) and its call key one string,
+// both expiring at the instant Put names. Put, Answer and Take are Lua
+// scripts on the page's one key, atomic in Redis (and fit for a Redis
+// Cluster): of two concurrent answers (or takes) one wins. Answer
+// decides whether the page has closed on Redis's clock (TIME), so that
+// an instance whose clock runs behind cannot keep a page open.
+//
+// The pages held are budgeted, in total (Limit) and per client
+// (PerClient), in two sorted sets (page id by expiry) that share one
+// hash slot: Put reserves the page's place in them first, and a store at
+// its limit or a client at its budget refuses the new page
+// (page.ErrPagesFull, page.ErrClientPagesFull) while the pages already
+// open are answered as before. Size Redis (noeviction) for Limit pages
+// of at most page.Config.MaxQuestion bytes plus an answer each.
+//
+// When Redis cannot be reached every operation fails, wrapped in
+// page.ErrStore, and the page refuses: nothing is cached locally. It is
+// safe for concurrent use. Set its fields before first use.
 type PageStore struct {
 	client redis.Cmdable
 	// Prefix starts every key; DefaultPagePrefix when empty. Instances
@@ -30,6 +43,13 @@ type PageStore struct {
 	Prefix string
 	// Timeout bounds one operation; DefaultTimeout when zero.
 	Timeout time.Duration
+	// Limit is the number of pages held at most, across instances;
+	// page.DefaultLimit when zero. Instances sharing a prefix should set
+	// the same.
+	Limit int
+	// PerClient is the number of pages one client may hold; a tenth of
+	// Limit when zero, no budget per client when negative.
+	PerClient int
 }
 
 var _ page.Store = (*PageStore)(nil)
@@ -41,7 +61,7 @@ func NewPageStore(client redis.Cmdable) *PageStore {
 }
 
 // PageStore returns a page store on s's client: the same Redis the
-// replay store uses.
+// replay store uses, with the default budgets.
 func (s *Store) PageStore() *PageStore {
 	return &PageStore{client: s.client, Timeout: s.Timeout}
 }
@@ -54,6 +74,18 @@ func (s *PageStore) key(id string) string {
 }
 
 func (s *PageStore) callKey(call string) string { return s.key("call:" + call) }
+
+// budgetKeys returns the keys of the sorted sets of all pages and of
+// client's pages (only the first when client is ""): one hash tag, so
+// one slot of a Redis Cluster.
+func (s *PageStore) budgetKeys(client string) []string {
+	keys := []string{s.key("{budget}:all")}
+	if client != "" {
+		sum := sha256.Sum256([]byte(client))
+		keys = append(keys, s.key("{budget}:client:"+hex.EncodeToString(sum[:16])))
+	}
+	return keys
+}
 
 func (s *PageStore) ctx(ctx context.Context) (context.Context, context.CancelFunc) {
 	t := s.Timeout
@@ -74,20 +106,52 @@ const (
 	fieldAnswer   = "a"
 )
 
+// budgetScript reserves a page's place: KEYS all pages, and the client's
+// (absent for no client); ARGV id, expiry (Unix ms), limit, per-client
+// budget (0: none). Expired entries are dropped first, on Redis's clock.
+// Replies: 1 reserved (or already held), -1 the store is full, -2 the
+// client is at its budget.
+var budgetScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 1 end
+if KEYS[2] then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+  local per = tonumber(ARGV[4])
+  if per > 0 and redis.call('ZCARD', KEYS[2]) >= per then return -2 end
+end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return -1 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+if KEYS[2] then
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+  local want = tonumber(ARGV[2]) - now
+  if redis.call('PTTL', KEYS[2]) < want then
+    redis.call('PEXPIRE', KEYS[2], want)
+  end
+end
+return 1`)
+
 // putScript stores a new page unless its key exists: KEYS page; ARGV
-// question, expiry (Unix ms).
+// question, expiry (Unix ms), closing time (Unix ms).
 var putScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'q', ARGV[1], 's', 'open')
+redis.call('HSET', KEYS[1], 'q', ARGV[1], 's', 'open', 'c', ARGV[3])
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 return 1`)
 
 // answerScript records the answer of an open page: 1 done, 0 not open,
-// -1 no page.
+// -1 no page, -2 closed by Redis's clock (a page stored without a
+// closing time closes with its key).
 var answerScript = redis.NewScript(`
 local s = redis.call('HGET', KEYS[1], 's')
 if not s then return -1 end
 if s ~= 'open' then return 0 end
+local c = redis.call('HGET', KEYS[1], 'c')
+if c then
+  local t = redis.call('TIME')
+  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) >= tonumber(c) then return -2 end
+end
 redis.call('HSET', KEYS[1], 's', 'answered', 'a', ARGV[1])
 return 1`)
 
@@ -101,11 +165,28 @@ if s ~= 'answered' then return -3 end
 redis.call('HSET', KEYS[1], 's', 'taken')
 return redis.call('HGET', KEYS[1], 'a')`)
 
-// Put implements page.Store.
-func (s *PageStore) Put(ctx context.Context, id, call string, question []byte, until time.Time) error {
+// Put implements page.Store: it reserves the page's place in the
+// budgets, then stores it. A reservation whose page is then not stored
+// (a Redis failure between the two) holds its place until the page's
+// expiry: the budget errs on the side of refusing.
+func (s *PageStore) Put(ctx context.Context, r page.Record) error {
 	ctx, cancel := s.ctx(ctx)
 	defer cancel()
-	n, err := putScript.Run(ctx, s.client, []string{s.key(id)}, question, until.UnixMilli()).Int()
+	limit, perClient := page.Budgets(s.Limit, s.PerClient)
+	closes := r.Closes
+	if closes.IsZero() {
+		closes = r.Until
+	}
+	n, err := budgetScript.Run(ctx, s.client, s.budgetKeys(r.Client), r.ID, r.Until.UnixMilli(), limit, perClient).Int()
+	switch {
+	case err != nil:
+		return failed(err)
+	case n == -1:
+		return fmt.Errorf("%w (%d pages)", page.ErrPagesFull, limit)
+	case n == -2:
+		return fmt.Errorf("%w (%d pages)", page.ErrClientPagesFull, perClient)
+	}
+	n, err = putScript.Run(ctx, s.client, []string{s.key(r.ID)}, r.Question, r.Until.UnixMilli(), closes.UnixMilli()).Int()
 	if err != nil {
 		return failed(err)
 	}
@@ -115,8 +196,8 @@ func (s *PageStore) Put(ctx context.Context, id, call string, question []byte, u
 	// The call key is a hint for Find (Take checks the call again), so it
 	// need not be written in the same script: a page and its call key may
 	// then live in different slots of a Redis Cluster.
-	if ttl := time.Until(until); call != "" && ttl > 0 {
-		if err := s.client.Set(ctx, s.callKey(call), id, ttl).Err(); err != nil {
+	if ttl := time.Until(r.Until); r.Call != "" && ttl > 0 {
+		if err := s.client.Set(ctx, s.callKey(r.Call), r.ID, ttl).Err(); err != nil {
 			return failed(err)
 		}
 	}
@@ -164,6 +245,8 @@ func (s *PageStore) Answer(ctx context.Context, id string, answer []byte) error 
 		return page.ErrNotFound
 	case n == 0:
 		return page.ErrAnswered
+	case n == -2:
+		return page.ErrExpired
 	}
 	return nil
 }

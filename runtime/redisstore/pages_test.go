@@ -47,10 +47,10 @@ func TestPageStore(t *testing.T) {
 	if _, err := s.Take(ctx, id); !errors.Is(err, page.ErrNotFound) {
 		t.Fatalf("take of nothing: %v", err)
 	}
-	if err := s.Put(ctx, id, call, []byte("question"), until); err != nil {
+	if err := s.Put(ctx, page.Record{ID: id, Call: call, Question: []byte("question"), Closes: until, Until: until}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Put(ctx, id, call, []byte("other"), until); !errors.Is(err, page.ErrExists) {
+	if err := s.Put(ctx, page.Record{ID: id, Call: call, Question: []byte("other"), Closes: until, Until: until}); !errors.Is(err, page.ErrExists) {
 		t.Fatalf("second put: %v", err)
 	}
 	if e, err := s.Get(ctx, id); err != nil || string(e.Question) != "question" || e.Status != page.StatusOpen || e.Answer != nil {
@@ -91,7 +91,7 @@ func TestPageStoreConcurrent(t *testing.T) {
 	s := pageStore(t)
 	ctx := context.Background()
 	id := newID()
-	if err := s.Put(ctx, id, "", []byte("q"), time.Now().Add(time.Minute)); err != nil {
+	if err := s.Put(ctx, page.Record{ID: id, Question: []byte("q"), Until: time.Now().Add(time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 	const n = 30
@@ -238,5 +238,112 @@ func TestPagesFailClosed(t *testing.T) {
 	}
 	if e, err := up.Get(ctx, link.ID); err != nil || e.Status != page.StatusOpen {
 		t.Fatalf("the page changed: %+v, %v", e, err)
+	}
+}
+
+// TestPageStoreBudgets: in Redis, a client at its budget has its new
+// pages refused (page.ErrClientPagesFull) while other clients' are
+// stored, a full store refuses the newcomer (page.ErrPagesFull), and
+// the pages already open are still answered and taken (issue #39: one
+// client's pages filled Redis and another person's approval was
+// refused).
+func TestPageStoreBudgets(t *testing.T) {
+	s := pageStore(t)
+	s.Prefix = "elicitgen-test-pages:" + newID() + ":"
+	s.Limit, s.PerClient = 5, 2
+	ctx := context.Background()
+	put := func(client, id string, until time.Duration) error {
+		u := time.Now().Add(until)
+		return s.Put(ctx, page.Record{ID: id, Client: client, Question: []byte("q"), Closes: u, Until: u})
+	}
+	for _, id := range []string{"a1", "a2"} {
+		if err := put("addr:192.0.2.66", id, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := put("addr:192.0.2.66", "a3", time.Minute)
+	if !errors.Is(err, page.ErrClientPagesFull) || !errors.Is(err, page.ErrPagesFull) || !errors.Is(err, page.ErrStore) {
+		t.Fatalf("a client's page beyond its budget: %v; want ErrClientPagesFull", err)
+	}
+	if err := put("addr:192.0.2.66", "a1", time.Minute); !errors.Is(err, page.ErrExists) {
+		t.Fatalf("a page already held, at the budget: %v; want ErrExists", err)
+	}
+	for _, p := range [][2]string{{"principal:bob", "b1"}, {"principal:bob", "b2"}, {"", "x1"}} {
+		if err := put(p[0], p[1], time.Minute); err != nil {
+			t.Fatalf("%q's page with another client at its budget: %v", p[0], err)
+		}
+	}
+	if err := put("principal:carol", "c1", time.Minute); !errors.Is(err, page.ErrPagesFull) || errors.Is(err, page.ErrClientPagesFull) {
+		t.Fatalf("a newcomer with the store full: %v; want ErrPagesFull", err)
+	}
+	if err := s.Answer(ctx, "b1", []byte("yes")); err != nil {
+		t.Fatalf("answer of an open page with the store full: %v", err)
+	}
+	if a, err := s.Take(ctx, "b1"); err != nil || string(a) != "yes" {
+		t.Fatalf("take: %q, %v", a, err)
+	}
+	// Budgets free as pages expire, on Redis's clock.
+	if err := put("principal:dave", "d1", 300*time.Millisecond); !errors.Is(err, page.ErrPagesFull) {
+		t.Fatalf("still full: %v", err)
+	}
+	s.Limit = 6
+	if err := put("principal:dave", "d1", 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if err := put("principal:erin", "e1", time.Minute); !errors.Is(err, page.ErrPagesFull) {
+		t.Fatalf("full again: %v", err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		err := put("principal:erin", "e1", time.Minute)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, page.ErrPagesFull) || time.Now().After(deadline) {
+			t.Fatalf("after d1 expired: %v", err)
+		}
+	}
+}
+
+// TestPageClosesOnRedisClock: an answer that reaches Redis after the
+// page closed, by Redis's clock, is refused (page.ErrExpired; 410 on the
+// page), however the instance's clock reads (issue #39: an instance five
+// minutes slow accepted answers after the page closed).
+func TestPageClosesOnRedisClock(t *testing.T) {
+	s := pageStore(t)
+	ctx := context.Background()
+	id := newID()
+	if err := s.Put(ctx, page.Record{ID: id, Question: []byte("q"), Closes: time.Now().Add(-time.Second), Until: time.Now().Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Answer(ctx, id, []byte("yes")); !errors.Is(err, page.ErrExpired) {
+		t.Fatalf("answer of a closed page: %v; want ErrExpired", err)
+	}
+	// Through a page served by an instance whose clock runs 12 minutes
+	// behind: by it the page (10 minutes) is still open; by Redis's it
+	// closed two minutes ago.
+	slow := func() time.Time { return time.Now().Add(-12 * time.Minute) }
+	p, err := page.New(page.Config{
+		Keys: seal.NewRandomKeyRing(), Store: s, BaseURL: "https://mcp.example.com/elicit/", TTL: 10 * time.Minute, Now: slow,
+		Identity: func(r *http.Request) (string, bool) { return r.Header.Get("X-User"), r.Header.Get("X-User") != "" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := runtime.ParseSchema("Deploy", []byte(deploySchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := p.Issue(ctx, &page.Question{Schema: sch, Call: seal.BindCall("deploy", nil, "alice")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := serve(p, "GET", l.URL, nil, nil)
+	m := csrfField.FindStringSubmatch(rec.Body.String())
+	if rec.Code != 200 || m == nil {
+		t.Fatalf("GET by the slow instance: %d", rec.Code)
+	}
+	form := url.Values{"csrf": {m[1]}, "action": {"accept"}, "environment": {"production"}, "confirmed": {"true"}}
+	if rec := serve(p, "POST", l.URL, rec.Result().Cookies(), form); rec.Code != http.StatusGone {
+		t.Fatalf("POST after the page closed by Redis's clock: %d; want 410", rec.Code)
 	}
 }

@@ -13,14 +13,17 @@
 // Redis's clock (TIME) from the state's expiry plus ClockSkew.
 //
 // A store that forgot fails closed. Start writes an epoch key (Redis's
-// time, no TTL); every claim checks it in the same script. When it is
-// gone (a restart without persistence, FLUSHALL, FLUSHDB), the script
-// writes a new one and every state issued before it (plus ClockSkew) is
-// refused with seal.ErrStoreForgot: its claim may have been among the
-// records lost, so the person is asked again. Eviction can drop claim
-// keys while the epoch survives, so Start refuses a maxmemory-policy
-// other than noeviction unless AllowEviction says why the author accepts
-// it. When Redis cannot be reached the claim fails and the request is
+// time in µs, no TTL); every claim reads it in the same script and reports
+// it, and the runtime seals it into the states it issues
+// (seal.ReplayStore). A claim compares the state's epoch with the key
+// exactly: when the key is gone (a restart without persistence,
+// FLUSHALL, FLUSHDB), the script writes a new epoch, and every state
+// sealed under the old one is refused with seal.ErrStoreForgot (its
+// claim may have been among the records lost, so the person is asked
+// again), while the states issued under the new one are accepted at
+// once, on every instance. Eviction can drop claim keys while the epoch
+// survives, so Start refuses a maxmemory-policy other than noeviction
+// unless AllowEviction says why the author accepts it. When Redis cannot be reached the claim fails and the request is
 // refused; a claim whose reply does not arrive within Timeout counts as
 // spent (seal.ErrClaimUnknown), since Redis may apply it later.
 package redisstore
@@ -53,8 +56,9 @@ const DefaultTimeout = 2 * time.Second
 // when AllowEviction is empty.
 var ErrEvictionPolicy = errors.New("redisstore: Redis may evict claims")
 
-// Store claims state ids in Redis. It implements seal.ReplayStore and
-// seal.IssuedReplayStore and is safe for concurrent use. Set its
+// Store claims state ids in Redis. It implements seal.ReplayStore and is
+// safe for concurrent use. It has no budget per client (Claim.Client is
+// not used): size Redis for the claims of a state's lifetime. Set its
 // fields before first use.
 type Store struct {
 	client redis.Cmdable
@@ -84,10 +88,7 @@ type Store struct {
 	Now func() time.Time
 }
 
-var (
-	_ seal.ReplayStore       = (*Store)(nil)
-	_ seal.IssuedReplayStore = (*Store)(nil)
-)
+var _ seal.ReplayStore = (*Store)(nil)
 
 // New returns a store on client (a *redis.Client, *redis.ClusterClient
 // or any redis.Cmdable). Closing client is the caller's business; so are
@@ -167,7 +168,7 @@ func (s *Store) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: redis: %w", seal.ErrReplayStore, err)
 	}
-	if err := s.client.SetNX(ctx, s.prefix()+"epoch", now.UnixMilli(), 0).Err(); err != nil {
+	if err := s.client.SetNX(ctx, s.prefix()+"epoch", now.UnixMicro(), 0).Err(); err != nil {
 		return fmt.Errorf("%w: redis: %w", seal.ErrReplayStore, err)
 	}
 	return nil
@@ -200,52 +201,56 @@ func (s *Store) prefix() string {
 	return s.Prefix
 }
 
-// claimScript claims KEYS[2] under the epoch KEYS[1]. ARGV: the state's
-// issue time (ms, -1 when unknown), its until (ms, instance clock), the
-// instance's now (ms) and the clock skew allowed (ms). Replies: {1}
-// claimed, {0} already claimed, {-1} the epoch was gone (now rewritten),
-// {-2} issued before the epoch, {-3, redis now} clocks too far apart.
+// claimScript claims KEYS[2] under the epoch KEYS[1], or, without
+// KEYS[2], only reads the epoch. ARGV: the state's epoch (decimal), its
+// until (ms, instance clock), the instance's now (ms), the clock skew
+// allowed (ms). A missing epoch key is written with Redis's time in
+// microseconds, as Start writes it: a new value at every loss (no two
+// scripts run in one microsecond), exact in Lua's doubles. The epoch is
+// compared as the decimal string it is stored as (an earlier release
+// wrote milliseconds, which still work). Replies are {code, epoch}: 1 claimed,
+// 0 already claimed, 2 epoch read, -1 the epoch was gone (now
+// rewritten), -2 the state is of another epoch; or {-3, redis now}:
+// clocks too far apart.
 var claimScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local issued, untilms, local_now, skew = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local untilms, local_now, skew = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 if math.abs(now - local_now) > skew then
   return {-3, now}
 end
 local epoch = redis.call('GET', KEYS[1])
 if not epoch then
-  redis.call('SET', KEYS[1], now)
-  return {-1}
+  epoch = string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2]))
+  redis.call('SET', KEYS[1], epoch)
+  if not KEYS[2] then
+    return {2, tonumber(epoch)}
+  end
+  return {-1, tonumber(epoch)}
 end
-if issued >= 0 and issued < tonumber(epoch) + skew then
-  return {-2}
+if not KEYS[2] then
+  return {2, tonumber(epoch)}
+end
+if epoch ~= ARGV[1] then
+  return {-2, tonumber(epoch)}
 end
 local ttl = untilms - now + skew
 if ttl <= 0 then
-  return {1}
+  return {1, tonumber(epoch)}
 end
 if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ttl) then
-  return {1}
+  return {1, tonumber(epoch)}
 end
-return {0}
+return {0, tonumber(epoch)}
 `)
 
-// Claim implements seal.ReplayStore: ClaimIssued without an issue
-// time (a lost epoch is still detected; the states issued before it are
-// not told apart).
-func (s *Store) Claim(ctx context.Context, id string, until time.Time) (bool, error) {
-	return s.ClaimIssued(ctx, id, time.Time{}, until)
-}
-
-// ClaimIssued implements seal.IssuedReplayStore. A Redis that answers
-// with an error, or cannot be reached, fails the claim with an error
-// matching seal.ErrReplayStore; a reply that does not arrive in time,
-// with seal.ErrClaimUnknown (the state counts as spent); a lost
-// epoch or a state issued before it, with seal.ErrStoreForgot.
-func (s *Store) ClaimIssued(ctx context.Context, id string, issued, until time.Time) (bool, error) {
-	if id == "" {
-		return false, fmt.Errorf("%w: empty state id", seal.ErrReplayStore)
-	}
+// Claim implements seal.ReplayStore (Client and Issued are not used). A
+// Redis that answers with an error, or cannot be reached, fails the
+// claim with an error matching seal.ErrReplayStore; a reply that does
+// not arrive in time, with seal.ErrClaimUnknown (the state counts as
+// spent); a lost epoch key or a state of another epoch, with
+// seal.ErrStoreForgot.
+func (s *Store) Claim(ctx context.Context, c seal.Claim) (seal.Claimed, error) {
 	now := time.Now
 	if s.Now != nil {
 		now = s.Now
@@ -260,34 +265,37 @@ func (s *Store) ClaimIssued(ctx context.Context, id string, issued, until time.T
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	issuedMS := int64(-1)
-	if !issued.IsZero() {
-		issuedMS = issued.UnixMilli()
-	}
 	p := s.prefix()
-	res, err := claimScript.Run(ctx, s.client, []string{p + "epoch", p + id},
-		issuedMS, until.UnixMilli(), now().UnixMilli(), skew.Milliseconds()).Int64Slice()
+	keys := []string{p + "epoch"}
+	if c.ID != "" {
+		keys = append(keys, p+c.ID)
+	}
+	res, err := claimScript.Run(ctx, s.client, keys,
+		strconv.FormatUint(c.Epoch, 10), c.Until.UnixMilli(), now().UnixMilli(), skew.Milliseconds()).Int64Slice()
 	if err != nil {
-		return false, claimError(err)
+		return seal.Claimed{}, claimError(err)
 	}
-	if len(res) == 0 {
-		return false, fmt.Errorf("%w: redis: empty reply to the claim", seal.ErrReplayStore)
+	if len(res) != 2 {
+		return seal.Claimed{}, fmt.Errorf("%w: redis: unexpected reply %v to the claim (is the epoch key a number?)", seal.ErrReplayStore, res)
 	}
+	if res[0] == -3 {
+		diff := now().Sub(time.UnixMilli(res[1])).Round(time.Millisecond)
+		return seal.Claimed{}, fmt.Errorf("%w: this instance's clock differs from Redis's by %s, more than the %s allowed: fix the clock (NTP)", seal.ErrReplayStore, diff, skew)
+	}
+	if res[1] <= 0 {
+		return seal.Claimed{}, fmt.Errorf("%w: redis: the epoch key holds %d, not a positive number", seal.ErrReplayStore, res[1])
+	}
+	out := seal.Claimed{Epoch: uint64(res[1])}
 	switch res[0] {
 	case 1:
-		return true, nil
-	case 0:
-		return false, nil
+		out.First = true
+		return out, nil
+	case 0, 2:
+		return out, nil
 	case -1, -2:
-		return false, seal.ErrStoreForgot
-	case -3:
-		var diff time.Duration
-		if len(res) > 1 {
-			diff = now().Sub(time.UnixMilli(res[1])).Round(time.Millisecond)
-		}
-		return false, fmt.Errorf("%w: this instance's clock differs from Redis's by %s, more than the %s allowed: fix the clock (NTP)", seal.ErrReplayStore, diff, skew)
+		return out, seal.ErrStoreForgot
 	}
-	return false, fmt.Errorf("%w: redis: unexpected reply %v", seal.ErrReplayStore, res)
+	return seal.Claimed{}, fmt.Errorf("%w: redis: unexpected reply %v to the claim", seal.ErrReplayStore, res)
 }
 
 // claimError classifies a failed claim: Redis answered with an error, or

@@ -38,14 +38,14 @@ func TestCallInfoRoundTrip(t *testing.T) {
 }
 
 // A state without CallInfo opens with a nil Call, and its payload holds
-// no call entry: answer count, flow count, (key, id), asked count.
+// no call entry: answer count, flow count, (key, id), asked count, epoch.
 func TestCallInfoAbsentIsTheEarlierFormat(t *testing.T) {
 	st := &State{Flows: map[string]string{"url": "f00d"}}
 	plain, err := appendState(nil, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []byte{0, 0, 0, 0, 1, 3, 'u', 'r', 'l', 4, 'f', '0', '0', 'd', 0}
+	want := []byte{0, 0, 0, 0, 1, 3, 'u', 'r', 'l', 4, 'f', '0', '0', 'd', 0, 0}
 	if string(plain) != string(want) {
 		t.Fatalf("payload = %q, want %q", plain, want)
 	}
@@ -53,6 +53,12 @@ func TestCallInfoAbsentIsTheEarlierFormat(t *testing.T) {
 	got := d.index()
 	if d.err || got.Call != nil {
 		t.Fatalf("decoded %+v err=%v", got, d.err)
+	}
+	// The payload of an earlier release ends before the epoch: it opens
+	// with epoch zero, which every replay store refuses at the claim.
+	d = stateDecoder{s: string(plain[:len(plain)-1])}
+	if got := d.index(); d.err || got.Epoch != 0 || got.Flows["url"] != "f00d" {
+		t.Fatalf("payload without an epoch: %+v err=%v", got, d.err)
 	}
 }
 

@@ -13,7 +13,9 @@ import (
 // State payload encoding (inside the AEAD): varint issue time, varint
 // expiry, then a 4-byte little-endian count and (key, body) per answer,
 // then uvarint count and (key, flow id) per flow, then uvarint count and
-// the asked keys. The state id (16 random bytes) follows the expiry. Strings are uvarint
+// the asked keys, then the uvarint replay-store epoch (absent from the
+// states of earlier releases: zero). The state id (16 random bytes)
+// follows the expiry. Strings are uvarint
 // length and bytes; a body is a 4-byte little-endian length, the action
 // and the content: uvarint count+1 (0: nil) and (name, value) pairs. A
 // value is a tag byte and its data. Values of types JSON decoding does not
@@ -67,7 +69,7 @@ func appendStr(dst []byte, s string) []byte {
 
 func appendState(dst []byte, st *State) ([]byte, error) {
 	if st == nil {
-		return append(dst, 0, 0, 0, 0, 0, 0), nil
+		return append(dst, 0, 0, 0, 0, 0, 0, 0), nil
 	}
 	countAt, n := len(dst), 0
 	dst = append(dst, 0, 0, 0, 0) // answer count, set below
@@ -133,7 +135,7 @@ func appendState(dst []byte, st *State) ([]byte, error) {
 	for _, k := range st.Asked {
 		dst = appendStr(dst, k)
 	}
-	return dst, nil
+	return binary.AppendUvarint(dst, st.Epoch), nil
 }
 
 func appendStateValue(dst []byte, v any, depth int) ([]byte, error) {
@@ -324,6 +326,9 @@ func (d *stateDecoder) index() *State {
 		for i := range st.Asked {
 			st.Asked[i] = d.str()
 		}
+	}
+	if len(d.s) != 0 { // absent from the states of earlier releases
+		st.Epoch = d.uvarint()
 	}
 	if len(d.s) != 0 {
 		d.fail()

@@ -27,5 +27,8 @@
 // Claim its id in a ReplayStore before the handler runs, so that however
 // often (and however concurrently) a client sends it, its answers count
 // once. MemoryReplayStore serves one process; instances behind a load
-// balancer share one store (runtime/redisstore).
+// balancer share one store (runtime/redisstore). Each state carries,
+// sealed, the epoch of the replay store that the issuing instance saw,
+// so that a store that lost its records refuses exactly the states
+// issued before the loss (see ReplayStore).
 package seal

@@ -29,10 +29,12 @@ var (
 	// handler once and is spent (single use). The client must call the
 	// tool again, without requestState, and be asked again.
 	ErrStateUsed error = &stateError{RefusedSpent, "already used: its answers reached the tool once; call the tool again without requestState to be asked again"}
-	// ErrStoreForgot: the replay store lost records after the state was
-	// issued (a restart without persistence, a flush, an eviction), so
-	// it may have been spent; the person is asked again.
-	ErrStoreForgot error = &stateError{RefusedSpent, "the replay store lost its records after this state was issued (a restart without persistence, a flush or an eviction), so it may have been used; call the tool again without requestState to be asked again"}
+	// ErrStoreForgot: the state was issued under another epoch of the
+	// replay store than the current one (see ReplayStore): the store
+	// lost records since (a restart without persistence, a flush, an
+	// eviction), or the state was sealed without an epoch (by an earlier
+	// release), so it may have been spent; the person is asked again.
+	ErrStoreForgot error = &stateError{RefusedSpent, "was issued under another epoch of the replay store, which lost its records since (a restart without persistence, a flush or an eviction), so it may have been used; call the tool again without requestState to be asked again"}
 	// ErrClaimUnknown: the replay store's reply to the state's claim did
 	// not arrive in time. The store may have applied it, so the state
 	// counts as spent and the person is asked again, rather than a later

@@ -15,17 +15,69 @@ import (
 // a handler never does so again, however many times (or however
 // concurrently) the client sends it.
 //
+// It is one method on purpose: everything a store may need rides in the
+// Claim, so a wrapper that forwards Claim forwards all of it (there is no
+// optional variant for a wrapper to hide).
+//
+// A store that can lose its records (a restart without persistence, a
+// flush, an eviction) keeps an epoch, a non-zero number it replaces when
+// it finds its records lost. The runtime seals the epoch the store
+// reported (Claimed.Epoch) into every state it issues (State.Epoch) and
+// sends it back with the state's claim (Claim.Epoch): a store refuses,
+// with an error matching ErrStoreForgot, a claim whose epoch is not its
+// current one, since the state may have been claimed among the records
+// lost. The comparison is exact, so there is no window of refusals after
+// a store starts. A state sealed without an epoch (zero, as by earlier
+// releases) is refused the same way: fail closed.
+//
 // The in-memory default (NewMemoryReplayStore) serves one process; a
 // deployment of several instances shares one store (for example
 // github.com/elicitgen/elicitgen/runtime/redisstore).
 type ReplayStore interface {
-	// Claim records id as used until the instant until and reports
-	// whether this call was the first to claim it. After until the state
-	// no longer opens, and the store may forget id. It must be atomic:
-	// of concurrent claims of one id, at most one returns true. An error
-	// means the store cannot tell; the runtime then refuses the answers
-	// (fails closed).
-	Claim(ctx context.Context, id string, until time.Time) (bool, error)
+	// Claim records c.ID as used until c.Until and reports, in
+	// Claimed.First, whether this call was the first to claim it, and in
+	// Claimed.Epoch the store's current epoch. A claim with an empty ID
+	// records nothing and only reports the epoch (the runtime asks it so
+	// before sealing a state no claim preceded). After Until the state no
+	// longer opens, and the store may forget the id. Claim must be
+	// atomic: of concurrent claims of one id, at most one is First. A
+	// claim whose Epoch is not the store's current epoch is refused with
+	// an error matching ErrStoreForgot. Any other error means the store
+	// cannot tell; the runtime then refuses the answers (fails closed).
+	Claim(ctx context.Context, c Claim) (Claimed, error)
+}
+
+// Claim is one claim of a sealed state's id in a ReplayStore (see
+// State.Claim).
+type Claim struct {
+	// ID is the state's id (State.ID); "" claims nothing and asks only
+	// for the store's epoch.
+	ID string
+	// Client is the key of the request's client for a store's budget per
+	// client ("": unknown, counted against the total only); see
+	// adapter.ReplayClient.
+	Client string
+	// Issued is when the state was sealed, by its sealer's clock, to the
+	// second (zero: unknown). Stores may record it; none needs it to
+	// decide.
+	Issued time.Time
+	// Until is how long the id stays claimed: the state's expiry plus
+	// MaxClockSkew, so that no instance whose clock runs behind still
+	// opens a forgotten state.
+	Until time.Time
+	// Epoch is the store epoch sealed in the state (State.Epoch); zero
+	// for a state sealed without one.
+	Epoch uint64
+}
+
+// Claimed is a ReplayStore's answer to a Claim.
+type Claimed struct {
+	// First reports that this claim was the first of its id: the state's
+	// answers may be used.
+	First bool
+	// Epoch is the store's current epoch (never zero), which the runtime
+	// seals into the states it issues next.
+	Epoch uint64
 }
 
 // ErrReplayStore is matched (errors.Is) by the error of a request whose
@@ -57,22 +109,15 @@ const DefaultReplayLimit = 100_000
 // that fills the store must come from ten addresses or principals.
 const DefaultReplayPerClient = DefaultReplayLimit / 10
 
-// ClientReplayStore is a ReplayStore that budgets its claims per client:
-// the runtime uses ClaimFor when a store implements it
-// (MemoryReplayStore does), naming the client of the request (see
-// adapter.Call.Client).
-type ClientReplayStore interface {
-	ReplayStore
-	// ClaimFor is Claim of a state issued at issued (zero: unknown) for
-	// client ("": unknown, counted against the total only). A client
-	// over its budget is refused with an error matching
-	// ErrReplayClientFull, while other clients' claims still succeed.
-	ClaimFor(ctx context.Context, client, id string, issued, until time.Time) (bool, error)
-}
-
 // MemoryReplayStore is a ReplayStore for one process. It holds at most
 // its limit of ids, and at most its per-client budget of the ids of any
-// one client (ClaimFor); an id is forgotten once its until has passed.
+// one client (Claim.Client); an id is forgotten once its Until has
+// passed. Its epoch is MemoryEpoch, the same in every process, so that
+// the instances of a deployment without a shared store still continue
+// one another's calls (each spending a state once); a process that
+// restarts forgets its claims, so a deployment whose key ring outlives
+// its processes and must keep single use across restarts shares a
+// persistent store instead (runtime/redisstore).
 // At the limit, a claim of a new id fails with ErrReplayStoreFull (the
 // request is refused and its tool does not run) until ids expire; a
 // client at its budget has its own claims refused the same way
@@ -131,7 +176,7 @@ func (m *MemoryReplayStore) SetClock(now func() time.Time) {
 }
 
 // SetPerClient sets the number of unexpired ids one client may hold
-// (ClaimFor): zero means a tenth of the limit, a negative n no budget
+// (Claim.Client): zero means a tenth of the limit, a negative n no budget
 // per client. Call it before first use.
 func (m *MemoryReplayStore) SetPerClient(n int) {
 	m.mu.Lock()
@@ -147,16 +192,25 @@ func (m *MemoryReplayStore) Len() int {
 	return len(m.ids)
 }
 
-// Claim implements ReplayStore: a claim of no known client, counted
-// against the limit only.
-func (m *MemoryReplayStore) Claim(ctx context.Context, id string, until time.Time) (bool, error) {
-	return m.ClaimFor(ctx, "", id, time.Time{}, until)
-}
+// MemoryEpoch is the epoch of every MemoryReplayStore.
+const MemoryEpoch uint64 = 1
 
-// ClaimFor implements ClientReplayStore (issued is not used).
-func (m *MemoryReplayStore) ClaimFor(ctx context.Context, client, id string, _, until time.Time) (bool, error) {
+// Epoch returns the store's epoch, MemoryEpoch.
+func (m *MemoryReplayStore) Epoch() uint64 { return MemoryEpoch }
+
+// Claim implements ReplayStore. A client over its budget is refused
+// with an error matching ErrReplayClientFull, while other clients'
+// claims still succeed; a claim of another epoch, with ErrStoreForgot.
+func (m *MemoryReplayStore) Claim(ctx context.Context, c Claim) (Claimed, error) {
 	if err := ctx.Err(); err != nil {
-		return false, fmt.Errorf("%w: %w", ErrReplayStore, err)
+		return Claimed{}, fmt.Errorf("%w: %w", ErrReplayStore, err)
+	}
+	out := Claimed{Epoch: MemoryEpoch}
+	if c.ID == "" {
+		return out, nil
+	}
+	if c.Epoch != MemoryEpoch {
+		return out, ErrStoreForgot
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -164,37 +218,39 @@ func (m *MemoryReplayStore) ClaimFor(ctx context.Context, client, id string, _, 
 	for len(m.exp) > 0 && !m.exp[0].until.After(now) {
 		e := heap.Pop(&m.exp).(expiry)
 		delete(m.ids, e.id)
-		if c := e.client; c != nil {
-			if c.n--; c.n <= 0 {
-				delete(m.byClient, c.key)
+		if cc := e.client; cc != nil {
+			if cc.n--; cc.n <= 0 {
+				delete(m.byClient, cc.key)
 			}
 		}
 	}
-	if _, used := m.ids[id]; used {
-		return false, nil
+	if _, used := m.ids[c.ID]; used {
+		return out, nil
 	}
-	if !until.After(now) {
+	if !c.Until.After(now) {
 		// Already expired: the state no longer opens either; nothing to
 		// remember.
-		return true, nil
+		out.First = true
+		return out, nil
 	}
-	c := m.byClient[client]
-	if c != nil && m.perClient > 0 && c.n >= m.perClient {
-		return false, fmt.Errorf("%w (%d unexpired state ids)", ErrReplayClientFull, m.perClient)
+	cc := m.byClient[c.Client]
+	if cc != nil && m.perClient > 0 && cc.n >= m.perClient {
+		return out, fmt.Errorf("%w (%d unexpired state ids)", ErrReplayClientFull, m.perClient)
 	}
 	if len(m.ids) >= m.limit {
-		return false, fmt.Errorf("%w (%d unexpired state ids)", ErrReplayStoreFull, m.limit)
+		return out, fmt.Errorf("%w (%d unexpired state ids)", ErrReplayStoreFull, m.limit)
 	}
-	m.ids[id] = until
-	if c == nil && client != "" {
-		c = &clientClaims{key: client}
-		m.byClient[client] = c
+	m.ids[c.ID] = c.Until
+	if cc == nil && c.Client != "" {
+		cc = &clientClaims{key: c.Client}
+		m.byClient[c.Client] = cc
 	}
-	if c != nil {
-		c.n++
+	if cc != nil {
+		cc.n++
 	}
-	heap.Push(&m.exp, expiry{id: id, client: c, until: until})
-	return true, nil
+	heap.Push(&m.exp, expiry{id: c.ID, client: cc, until: c.Until})
+	out.First = true
+	return out, nil
 }
 
 type expiry struct {
@@ -217,38 +273,9 @@ func (h *expiryHeap) Pop() any {
 	return e
 }
 
-// IssuedReplayStore is a ReplayStore that can tell when it lost records
-// (a restart without persistence, a flush, an eviction): it is given the
-// time each state was issued, and refuses, with an error matching
-// ErrStoreForgot, every state issued before the loss, since the claim
-// of such a state may be among the records lost. The runtime uses
-// ClaimIssued instead of Claim when a store implements it
-// (redisstore.Store does).
-type IssuedReplayStore interface {
-	ReplayStore
-	// ClaimIssued is Claim of a state issued at issued (by its sealer's
-	// clock, to the second).
-	ClaimIssued(ctx context.Context, id string, issued, until time.Time) (bool, error)
-}
-
-// claimUntil is how long a state id stays claimed: past the state's
-// expiry by the clock skew the instances of a deployment may have, so
-// that no instance whose clock runs behind still opens a forgotten state.
-func claimUntil(st *State) time.Time {
-	return st.Expires.Add(MaxClockSkew)
-}
-
-// Claim claims st's id in store for client (the key of the request's
-// client, "" when unknown) until st expires (plus MaxClockSkew), and
-// reports whether this was the first claim. It uses ClaimFor when store
-// is a ClientReplayStore, else ClaimIssued, with st's issue time, when it
-// is an IssuedReplayStore.
-func Claim(ctx context.Context, store ReplayStore, client string, st *State) (bool, error) {
-	if cs, ok := store.(ClientReplayStore); ok {
-		return cs.ClaimFor(ctx, client, st.ID, st.Issued, claimUntil(st))
-	}
-	if is, ok := store.(IssuedReplayStore); ok && !st.Issued.IsZero() {
-		return is.ClaimIssued(ctx, st.ID, st.Issued, claimUntil(st))
-	}
-	return store.Claim(ctx, st.ID, claimUntil(st))
+// Claim returns the claim of st's id for client (the key of the
+// request's client, "" when unknown): until st expires plus
+// MaxClockSkew, under the epoch sealed in st.
+func (st *State) Claim(client string) Claim {
+	return Claim{ID: st.ID, Client: client, Issued: st.Issued, Until: st.Expires.Add(MaxClockSkew), Epoch: st.Epoch}
 }

@@ -16,7 +16,10 @@ func TestMemoryReplayStore(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	m := seal.NewMemoryReplayStore(2)
 	m.SetClock(func() time.Time { return now })
-	claim := func(id string, until time.Duration) (bool, error) { return m.Claim(ctx, id, now.Add(until)) }
+	claim := func(id string, until time.Duration) (bool, error) {
+		c, err := m.Claim(ctx, seal.Claim{ID: id, Until: now.Add(until), Epoch: m.Epoch()})
+		return c.First, err
+	}
 
 	if ok, err := claim("a", time.Minute); !ok || err != nil {
 		t.Fatalf("first claim of a: %t, %v", ok, err)
@@ -47,8 +50,8 @@ func TestMemoryReplayStore(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if ok, err := m.Claim(cctx, "d", now.Add(time.Minute)); ok || !errors.Is(err, seal.ErrReplayStore) {
-		t.Fatalf("claim with a cancelled context: %t, %v", ok, err)
+	if c, err := m.Claim(cctx, seal.Claim{ID: "d", Until: now.Add(time.Minute), Epoch: m.Epoch()}); c.First || !errors.Is(err, seal.ErrReplayStore) {
+		t.Fatalf("claim with a cancelled context: %t, %v", c.First, err)
 	}
 }
 
@@ -63,7 +66,8 @@ func TestMemoryReplayStorePerClient(t *testing.T) {
 	m.SetPerClient(2)
 	m.SetClock(func() time.Time { return now })
 	claim := func(client, id string, until time.Duration) (bool, error) {
-		return m.ClaimFor(ctx, client, id, time.Time{}, now.Add(until))
+		c, err := m.Claim(ctx, seal.Claim{ID: id, Client: client, Until: now.Add(until), Epoch: m.Epoch()})
+		return c.First, err
 	}
 	for _, id := range []string{"a1", "a2"} {
 		if ok, err := claim("a", id, time.Minute); !ok || err != nil {
@@ -86,8 +90,8 @@ func TestMemoryReplayStorePerClient(t *testing.T) {
 	if ok, err := claim("c", "c2", time.Minute); ok || !errors.Is(err, seal.ErrReplayStoreFull) || errors.Is(err, seal.ErrReplayClientFull) {
 		t.Fatalf("c's claim with the store full: %t, %v; want ErrReplayStoreFull", ok, err)
 	}
-	// An unknown client ("", Claim) counts against the total only.
-	if ok, err := m.Claim(ctx, "x", now.Add(time.Minute)); ok || !errors.Is(err, seal.ErrReplayStoreFull) {
+	// An unknown client ("") counts against the total only.
+	if ok, err := claim("", "x", time.Minute); ok || !errors.Is(err, seal.ErrReplayStoreFull) {
 		t.Fatalf("a claim of no client with the store full: %t, %v", ok, err)
 	}
 	now = now.Add(time.Minute) // a's claims expire, b's and c's stay
@@ -114,7 +118,7 @@ func TestMemoryReplayStoreConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if ok, err := m.Claim(context.Background(), "id", time.Now().Add(time.Minute)); ok && err == nil {
+			if c, err := m.Claim(context.Background(), seal.Claim{ID: "id", Until: time.Now().Add(time.Minute), Epoch: m.Epoch()}); c.First && err == nil {
 				wins.Add(1)
 			}
 		}()
@@ -122,5 +126,54 @@ func TestMemoryReplayStoreConcurrent(t *testing.T) {
 	wg.Wait()
 	if wins.Load() != 1 {
 		t.Fatalf("%d claims won, want 1", wins.Load())
+	}
+}
+
+// TestMemoryReplayStoreEpoch: the store reports its epoch (also to a
+// claim of no id, which records nothing) and refuses a claim of any
+// other epoch, or of none (a state sealed by an earlier release), with
+// ErrStoreForgot; the epoch is the same in every store, so that
+// instances without a shared store continue one another's calls.
+func TestMemoryReplayStoreEpoch(t *testing.T) {
+	ctx := context.Background()
+	m := seal.NewMemoryReplayStore(0)
+	probe, err := m.Claim(ctx, seal.Claim{})
+	if err != nil || probe.First || probe.Epoch != seal.MemoryEpoch || m.Len() != 0 {
+		t.Fatalf("probe: %+v, %v (len %d); want MemoryEpoch and nothing recorded", probe, err, m.Len())
+	}
+	until := time.Now().Add(time.Minute)
+	for _, e := range []uint64{0, 1_733_130_000_000} {
+		c, err := m.Claim(ctx, seal.Claim{ID: "a", Until: until, Epoch: e})
+		if c.First || !errors.Is(err, seal.ErrStoreForgot) || c.Epoch != seal.MemoryEpoch {
+			t.Fatalf("claim of epoch %d: %+v, %v; want ErrStoreForgot and the current epoch", e, c, err)
+		}
+	}
+	if c, err := m.Claim(ctx, seal.Claim{ID: "a", Until: until, Epoch: probe.Epoch}); !c.First || err != nil {
+		t.Fatalf("claim of the current epoch: %+v, %v", c, err)
+	}
+	other := seal.NewMemoryReplayStore(0)
+	if c, err := other.Claim(ctx, seal.Claim{ID: "b", Until: until, Epoch: probe.Epoch}); !c.First || err != nil {
+		t.Fatalf("a state of this store claimed in another process's: %+v, %v", c, err)
+	}
+}
+
+// TestStateEpoch: the epoch set on a State is sealed with it, opens
+// intact, and rides into its Claim with the id and expiry.
+func TestStateEpoch(t *testing.T) {
+	s := &seal.Sealer{Keys: seal.NewRandomKeyRing()}
+	b := seal.Binding{Tool: "deploy"}
+	for _, e := range []uint64{0, 1, 1_733_130_000_000, 1<<64 - 1} {
+		tok, err := s.Seal(b, &seal.State{Epoch: e, Asked: []string{"Deploy"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := s.Open(b, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := st.Claim("10.0.0.1")
+		if st.Epoch != e || c.Epoch != e || c.ID != st.ID || c.Client != "10.0.0.1" || !c.Until.Equal(st.Expires.Add(seal.MaxClockSkew)) || !c.Issued.Equal(st.Issued) {
+			t.Fatalf("epoch %d: opened %d, claim %+v", e, st.Epoch, c)
+		}
 	}
 }

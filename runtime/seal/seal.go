@@ -44,6 +44,12 @@ type State struct {
 	// Issued is when the state was sealed (by the sealer's clock, to the
 	// second). Set by Open; Seal ignores it.
 	Issued time.Time
+	// Epoch is the replay store's epoch the issuing instance saw
+	// (Claimed.Epoch), sealed with the state and compared exactly by its
+	// claim (see ReplayStore); zero when none was known, which every
+	// store refuses at the claim. Seal seals it; Open sets it (zero for a
+	// state sealed by a release before epochs).
+	Epoch uint64
 
 	// sealed are the answers of an opened state not yet decoded, in the
 	// order sealed; a decoded one has its key cleared.
