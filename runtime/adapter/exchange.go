@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -65,7 +65,7 @@ type Call struct {
 
 	// ClientName and ClientVersion are the client's clientInfo, for the
 	// known-client profiles that choose a question's rendering
-	// (ChooseRendering); adapters set them when Settings.Pages is
+	// (deliver.ChooseRendering); adapters set them when Settings.Pages is
 	// set.
 	ClientName, ClientVersion string
 	// Complete sends notifications/elicitation/complete for a URL-mode
@@ -73,7 +73,7 @@ type Call struct {
 	// sends nothing.
 	Complete func(ctx context.Context, flowID string) error
 	// KeepAlive starts sending the client progress while a person answers
-	// a hosted page out of band (2025 eras; see KeepAlive) and returns
+	// a hosted page out of band (2025 eras; see deliver.KeepAlive) and returns
 	// the func that stops it; nil sends nothing.
 	KeepAlive func(ctx context.Context) (stop func())
 }
@@ -133,7 +133,7 @@ type Exchange struct {
 	// result carries.
 	pages    *page.Pages
 	formApps bool
-	links    []*LinkRequiredError
+	links    []*deliver.LinkRequiredError
 	rmu      sync.Mutex // guards renders
 	renders  map[string]renderChoice
 }
@@ -510,7 +510,7 @@ func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Rep
 		if x.sealer != nil && x.sealer.Now != nil {
 			now = x.sealer.Now
 		}
-		return Reply{Kind: ReplyLink, Text: LinkText(x.call.Tool, links, now())}
+		return Reply{Kind: ReplyLink, Text: deliver.LinkText(x.call.Tool, links, now())}
 	}
 	if x.era.MultiRoundTrip() {
 		if pending := x.Pending(); len(pending) > 0 {
@@ -562,20 +562,6 @@ func InvalidStateMessage(err error) string {
 		return "invalid arguments: " + err.Error()
 	}
 	return "invalid requestState: " + err.Error()
-}
-
-// PageURL adds the query parameter name=value to base (handy to put a
-// flow id into a URL-mode page). It returns base unchanged if it does not
-// parse.
-func PageURL(base, name, value string) string {
-	u, err := url.Parse(base)
-	if err != nil {
-		return base
-	}
-	q := u.Query()
-	q.Set(name, value)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // askAgain asks a re-ask (req.Attempt > 0) under the key of the last ask

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/elicitgen/elicitgen/runtime/elicittest"
@@ -314,7 +315,7 @@ func TestAskURLFlowStableAcrossRounds(t *testing.T) {
 	s := exSealer(t)
 	var pages []string
 	page := func(id string) string {
-		p := adapter.PageURL("https://acme.example/connect", "flow", id)
+		p := deliver.PageURL("https://acme.example/connect", "flow", id)
 		pages = append(pages, p)
 		return p
 	}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -16,41 +15,6 @@ import (
 
 // This file routes form questions to the hosted pages (runtime/page) when
 // the rendering chosen for them is RenderingURLPage or RenderingLink.
-
-// ErrPageStore is matched by the error of an ask whose hosted page could
-// not be issued or whose answer could not be taken because the answer
-// store failed: the ask fails closed, never as an accept.
-var ErrPageStore = errors.New("elicit: the hosted page's answer store is unavailable")
-
-// ErrPageAnswerTaken is matched by the error of a 2026-07-28 retry whose
-// page answer was taken already by another request: the answer reaches a
-// handler once.
-var ErrPageAnswerTaken = errors.New("elicit: the page's answer was taken already")
-
-// LinkRequiredError is returned by an ask whose question went to a hosted
-// page whose link the tool result carries (RenderingLink): the call ends
-// with that result (see LinkText), and the same call made again by the
-// same principal takes the page's answer. It matches
-// runtime.ErrInputRequired: handlers return it unchanged.
-type LinkRequiredError struct {
-	// Key names the question in its call.
-	Key string
-	// Link is the page.
-	Link *page.Link
-	// Message is the question's text.
-	Message string
-	// StillOpen: the page was issued by an earlier call and is not
-	// answered yet.
-	StillOpen bool
-}
-
-// Error implements error.
-func (e *LinkRequiredError) Error() string {
-	return "elicit: the question " + strconv.Quote(e.Key) + " waits on its hosted page"
-}
-
-// Is reports whether target is runtime.ErrInputRequired.
-func (e *LinkRequiredError) Is(target error) bool { return target == runtime.ErrInputRequired }
 
 // renderChoice is the rendering chosen for a question, and why.
 type renderChoice struct {
@@ -69,7 +33,7 @@ func (x *Exchange) route(key string, req *runtime.Request) (runtime.Rendering, s
 		return runtime.RenderingAuto, "", nil
 	}
 	c := x.call
-	r, why := ChooseRendering(RenderingInput{
+	r, why := deliver.ChooseRendering(deliver.RenderingInput{
 		Version: c.Version, Form: c.Caps.Form, URL: c.Caps.URL,
 		ClientName: c.ClientName, ClientVersion: c.ClientVersion,
 		App: x.formApps && c.Caps.App, Pages: x.pages != nil, Schema: req.Schema, Override: req.Rendering,
@@ -136,7 +100,7 @@ func pageQuestion(key string, req *runtime.Request, b seal.Binding, id string) *
 
 func pageErr(op string, err error) error {
 	if errors.Is(err, page.ErrStore) {
-		return fmt.Errorf("%w: %s: %w", ErrPageStore, op, err)
+		return fmt.Errorf("%w: %s: %w", deliver.ErrPageStore, op, err)
 	}
 	return fmt.Errorf("elicit: hosted page: %s: %w", op, err)
 }
@@ -157,7 +121,7 @@ func (x *Exchange) askLink(ctx context.Context, key string, req *runtime.Request
 			case errors.Is(terr, page.ErrNotAnswered):
 				link, ierr := p.Issue(ctx, pageQuestion(key, req, b, id))
 				if ierr == nil {
-					return nil, x.addLink(&LinkRequiredError{Key: key, Link: link, Message: req.Message, StillOpen: true})
+					return nil, x.addLink(&deliver.LinkRequiredError{Key: key, Link: link, Message: req.Message, StillOpen: true})
 				}
 				if errors.Is(ierr, page.ErrStore) {
 					return nil, pageErr("issue", ierr)
@@ -174,10 +138,10 @@ func (x *Exchange) askLink(ctx context.Context, key string, req *runtime.Request
 	if err != nil {
 		return nil, pageErr("issue", err)
 	}
-	return nil, x.addLink(&LinkRequiredError{Key: key, Link: link, Message: req.Message})
+	return nil, x.addLink(&deliver.LinkRequiredError{Key: key, Link: link, Message: req.Message})
 }
 
-func (x *Exchange) addLink(e *LinkRequiredError) error {
+func (x *Exchange) addLink(e *deliver.LinkRequiredError) error {
 	x.mu.Lock()
 	x.links = append(x.links, e)
 	x.mu.Unlock()
@@ -227,7 +191,7 @@ func (x *Exchange) askURLPageModern(ctx context.Context, key string, req *runtim
 			}
 			return nil, x.pendingURL(key, msg, link, flow)
 		case errors.Is(err, page.ErrTaken):
-			return nil, fmt.Errorf("%w (flow %s)", ErrPageAnswerTaken, flow)
+			return nil, fmt.Errorf("%w (flow %s)", deliver.ErrPageAnswerTaken, flow)
 		case errors.Is(err, page.ErrStore):
 			return nil, pageErr("take", err)
 		}
@@ -309,7 +273,7 @@ func (x *Exchange) observePage(ctx context.Context, key string, req *runtime.Req
 	x.mu.Unlock()
 	e := x.question(runtime.EventAsked, key, req, attempt)
 	e.Asked = true
-	var le *LinkRequiredError
+	var le *deliver.LinkRequiredError
 	var ire *runtime.InputRequiredError
 	switch {
 	case errors.As(err, &le), errors.As(err, &ire):
@@ -326,46 +290,8 @@ func (x *Exchange) observePage(ctx context.Context, key string, req *runtime.Req
 
 // Links returns the questions of this call waiting on pages whose links
 // the tool result carries (RenderingLink), in the order asked.
-func (x *Exchange) Links() []*LinkRequiredError {
+func (x *Exchange) Links() []*deliver.LinkRequiredError {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return append([]*LinkRequiredError(nil), x.links...)
-}
-
-// LinkText returns the text of the tool result of a call whose questions
-// wait on hosted pages: it tells the model to show the person each link,
-// with its expiry, and to call the tool again with the same arguments
-// once they have answered, and that nothing else counts.
-func LinkText(tool string, links []*LinkRequiredError, now time.Time) string {
-	var sb strings.Builder
-	if tool == "" {
-		tool = "this tool"
-	} else {
-		tool = "the tool " + strconv.Quote(tool)
-	}
-	sb.WriteString("Nothing was done yet: this action needs an answer from the person, and this client cannot show them the form. ")
-	sb.WriteString("Do not answer it yourself, do not guess, and do not open or submit the page for them.\n")
-	for _, l := range links {
-		if l.StillOpen {
-			sb.WriteString("The person has not answered on the page yet; it is still open. ")
-		}
-		sb.WriteString("Show the person this link and ask them to answer the form there")
-		if l.Message != "" {
-			sb.WriteString(" (it asks: ")
-			sb.WriteString(strconv.Quote(l.Message))
-			sb.WriteString(")")
-		}
-		sb.WriteString(":\n")
-		sb.WriteString(l.Link.URL)
-		sb.WriteString("\nThe page closes at ")
-		sb.WriteString(l.Link.Expires.UTC().Format(time.RFC3339))
-		if left := l.Link.Expires.Sub(now).Round(time.Minute); left >= time.Minute {
-			sb.WriteString(" (in " + strconv.Itoa(int(left.Minutes())) + " minutes)")
-		}
-		sb.WriteString(".\n")
-	}
-	sb.WriteString("Once the person says they have answered, call " + tool + " again with exactly the same arguments. ")
-	sb.WriteString("That call, by the same person, picks up their answer (a decline on the page is a decline). ")
-	sb.WriteString("A call with other arguments, or by another person, does not see the answer and gets a new link.\n")
-	return sb.String()
+	return append([]*deliver.LinkRequiredError(nil), x.links...)
 }

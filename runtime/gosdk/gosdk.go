@@ -40,6 +40,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -120,7 +121,7 @@ type Config struct {
 	// or one whose known limits cannot fill the form, gets a URL-mode
 	// request to the page; a client without elicitation gets a tool
 	// result with the page's link, and the same call made again takes
-	// the answer (see adapter.ChooseRendering). Mount Pages on the
+	// the answer (see deliver.ChooseRendering). Mount Pages on the
 	// server's mux under the path of its BaseURL (NewHTTPHandler does,
 	// with serve.Options.Pages). Its Identity must read the same
 	// person that Principal reads (IdentityPrincipal builds Principal
@@ -131,7 +132,7 @@ type Config struct {
 	// progressToken is sent notifications/progress while the person
 	// answers a form, so that a client which resets its timeout on
 	// progress keeps the form open: zero means
-	// adapter.DefaultProgressInterval, a negative value none.
+	// deliver.DefaultProgressInterval, a negative value none.
 	ProgressInterval time.Duration
 	// FormApps renders forms as an MCP App for clients that declare
 	// app-rendered elicitation (SEP-3118, draft): their form requests
@@ -292,10 +293,10 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 		if ss := req.Session; ss != nil {
 			call.Complete = func(ctx context.Context, flowID string) error { return Complete(ctx, ss, flowID) }
 			if tok := req.Params.GetMeta()["progressToken"]; tok != nil {
-				every := adapter.ProgressInterval(cfg.ProgressInterval)
+				every := deliver.ProgressInterval(cfg.ProgressInterval)
 				call.KeepAlive = func(ctx context.Context) func() {
-					return adapter.KeepAlive(ctx, every, func(ctx context.Context, n int) error {
-						return ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(n), Message: adapter.ProgressMessage})
+					return deliver.KeepAlive(ctx, every, func(ctx context.Context, n int) error {
+						return ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(n), Message: deliver.ProgressMessage})
 					})
 				}
 			}
@@ -311,7 +312,7 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 		}
 		answers, malformed = inputResponses(responses)
 	}
-	push := &pusher{ss: req.Session, version: call.Version, progress: req.Params.GetMeta()["progressToken"], every: adapter.ProgressInterval(cfg.ProgressInterval),
+	push := &pusher{ss: req.Session, version: call.Version, progress: req.Params.GetMeta()["progressToken"], every: deliver.ProgressInterval(cfg.ProgressInterval),
 		app: cfg.FormApps && call.Caps.App}
 	if !runtime.EraOf(call.Version).MultiRoundTrip() && sessionless(req.Session) {
 		// The client's capabilities are unknown, not absent: let the
@@ -384,7 +385,7 @@ func inputRequests(reqs []*runtime.InputRequiredError, app bool) (mcp.InputReque
 			return nil, err
 		}
 		if app && p.Request.Mode == runtime.ModeForm {
-			params.Meta = adapter.AppMeta(params.Meta, p.Request)
+			params.Meta = deliver.AppMeta(params.Meta, p.Request)
 		}
 		params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
 		out[p.Key] = params
@@ -443,7 +444,7 @@ func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) adapter
 		return adapter.ClientCaps{}
 	}
 	caps := adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
-	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && adapter.AppCaps(c.Extensions)
+	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && deliver.AppCaps(c.Extensions)
 	return caps
 }
 
@@ -545,11 +546,11 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 		return nil, err
 	}
 	if p.app && req.Mode == runtime.ModeForm {
-		params.Meta = adapter.AppMeta(params.Meta, req)
+		params.Meta = deliver.AppMeta(params.Meta, req)
 	}
 	if p.progress != nil {
-		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
-			return p.ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.progress, Progress: float64(n), Message: adapter.ProgressMessage})
+		stop := deliver.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
+			return p.ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.progress, Progress: float64(n), Message: deliver.ProgressMessage})
 		})
 		defer stop()
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/internal/sessions"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -80,7 +81,7 @@ func NewHTTPHandler(s *mcp.Server, opts *serve.Options) http.Handler {
 	})
 	// go-sdk decodes 2026-07-28 answers case-insensitively: their keys
 	// are read exactly first.
-	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
+	return deliver.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding

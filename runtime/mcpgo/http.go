@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
@@ -52,7 +53,7 @@ func NewHTTPHandler(s *server.MCPServer, opts *serve.Options, more ...server.Str
 	var h http.Handler = server.NewStreamableHTTPServer(s, sopts...)
 	h = clientKeyed(withSessionBudgets(h, o), o)
 	// Answers are read with exact keys (adapter.ExactAnswersHTTP).
-	return adapter.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
+	return deliver.WithPages(serve.LimitHandler(adapter.ExactAnswersHTTP(h, o.MaxBodyBytes), o), o)
 }
 
 // clientKeyed records the client key of every request (serve.SetClient)

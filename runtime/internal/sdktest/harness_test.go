@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	mgclient "github.com/mark3labs/mcp-go/client"
@@ -169,7 +170,7 @@ func (s *server) bodies() map[string]body {
 		},
 		"connect": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			out, err := runtime.AskURLFlow(ctx, ask, connectMsg, func(id string) string {
-				return adapter.PageURL("https://acme.example/connect", "flow", id)
+				return deliver.PageURL("https://acme.example/connect", "flow", id)
 			})
 			if err != nil {
 				return "", err
@@ -178,7 +179,7 @@ func (s *server) bodies() map[string]body {
 		},
 		"connect_done": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			out, err := runtime.AskURLFlow(ctx, ask, connectMsg, func(id string) string {
-				return adapter.PageURL("https://acme.example/connect", "flow", id)
+				return deliver.PageURL("https://acme.example/connect", "flow", id)
 			})
 			if err != nil || out.Action != runtime.ActionAccept {
 				return fmt.Sprint(out.Action), err
