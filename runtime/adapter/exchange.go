@@ -52,12 +52,12 @@ type Call struct {
 	// as an elicitation result, with the reason (2026-07-28).
 	Malformed map[string]string
 
-	// Push sends one elicitation/create to the client and waits for the
-	// answer: used on 2025-06-18 and 2025-11-25 requests only. The
-	// Exchange has already checked capabilities and that the form can be
-	// expressed in Version; Push encodes Request.Schema for
-	// SchemaVersion(Version) and returns the client's answer.
-	Push runtime.Asker
+	// Peer is what the adapter can do with the client besides reading
+	// its answers: Push sends one elicitation/create and waits for the
+	// answer (2025 eras only; the Exchange has already checked the
+	// capabilities and the form), Complete and KeepAlive serve hosted
+	// pages (see deliver.Peer).
+	deliver.Peer
 
 	// Origin describes the call for Settings.Observer; adapters set it
 	// only when one is set (nil otherwise).
@@ -68,14 +68,6 @@ type Call struct {
 	// (deliver.ChooseRendering); adapters set them when Settings.Pages is
 	// set.
 	ClientName, ClientVersion string
-	// Complete sends notifications/elicitation/complete for a URL-mode
-	// flow id (2025-11-25), once a hosted page's answer is taken; nil
-	// sends nothing.
-	Complete func(ctx context.Context, flowID string) error
-	// KeepAlive starts sending the client progress while a person answers
-	// a hosted page out of band (2025 eras; see deliver.KeepAlive) and returns
-	// the func that stops it; nil sends nothing.
-	KeepAlive func(ctx context.Context) (stop func())
 }
 
 // MaxInputResponses bounds the number of inputResponses entries the
@@ -241,12 +233,12 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 	base := baseKey(req)
 	x.counts[base]++
 	key := numberedKey(base, x.counts[base])
-	if r, _, err := x.route(key, req); err != nil || onPage(r) {
+	if d, err := x.route(key, req); err != nil || d != nil {
 		x.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
-		return x.askPage(ctx, key, req, r)
+		return x.deliver(ctx, key, req, d)
 	}
 	if x.era.MultiRoundTrip() {
 		defer x.mu.Unlock()
@@ -580,7 +572,7 @@ func (x *Exchange) askAgain(ctx context.Context, req *runtime.Request) (*runtime
 		x.mu.Unlock()
 		return nil, runtime.ErrRetriesUsed
 	}
-	if r, _, err := x.route(key, req); err != nil || onPage(r) {
+	if d, err := x.route(key, req); err != nil || d != nil {
 		x.state.Flows[rk] = strconv.Itoa(used + 1)
 		delete(x.state.Answers, key)
 		delete(x.state.Flows, key)
@@ -588,7 +580,7 @@ func (x *Exchange) askAgain(ctx context.Context, req *runtime.Request) (*runtime
 		if err != nil {
 			return nil, err
 		}
-		return x.askPage(ctx, key, req, r)
+		return x.deliver(ctx, key, req, d)
 	}
 	if !x.era.MultiRoundTrip() {
 		x.state.Flows[rk] = strconv.Itoa(used + 1)

@@ -264,7 +264,7 @@ func TestExchangeUnavailable(t *testing.T) {
 
 	push := func(version string, caps adapter.ClientCaps) (*adapter.Exchange, *elicittest.Asker) {
 		a := elicittest.New(elicittest.Accept(map[string]any{"channels": []any{"email"}}))
-		x, err := adapter.NewExchange(nil, &adapter.Call{Tool: "t", Version: version, Caps: caps, Push: a})
+		x, err := adapter.NewExchange(nil, &adapter.Call{Tool: "t", Version: version, Caps: caps, Peer: deliver.Peer{Push: a}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package deliver
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"strings"
@@ -44,6 +45,48 @@ func (e *LinkRequiredError) Error() string {
 
 // Is reports whether target is runtime.ErrInputRequired.
 func (e *LinkRequiredError) Is(target error) bool { return target == runtime.ErrInputRequired }
+
+// Link asks a question on a hosted page whose link the tool result
+// carries (runtime.RenderingLink), or takes the answer given on the page
+// an earlier call of the same call (tool, arguments, principal) issued.
+type Link struct {
+	// Pages issue the page and keep its answer.
+	Pages *page.Pages
+}
+
+// Deliver implements Delivery.
+func (d *Link) Deliver(ctx context.Context, _ *Round, q *Question) (*runtime.Response, error) {
+	p, req := d.Pages, q.Request
+	if req.Attempt == 0 {
+		id, err := p.Find(ctx, q.Call, q.Key)
+		switch {
+		case err == nil:
+			resp, terr := p.Take(ctx, id, q.Call)
+			switch {
+			case terr == nil:
+				return resp, nil
+			case errors.Is(terr, page.ErrNotAnswered):
+				link, ierr := p.Issue(ctx, pageQuestion(q, id))
+				if ierr == nil {
+					return nil, &LinkRequiredError{Key: q.Key, Link: link, Message: req.Message, StillOpen: true}
+				}
+				if errors.Is(ierr, page.ErrStore) {
+					return nil, pageErr("issue", ierr)
+				}
+			case errors.Is(terr, page.ErrStore):
+				return nil, pageErr("take", terr)
+			}
+			// Taken, expired or gone: a new page.
+		case !errors.Is(err, page.ErrNotFound):
+			return nil, pageErr("find", err)
+		}
+	}
+	link, err := p.Issue(ctx, pageQuestion(q, ""))
+	if err != nil {
+		return nil, pageErr("issue", err)
+	}
+	return nil, &LinkRequiredError{Key: q.Key, Link: link, Message: req.Message}
+}
 
 // LinkText returns the text of the tool result of a call whose questions
 // wait on hosted pages: it tells the model to show the person each link,
