@@ -120,14 +120,11 @@ type Exchange struct {
 	// claimed: it was. askedFirst applies WithAskedFirst to every ask.
 	needClaim, claimed, askedFirst bool
 
-	// pages serve questions whose rendering is a hosted page (pages.go);
-	// links are the questions waiting on a page whose link the tool
-	// result carries.
+	// pages serve questions whose rendering is a hosted page, asked by
+	// their delivery; routes keep the choices and links.
 	pages    *page.Pages
 	formApps bool
-	links    []*deliver.LinkRequiredError
-	rmu      sync.Mutex // guards renders
-	renders  map[string]renderChoice
+	routes   deliver.Routes
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request
@@ -371,34 +368,6 @@ func (x *Exchange) SealState() (string, error) {
 	return x.sealer.Seal(x.binding(), &x.state)
 }
 
-// URLRequiredError is returned by a handler that cannot proceed until the
-// user completes URL-mode steps out of band (2025-11-25's
-// URLElicitationRequiredError). Tool wrappers send it as JSON-RPC -32042
-// on 2025-11-25 requests, as an input_required result on 2026-07-28 ones,
-// and treat it as unavailable for clients without URL mode.
-type URLRequiredError struct {
-	// Requests are URL-mode requests with an ElicitationID each.
-	Requests []*runtime.Request
-}
-
-// Error implements error.
-func (e *URLRequiredError) Error() string {
-	return fmt.Sprintf("elicit: %d URL-mode elicitation(s) required", len(e.Requests))
-}
-
-// RequireURL returns a *URLRequiredError for one page. It checks rawURL
-// with CheckURL; flowID is the elicitationId (2025-11-25) and the
-// correlation id sealed in requestState (2026-07-28); empty means random.
-func RequireURL(message, rawURL, flowID string) error {
-	if err := wire.CheckURL(rawURL); err != nil {
-		return err
-	}
-	if flowID == "" {
-		flowID = wire.NewID()
-	}
-	return &URLRequiredError{Requests: []*runtime.Request{{Mode: runtime.ModeURL, Message: message, URL: rawURL, ElicitationID: flowID}}}
-}
-
 // ReplyKind says what a tool wrapper must send after the handler ran.
 type ReplyKind uint8
 
@@ -471,7 +440,7 @@ func (r *Reply) Language() string {
 //     -32602 naming the fields;
 //   - anything else is the handler's own result or error.
 func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Reply {
-	var ure *URLRequiredError
+	var ure *deliver.URLRequiredError
 	if errors.As(handlerErr, &ure) && len(ure.Requests) > 0 {
 		switch {
 		case x.era.MultiRoundTrip() && x.call.Caps.URL:

@@ -338,7 +338,7 @@ func TestAskURLFlowStableAcrossRounds(t *testing.T) {
 }
 
 func TestReplyURLRequired(t *testing.T) {
-	herr := adapter.RequireURL("link your account", "https://acme.example/link", "flow-1")
+	herr := deliver.RequireURL("link your account", "https://acme.example/link", "flow-1")
 	mk := func(version string, caps adapter.ClientCaps) *adapter.Exchange {
 		x, err := adapter.NewExchange(exSealer(t), &adapter.Call{Tool: "t", Version: version, Caps: caps})
 		if err != nil {
@@ -359,7 +359,7 @@ func TestReplyURLRequired(t *testing.T) {
 	if r := mk(runtime.Version20260728, adapter.ClientCaps{Form: true}).Reply(herr, 0); r.Kind != adapter.ReplyMissingCapability {
 		t.Errorf("2026-07-28 without url: %+v", r)
 	}
-	if err := adapter.RequireURL("x", "https://user:pw@acme.example/", ""); !errors.Is(err, runtime.ErrUnsafeURL) {
+	if err := deliver.RequireURL("x", "https://user:pw@acme.example/", ""); !errors.Is(err, runtime.ErrUnsafeURL) {
 		t.Errorf("credentials in URL: %v", err)
 	}
 }

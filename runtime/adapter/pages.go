@@ -11,16 +11,10 @@ import (
 // This file hands questions whose rendering is not the client's own form
 // to their delivery (runtime/deliver).
 
-// renderChoice is the rendering chosen for a question, and why.
-type renderChoice struct {
-	r   runtime.Rendering
-	why string
-}
-
 // route chooses the rendering of the form question req under key, records
-// it for the observer, and returns the delivery that asks it off the
-// client's own form (nil: the client's form asks it); an override the
-// client cannot take is an unavailable error. It runs with x.mu held.
+// it, and returns the delivery that asks it off the client's own form
+// (nil: the client's form asks it); an override the client cannot take is
+// an unavailable error. It runs with x.mu held.
 func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, error) {
 	if req.Mode != runtime.ModeForm || x.pages == nil && req.Rendering == runtime.RenderingAuto && x.obs == nil {
 		// Without pages, an override or an observer, the question is
@@ -28,36 +22,19 @@ func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, er
 		return nil, nil
 	}
 	c := x.call
-	r, why := deliver.ChooseRendering(deliver.RenderingInput{
+	d, err := x.routes.Route(key, req, deliver.RenderingInput{
 		Version: c.Version, Form: c.Caps.Form, URL: c.Caps.URL,
 		ClientName: c.ClientName, ClientVersion: c.ClientVersion,
 		App: x.formApps && c.Caps.App, Pages: x.pages != nil, Schema: req.Schema, Override: req.Rendering,
-	})
-	if r == runtime.RenderingAuto && req.Rendering != runtime.RenderingAuto {
-		err := x.unavailable(req, why)
-		if x.obs != nil {
-			x.outcome(x.obs.ctx, x.question(runtime.EventAsked, key, req, x.attempt(key)), req, nil, err)
-		}
-		return nil, err
+	}, x.pages)
+	if err != nil && x.obs != nil {
+		x.outcome(x.obs.ctx, x.question(runtime.EventAsked, key, req, x.attempt(key)), req, nil, err)
 	}
-	if x.obs != nil {
-		x.rmu.Lock()
-		if x.renders == nil {
-			x.renders = make(map[string]renderChoice, 1)
-		}
-		x.renders[key] = renderChoice{r, why}
-		x.rmu.Unlock()
-	}
-	return deliver.For(r, x.pages), nil
+	return d, err
 }
 
 // rendering returns the rendering recorded for key.
-func (x *Exchange) rendering(key string) (runtime.Rendering, string) {
-	x.rmu.Lock()
-	defer x.rmu.Unlock()
-	c := x.renders[key]
-	return c.r, c.why
-}
+func (x *Exchange) rendering(key string) (runtime.Rendering, string) { return x.routes.Rendering(key) }
 
 // deliver asks req under key with d. x.mu is not held.
 func (x *Exchange) deliver(ctx context.Context, key string, req *runtime.Request, d deliver.Delivery) (*runtime.Response, error) {
@@ -71,12 +48,7 @@ func (x *Exchange) deliver(ctx context.Context, key string, req *runtime.Request
 	r.Answer, _ = x.state.Answer(key)
 	x.mu.Unlock()
 	resp, err := d.Deliver(ctx, r, q)
-	var le *deliver.LinkRequiredError
-	if errors.As(err, &le) {
-		x.mu.Lock()
-		x.links = append(x.links, le)
-		x.mu.Unlock()
-	}
+	x.routes.Note(err)
 	if x.obs != nil {
 		x.observePage(ctx, key, req, resp, err)
 	}
@@ -125,8 +97,4 @@ func (x *Exchange) observePage(ctx context.Context, key string, req *runtime.Req
 
 // Links returns the questions of this call waiting on pages whose links
 // the tool result carries (RenderingLink), in the order asked.
-func (x *Exchange) Links() []*deliver.LinkRequiredError {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return append([]*deliver.LinkRequiredError(nil), x.links...)
-}
+func (x *Exchange) Links() []*deliver.LinkRequiredError { return x.routes.Links() }

@@ -191,7 +191,7 @@ func (s *server) bodies() map[string]body {
 			return "completed flow=" + out.FlowID, nil
 		},
 		"connect_required": func(ctx context.Context, ask runtime.Asker) (string, error) {
-			return "", adapter.RequireURL("Link your Acme account", "https://acme.example/link?flow=f-1", "f-1")
+			return "", deliver.RequireURL("Link your Acme account", "https://acme.example/link?flow=f-1", "f-1")
 		},
 		"slow": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			text, err := deploy(ctx, ask)
