@@ -45,7 +45,11 @@ func (d *URLPage) modern(ctx context.Context, r *Round, q *Question) (*runtime.R
 	req, flow := q.Request, r.Flow
 	if flow != "" && r.Asked && req.Attempt == 0 {
 		if r.Reply != nil && r.Reply.Action != runtime.ActionAccept {
-			// The person would not open the page.
+			// The person would not open the page: the flow is over, and
+			// so is any answer given on the page.
+			if err := d.Pages.Void(ctx, flow, q.Call, r.Reply.Action); err != nil {
+				return nil, pageErr("void", err)
+			}
 			r.Record.Keep(q.Key, &runtime.Response{Action: r.Reply.Action})
 			return &runtime.Response{Action: r.Reply.Action}, nil
 		}
@@ -97,10 +101,18 @@ func (d *URLPage) push(ctx context.Context, r *Round, q *Question) (*runtime.Res
 		return nil, pageErr("issue", err)
 	}
 	open, err := r.Push.Ask(ctx, &runtime.Request{Mode: runtime.ModeURL, Message: req.Message, URL: link.URL, ElicitationID: id})
-	if err != nil {
-		return nil, err
-	}
-	if open.Action != runtime.ActionAccept {
+	if err != nil || open.Action != runtime.ActionAccept {
+		// The client ended the flow: so is any answer given on the page.
+		action := runtime.ActionCancel
+		if err == nil {
+			action = open.Action
+		}
+		if verr := d.Pages.Void(context.WithoutCancel(ctx), id, q.Call, action); verr != nil && err == nil {
+			return nil, pageErr("void", verr)
+		}
+		if err != nil {
+			return nil, err
+		}
 		return &runtime.Response{Action: open.Action}, nil
 	}
 	stop := func() {}
@@ -120,6 +132,9 @@ func (d *URLPage) push(ctx context.Context, r *Round, q *Question) (*runtime.Res
 	case errors.Is(err, page.ErrExpired):
 		return nil, fmt.Errorf("%w: the page closed at %s unanswered", runtime.ErrTimeout, link.Expires.UTC().Format(time.RFC3339))
 	case ctx.Err() != nil:
+		// The call ended while the page was open: no later call takes
+		// an answer given on it.
+		_ = d.Pages.Void(context.WithoutCancel(ctx), id, q.Call, runtime.ActionCancel)
 		return nil, ctx.Err()
 	}
 	return nil, pageErr("take", err)

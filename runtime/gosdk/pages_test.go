@@ -269,6 +269,41 @@ func TestPagesURLMode(t *testing.T) {
 	}
 }
 
+// A URL-mode flow its client ends voids the page's answer: the person
+// accepts on the page, the client declines the URL-mode request, and a
+// later call with the same arguments from a client without elicitation
+// gets a new link and deploys nothing.
+func TestPagesURLModeDeclineVoidsAnswer(t *testing.T) {
+	for _, version := range []string{runtime.Version20251125, runtime.Version20260728} {
+		t.Run(version, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			ps := newPagesServer(t, nil)
+			var page string
+			opts := &mcp.ClientOptions{
+				Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+				ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					page = req.Params.URL
+					if status, body, err := pagetest.Answer(ctx, page, as("alice"), "accept", deployAnswer); err != nil || status != http.StatusOK {
+						return nil, fmt.Errorf("page: %d %v %s", status, err, body)
+					}
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				},
+			}
+			if text, _ := call(t, ctx, connect(t, ctx, ps, "alice", version, opts), "api"); text != "not deployed: decline" {
+				t.Fatalf("URL-mode client: %s", text)
+			}
+			text, isErr := call(t, ctx, connect(t, ctx, ps, "alice", version, nil), "api")
+			if l := pagetest.LinkIn(text, ps.base); !isErr || l == "" || l == page || strings.Contains(text, "still open") {
+				t.Fatalf("client without elicitation after the declined flow: isError %v:\n%s", isErr, text)
+			}
+			if n := ps.deploys.Load(); n != 0 {
+				t.Fatalf("%d deploys from the answer of a declined flow", n)
+			}
+		})
+	}
+}
+
 // While a person answers the page on 2025-11-25, a call that carries a
 // progressToken hears notifications/progress, so a client that resets its
 // timeout on progress keeps waiting.
