@@ -193,19 +193,26 @@ func numberedKey(base string, n int) string {
 
 // NextFlowID returns the flow id the next URL-mode ask of this invocation
 // with key (Request.Key; empty for the default "url") will carry: the one
-// sealed in requestState when an earlier round asked it, else a fresh
-// random id. See AskURLFlow.
-func (x *Exchange) NextFlowID(key string) string {
+// sealed in requestState when an earlier round asked it, or the one whose
+// link the tool result of an earlier call of the same call carried
+// (deliver.FlowLink), else a fresh random id. See AskURLFlow.
+func (x *Exchange) NextFlowID(ctx context.Context, key string) string {
 	base := baseKey(&runtime.Request{Mode: runtime.ModeURL, Key: key})
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	key = numberedKey(base, x.counts[base]+1)
-	if id := x.state.Flows[key]; id != "" {
-		return id
+	id := x.state.Flows[key]
+	if id == "" && x.pages != nil && x.checkCaps(&runtime.Request{Mode: runtime.ModeURL}) != nil {
+		b := x.binding()
+		x.mu.Unlock()
+		id = deliver.OpenFlow(ctx, x.pages, b, key)
+		x.mu.Lock()
 	}
-	id := wire.NewID()
-	if x.era.MultiRoundTrip() {
-		x.state.Flows[key] = id
+	if id == "" {
+		id = wire.NewID()
+		if x.era.MultiRoundTrip() {
+			x.state.Flows[key] = id
+		}
 	}
 	return id
 }
@@ -578,7 +585,7 @@ var _ interface {
 	LanguagePreference() string
 	ProtocolVersion() string
 	CheckAsk(req *runtime.Request) error
-	NextFlowID(key string) string
+	NextFlowID(ctx context.Context, key string) string
 	SameInvalidAnswer(req *runtime.Request, digest string) bool
 	InvalidAnswer(ctx context.Context, req *runtime.Request, err error)
 } = (*Exchange)(nil)

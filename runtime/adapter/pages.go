@@ -16,6 +16,13 @@ import (
 // (nil: the client's form asks it); an override the client cannot take is
 // an unavailable error. It runs with x.mu held.
 func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, error) {
+	if req.Mode == runtime.ModeURL && x.pages != nil {
+		// A URL flow the client cannot open goes out as its link.
+		var ue *runtime.UnavailableError
+		if errors.As(x.checkCaps(req), &ue) {
+			return x.routes.FlowLink(key, ue.Reason+"; the tool result carries the flow's link", x.pages), nil
+		}
+	}
 	if req.Mode != runtime.ModeForm || x.pages == nil && req.Rendering == runtime.RenderingAuto && x.obs == nil {
 		// Without pages, an override or an observer, the question is
 		// asked as before: no choice to make or report.

@@ -22,9 +22,10 @@ var ErrPageStore = errors.New("elicit: the hosted page's answer store is unavail
 var ErrPageAnswerTaken = errors.New("elicit: the page's answer was taken already")
 
 // LinkRequiredError is returned by an ask whose question went to a hosted
-// page whose link the tool result carries (RenderingLink): the call ends
-// with that result (see LinkText), and the same call made again by the
-// same principal takes the page's answer. It matches
+// page whose link the tool result carries (RenderingLink), or a URL flow
+// sent as its link (FlowLink): the call ends with that result (see
+// LinkText), and the same call made again by the same principal takes the
+// page's answer, or goes on with the flow. It matches
 // runtime.ErrInputRequired: handlers return it unchanged.
 type LinkRequiredError struct {
 	// Key names the question in its call.
@@ -36,6 +37,9 @@ type LinkRequiredError struct {
 	// StillOpen: the page was issued by an earlier call and is not
 	// answered yet.
 	StillOpen bool
+	// Flow: the link is a URL flow's own page (FlowLink), not a hosted
+	// form.
+	Flow bool
 }
 
 // Error implements error.
@@ -89,9 +93,10 @@ func (d *Link) Deliver(ctx context.Context, _ *Round, q *Question) (*runtime.Res
 }
 
 // LinkText returns the text of the tool result of a call whose questions
-// wait on hosted pages: it tells the model to show the person each link,
-// with its expiry, and to call the tool again with the same arguments
-// once they have answered, and that nothing else counts.
+// wait on hosted pages or URL flows: it tells the model to show the person
+// each link, with its expiry, and to call the tool again with the same
+// arguments once they have answered (or finished the flow's steps), and
+// that nothing else counts.
 func LinkText(tool string, links []*LinkRequiredError, now time.Time) string {
 	var sb strings.Builder
 	if tool == "" {
@@ -99,29 +104,56 @@ func LinkText(tool string, links []*LinkRequiredError, now time.Time) string {
 	} else {
 		tool = "the tool " + strconv.Quote(tool)
 	}
-	sb.WriteString("Nothing was done yet: this action needs an answer from the person, and this client cannot show them the form. ")
-	sb.WriteString("Do not answer it yourself, do not guess, and do not open or submit the page for them.\n")
+	forms, flows := false, false
+	for _, l := range links {
+		forms, flows = forms || !l.Flow, flows || l.Flow
+	}
+	if forms {
+		sb.WriteString("Nothing was done yet: this action needs an answer from the person, and this client cannot show them the form. ")
+		sb.WriteString("Do not answer it yourself, do not guess, and do not open or submit the page for them.\n")
+	} else {
+		sb.WriteString("Nothing was done yet: this action needs the person to complete a step on a web page, and this client cannot open it for them. ")
+		sb.WriteString("Do not open the link or complete the steps for them.\n")
+	}
 	for _, l := range links {
 		if l.StillOpen {
 			sb.WriteString("The person has not answered on the page yet; it is still open. ")
 		}
-		sb.WriteString("Show the person this link and ask them to answer the form there")
+		if l.Flow {
+			sb.WriteString("Show the person this link and ask them to complete the steps on that page")
+		} else {
+			sb.WriteString("Show the person this link and ask them to answer the form there")
+		}
 		if l.Message != "" {
-			sb.WriteString(" (it asks: ")
+			if l.Flow {
+				sb.WriteString(" (it says: ")
+			} else {
+				sb.WriteString(" (it asks: ")
+			}
 			sb.WriteString(strconv.Quote(l.Message))
 			sb.WriteString(")")
 		}
 		sb.WriteString(":\n")
 		sb.WriteString(l.Link.URL)
-		sb.WriteString("\nThe page closes at ")
+		if l.Flow {
+			sb.WriteString("\nThe steps happen on that page, between the person and the site. Call again before ")
+		} else {
+			sb.WriteString("\nThe page closes at ")
+		}
 		sb.WriteString(l.Link.Expires.UTC().Format(time.RFC3339))
 		if left := l.Link.Expires.Sub(now).Round(time.Minute); left >= time.Minute {
 			sb.WriteString(" (in " + strconv.Itoa(int(left.Minutes())) + " minutes)")
 		}
 		sb.WriteString(".\n")
 	}
-	sb.WriteString("Once the person says they have answered, call " + tool + " again with exactly the same arguments. ")
-	sb.WriteString("That call, by the same person, picks up their answer (a decline on the page is a decline). ")
-	sb.WriteString("A call with other arguments, or by another person, does not see the answer and gets a new link.\n")
+	if forms {
+		sb.WriteString("Once the person says they have answered, call " + tool + " again with exactly the same arguments. ")
+		sb.WriteString("That call, by the same person, picks up their answer (a decline on the page is a decline). ")
+		sb.WriteString("A call with other arguments, or by another person, does not see the answer and gets a new link.\n")
+	}
+	if flows {
+		sb.WriteString("Once the person says they have finished on the flow's page, call " + tool + " again with exactly the same arguments: ")
+		sb.WriteString("that call, by the same person, goes on with their flow. A call with other arguments, or by another person, gets a new link.\n")
+	}
 	return sb.String()
 }

@@ -43,6 +43,18 @@ func (rs *Routes) Route(key string, req *runtime.Request, in RenderingInput, pag
 	return For(r, pages), nil
 }
 
+// FlowLink records that the URL flow asked under key goes out as its link
+// (runtime.RenderingLink), for why, and returns its delivery.
+func (rs *Routes) FlowLink(key, why string, pages *page.Pages) Delivery {
+	rs.mu.Lock()
+	if rs.renders == nil {
+		rs.renders = make(map[string]choice, 1)
+	}
+	rs.renders[key] = choice{runtime.RenderingLink, why}
+	rs.mu.Unlock()
+	return &FlowLink{Pages: pages}
+}
+
 // Rendering returns the rendering chosen for key and why; "" when none
 // was.
 func (rs *Routes) Rendering(key string) (runtime.Rendering, string) {
