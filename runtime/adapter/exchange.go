@@ -11,7 +11,6 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/internal/wire"
-	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -52,22 +51,17 @@ type Call struct {
 	// as an elicitation result, with the reason (2026-07-28).
 	Malformed map[string]string
 
-	// Peer is what the adapter can do with the client besides reading
-	// its answers: Push sends one elicitation/create and waits for the
-	// answer (2025 eras only; the Exchange has already checked the
-	// capabilities and the form), Complete and KeepAlive serve hosted
-	// pages (see deliver.Peer).
+	// Peer is who the client is (ClientName, ClientVersion: adapters set
+	// them when Settings.Pages is set) and what the adapter can do with
+	// it besides reading its answers: Push sends one elicitation/create
+	// and waits for the answer (2025 eras only; the Exchange has already
+	// checked the capabilities and the form), Complete and KeepAlive
+	// serve hosted pages (see deliver.Peer).
 	deliver.Peer
 
 	// Origin describes the call for Settings.Observer; adapters set it
 	// only when one is set (nil otherwise).
 	Origin *Origin
-
-	// ClientName and ClientVersion are the client's clientInfo, for the
-	// known-client profiles that choose a question's rendering
-	// (deliver.ChooseRendering); adapters set them when Settings.Pages is
-	// set.
-	ClientName, ClientVersion string
 }
 
 // MaxInputResponses bounds the number of inputResponses entries the
@@ -120,11 +114,9 @@ type Exchange struct {
 	// claimed: it was. askedFirst applies WithAskedFirst to every ask.
 	needClaim, claimed, askedFirst bool
 
-	// pages serve questions whose rendering is a hosted page, asked by
-	// their delivery; routes keep the choices and links.
-	pages    *page.Pages
-	formApps bool
-	routes   deliver.Routes
+	// routes choose the deliveries of questions off the client's form
+	// (hosted pages, links) and keep the choices and links.
+	routes deliver.Routes
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request
@@ -202,10 +194,10 @@ func (x *Exchange) NextFlowID(ctx context.Context, key string) string {
 	defer x.mu.Unlock()
 	key = numberedKey(base, x.counts[base]+1)
 	id := x.state.Flows[key]
-	if id == "" && x.pages != nil && x.checkCaps(&runtime.Request{Mode: runtime.ModeURL}) != nil {
+	if id == "" && x.routes.Pages != nil && x.checkCaps(&runtime.Request{Mode: runtime.ModeURL}) != nil {
 		b := x.binding()
 		x.mu.Unlock()
-		id = deliver.OpenFlow(ctx, x.pages, b, key)
+		id = x.routes.OpenFlow(ctx, b, key)
 		x.mu.Lock()
 	}
 	if id == "" {
@@ -217,7 +209,11 @@ func (x *Exchange) NextFlowID(ctx context.Context, key string) string {
 	return id
 }
 
-// Ask implements Asker.
+// Ask implements Asker. A re-ask (req.Attempt > 0) is asked under the key
+// of the last ask with the same key, unless req.Retries re-asks of that
+// key were used, when it returns an error matching ErrRetriesUsed. On
+// 2026-07-28 the re-ask is another input_required round for the same key,
+// counted in the sealed state, so the retries span the rounds.
 func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -230,32 +226,62 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 			return nil, err
 		}
 	}
-	if req.Attempt > 0 {
-		return x.askAgain(ctx, req)
-	}
 	x.mu.Lock()
-	base := baseKey(req)
-	x.counts[base]++
-	key := numberedKey(base, x.counts[base])
+	key, err := x.nextKey(req)
+	if err != nil {
+		x.mu.Unlock()
+		return nil, err
+	}
 	if d, err := x.route(key, req); err != nil || d != nil {
+		if req.Attempt > 0 {
+			delete(x.state.Flows, key)
+		}
 		x.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
 		return x.deliver(ctx, key, req, d)
 	}
-	if x.era.MultiRoundTrip() {
-		defer x.mu.Unlock()
+	if !x.era.MultiRoundTrip() {
+		x.mu.Unlock()
 		if x.obs != nil {
-			return x.observeModern(ctx, key, req)
+			return x.observePush(ctx, key, req)
 		}
+		return x.askPush(ctx, req)
+	}
+	defer x.mu.Unlock()
+	switch {
+	case req.Attempt == 0 && x.obs != nil:
+		return x.observeModern(ctx, key, req)
+	case req.Attempt == 0:
 		return x.askModern(key, req)
+	case x.obs != nil:
+		return nil, x.observeRetry(ctx, key, req)
 	}
-	x.mu.Unlock()
-	if x.obs != nil {
-		return x.observePush(ctx, key, req)
+	if err := x.checkCaps(req); err != nil {
+		return nil, err
 	}
-	return x.askPush(ctx, req)
+	return nil, x.addPending(key, req)
+}
+
+// nextKey returns the inputRequests key of req and counts it: a new key
+// for a first ask; for a re-ask the last ask's, while re-asks are left
+// (ErrRetriesUsed otherwise), without its answer. It runs with x.mu held.
+func (x *Exchange) nextKey(req *runtime.Request) (string, error) {
+	base := baseKey(req)
+	if req.Attempt == 0 {
+		x.counts[base]++
+		return numberedKey(base, x.counts[base]), nil
+	}
+	key := numberedKey(base, x.counts[base])
+	rk := retryKey(key)
+	used, _ := strconv.Atoi(x.state.Flows[rk]) // push era: never sealed, counted all the same
+	if used >= req.Retries {
+		return "", runtime.ErrRetriesUsed
+	}
+	x.state.Flows[rk] = strconv.Itoa(used + 1)
+	delete(x.state.Answers, key)
+	return key, nil
 }
 
 func (x *Exchange) unavailable(req *runtime.Request, reason string) error {
@@ -530,52 +556,6 @@ func InvalidStateMessage(err error) string {
 		return "invalid arguments: " + err.Error()
 	}
 	return "invalid requestState: " + err.Error()
-}
-
-// askAgain asks a re-ask (req.Attempt > 0) under the key of the last ask
-// with the same key, unless req.Retries re-asks of that key were used,
-// when it returns an error matching ErrRetriesUsed. On 2026-07-28 the
-// re-ask is another input_required round for the same key, counted in
-// the sealed state, so the retries span the rounds.
-func (x *Exchange) askAgain(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
-	max := req.Retries
-	x.mu.Lock()
-	base := baseKey(req)
-	key := numberedKey(base, x.counts[base])
-	rk := retryKey(key)
-	used, _ := strconv.Atoi(x.state.Flows[rk]) // push era: never sealed, counted all the same
-	if used >= max {
-		x.mu.Unlock()
-		return nil, runtime.ErrRetriesUsed
-	}
-	if d, err := x.route(key, req); err != nil || d != nil {
-		x.state.Flows[rk] = strconv.Itoa(used + 1)
-		delete(x.state.Answers, key)
-		delete(x.state.Flows, key)
-		x.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		return x.deliver(ctx, key, req, d)
-	}
-	if !x.era.MultiRoundTrip() {
-		x.state.Flows[rk] = strconv.Itoa(used + 1)
-		x.mu.Unlock()
-		if x.obs != nil {
-			return x.observePush(ctx, key, req)
-		}
-		return x.askPush(ctx, req)
-	}
-	defer x.mu.Unlock()
-	x.state.Flows[rk] = strconv.Itoa(used + 1)
-	delete(x.state.Answers, key)
-	if x.obs != nil {
-		return nil, x.observeRetry(ctx, key, req)
-	}
-	if err := x.checkCaps(req); err != nil {
-		return nil, err
-	}
-	return nil, x.addPending(key, req)
 }
 
 // An Exchange tells the runtime all it knows of its call (see

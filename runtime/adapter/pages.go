@@ -16,14 +16,14 @@ import (
 // (nil: the client's form asks it); an override the client cannot take is
 // an unavailable error. It runs with x.mu held.
 func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, error) {
-	if req.Mode == runtime.ModeURL && x.pages != nil {
+	if req.Mode == runtime.ModeURL && x.routes.Pages != nil {
 		// A URL flow the client cannot open goes out as its link.
 		var ue *runtime.UnavailableError
 		if errors.As(x.checkCaps(req), &ue) {
-			return x.routes.FlowLink(key, ue.Reason+"; the tool result carries the flow's link", x.pages), nil
+			return x.routes.FlowLink(key, ue.Reason+"; the tool result carries the flow's link"), nil
 		}
 	}
-	if req.Mode != runtime.ModeForm || x.pages == nil && req.Rendering == runtime.RenderingAuto && x.obs == nil {
+	if req.Mode != runtime.ModeForm || x.routes.Pages == nil && req.Rendering == runtime.RenderingAuto && x.obs == nil {
 		// Without pages, an override or an observer, the question is
 		// asked as before: no choice to make or report.
 		return nil, nil
@@ -32,8 +32,8 @@ func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, er
 	d, err := x.routes.Route(key, req, deliver.RenderingInput{
 		Version: c.Version, Form: c.Caps.Form, URL: c.Caps.URL,
 		ClientName: c.ClientName, ClientVersion: c.ClientVersion,
-		App: x.formApps && c.Caps.App, Pages: x.pages != nil, Schema: req.Schema, Override: req.Rendering,
-	}, x.pages)
+		App: c.Caps.App, Schema: req.Schema, Override: req.Rendering,
+	})
 	if err != nil && x.obs != nil {
 		x.outcome(x.obs.ctx, x.question(runtime.EventAsked, key, req, x.attempt(key)), req, nil, err)
 	}
@@ -56,8 +56,27 @@ func (x *Exchange) deliver(ctx context.Context, key string, req *runtime.Request
 	x.mu.Unlock()
 	resp, err := d.Deliver(ctx, r, q)
 	x.routes.Note(err)
-	if x.obs != nil {
-		x.observePage(ctx, key, req, resp, err)
+	if x.obs == nil {
+		return resp, err
+	}
+	// Report the question asked, and its outcome once there is one.
+	x.mu.Lock()
+	attempt := x.attempt(key)
+	x.mu.Unlock()
+	e := x.question(runtime.EventAsked, key, req, attempt)
+	e.Asked = true
+	var le *deliver.LinkRequiredError
+	var ire *runtime.InputRequiredError
+	switch {
+	case errors.As(err, &le), errors.As(err, &ire):
+		x.obs.obs.Observe(ctx, e)
+		if ire != nil {
+			x.obs.mu.Lock()
+			x.obs.emitted++
+			x.obs.mu.Unlock()
+		}
+	default:
+		x.outcome(ctx, e, req, resp, err)
 	}
 	return resp, err
 }
@@ -78,28 +97,6 @@ func (r record) Pend(key string, req *runtime.Request) error {
 	defer r.x.mu.Unlock()
 	r.x.state.Flows[key] = req.ElicitationID
 	return r.x.addPending(key, req)
-}
-
-// observePage reports a question asked on its page and its outcome.
-func (x *Exchange) observePage(ctx context.Context, key string, req *runtime.Request, resp *runtime.Response, err error) {
-	x.mu.Lock()
-	attempt := x.attempt(key)
-	x.mu.Unlock()
-	e := x.question(runtime.EventAsked, key, req, attempt)
-	e.Asked = true
-	var le *deliver.LinkRequiredError
-	var ire *runtime.InputRequiredError
-	switch {
-	case errors.As(err, &le), errors.As(err, &ire):
-		x.obs.obs.Observe(ctx, e)
-		if ire != nil {
-			x.obs.mu.Lock()
-			x.obs.emitted++
-			x.obs.mu.Unlock()
-		}
-		return
-	}
-	x.outcome(ctx, e, req, resp, err)
 }
 
 // Links returns the questions of this call waiting on pages whose links

@@ -68,10 +68,15 @@ type Round struct {
 	Record Recorder
 }
 
-// Peer is what an adapter can do with the client of a request, besides
-// asking it a form: push a URL-mode request, tell it a flow is complete,
-// and keep it waiting while a person answers out of band.
+// Peer is the client of a request as a delivery sees it: who it is, and
+// what the adapter can do with it besides asking it a form: push a
+// URL-mode request, tell it a flow is complete, and keep it waiting while
+// a person answers out of band.
 type Peer struct {
+	// ClientName and ClientVersion are the client's clientInfo, for the
+	// known-client profiles that choose a question's rendering
+	// (ChooseRendering).
+	ClientName, ClientVersion string
 	// Push sends one elicitation/create to the client and waits for the
 	// answer: used on 2025-06-18 and 2025-11-25 requests only; nil when
 	// the adapter has none. The exchange has already checked capabilities

@@ -54,8 +54,12 @@ func (d *FlowLink) Deliver(ctx context.Context, _ *Round, q *Question) (*runtime
 
 // OpenFlow returns the flow id whose link the tool result of an earlier
 // call of the call b carried for the question key, while that flow is
-// open; "" when there is none, or the store cannot say.
-func OpenFlow(ctx context.Context, pages *page.Pages, b seal.Binding, key string) string {
+// open; "" when there is none, no pages, or the store cannot say.
+func (rs *Routes) OpenFlow(ctx context.Context, b seal.Binding, key string) string {
+	pages := rs.Pages
+	if pages == nil {
+		return ""
+	}
 	id, err := pages.Find(ctx, b, key)
 	if err != nil {
 		return ""
