@@ -46,8 +46,13 @@ func (d *FlowLink) Deliver(ctx context.Context, _ *Round, q *Question) (*runtime
 	}
 	flow, err := d.Pages.Issue(ctx, &page.Question{ID: req.ElicitationID, Key: q.Key, Schema: &runtime.Schema{Name: q.Key},
 		Message: req.Message, Language: req.Language, Call: q.Call})
-	if err != nil {
+	switch {
+	case errors.Is(err, page.ErrStore):
 		return nil, pageErr("issue", err)
+	case err != nil:
+		// The flow cannot be kept (no principal to bind it to, a flow id
+		// pages do not take): the client cannot be sent there.
+		return nil, unavailable(req, "the client cannot open URL-mode requests, and the flow's link cannot be kept: "+err.Error())
 	}
 	return nil, &LinkRequiredError{Key: q.Key, Link: &page.Link{ID: flow.ID, URL: req.URL, Expires: flow.Expires}, Message: req.Message, Flow: true}
 }
