@@ -31,8 +31,9 @@ import "context"
 //	// asked (matching ErrUnavailable), or nil; CanAsk calls it.
 //	CheckAsk(req *Request) error
 //	// The flow id the next URL-mode ask with key (Request.Key) will
-//	// carry, stable across the rounds of one call (AskURLFlow).
-//	NextFlowID(key string) string
+//	// carry, stable across the rounds of one call, and across the calls
+//	// of a flow whose link a tool result carried (AskURLFlow).
+//	NextFlowID(ctx context.Context, key string) string
 //	// Records digest as the last invalid answer to req's question, across
 //	// the rounds of a call, and reports whether it equals the one before:
 //	// an ask stops (UnfilledError) when a client sends the same invalid
@@ -113,8 +114,10 @@ type (
 	languagePreferrer interface{ LanguagePreference() string }
 	protocolVersioner interface{ ProtocolVersion() string }
 	askChecker        interface{ CheckAsk(req *Request) error }
-	flowIDer          interface{ NextFlowID(key string) string }
-	answerMemo        interface {
+	flowIDer          interface {
+		NextFlowID(ctx context.Context, key string) string
+	}
+	answerMemo interface {
 		SameInvalidAnswer(req *Request, digest string) bool
 	}
 )

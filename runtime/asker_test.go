@@ -26,7 +26,9 @@ func (c *callAsker) Ask(_ context.Context, req *runtime.Request) (*runtime.Respo
 }
 func (c *callAsker) LanguagePreference() string { return "ja" }
 func (c *callAsker) ProtocolVersion() string    { return runtime.Version20250618 }
-func (c *callAsker) NextFlowID(string) string   { return "flow-1" }
+func (c *callAsker) NextFlowID(context.Context, string) string {
+	return "flow-1"
+}
 func (c *callAsker) CheckAsk(*runtime.Request) error {
 	return &runtime.UnavailableError{Reason: "no elicitation"}
 }

@@ -121,7 +121,7 @@ type Event struct {
 	// Mode is ModeForm or ModeURL.
 	Mode Mode
 	// Rendering is how a form question reached the person (form,
-	// url-page, link; see adapter.ChooseRendering), and RenderingReason why:
+	// url-page, link; see deliver.ChooseRendering), and RenderingReason why:
 	// "declared form mode", "Codex CLI cannot edit integer fields
 	// (replicas); the client declared URL mode". Both are "" for a
 	// URL-mode question the handler asked itself.

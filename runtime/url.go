@@ -34,7 +34,7 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 	}
 	var id string
 	if f, ok := findAs[flowIDer](a); ok {
-		id = f.NextFlowID(cfg.key)
+		id = f.NextFlowID(ctx, cfg.key)
 	} else {
 		id = wire.NewID()
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/example/forms"
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 )
 
@@ -278,9 +278,9 @@ func (a *App) connect(ctx context.Context, _ *mcp.CallToolRequest, in ConnectArg
 		return nil, res, fmt.Errorf("provider %q: want lowercase letters, digits and dashes", in.Provider)
 	}
 	var page string
-	out, err := runtime.AskURLFlow(ctx, ask, fmt.Sprintf("Connect your %s account: sign in on the page that opens.", in.Provider),
+	out, err := runtime.AskURLFlow(ctx, ask, fmt.Sprintf("Connect your %s account: sign in on its page.", in.Provider),
 		func(flow string) string {
-			page = adapter.PageURL(a.connectBase+"/"+in.Provider, "flow", flow)
+			page = deliver.PageURL(a.connectBase+"/"+in.Provider, "flow", flow)
 			return page
 		})
 	if err != nil {

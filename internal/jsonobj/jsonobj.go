@@ -206,3 +206,79 @@ func NumberEnd(b []byte, i int) (end int, exp bool) {
 	}
 	return i, exp
 }
+
+// StringEnd returns the index just past the JSON string (RFC 8259
+// section 7) that starts at b[i] (a '"'), or -1 when none does there;
+// plain reports whether it has no escapes. Bytes from 0x80 up are not
+// checked as UTF-8.
+func StringEnd(b []byte, i int) (end int, plain bool) {
+	if i >= len(b) || b[i] != '"' {
+		return -1, false
+	}
+	plain = true
+	for i++; i < len(b); {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, plain
+		case c < 0x20:
+			return -1, false
+		case c == '\\':
+			plain = false
+			if i+1 >= len(b) {
+				return -1, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) {
+					return -1, false
+				}
+				for _, h := range b[i+2 : i+6] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return -1, false
+					}
+				}
+				i += 6
+			default:
+				return -1, false
+			}
+		default:
+			i++
+		}
+	}
+	return -1, false
+}
+
+// ASCII reports whether b is all ASCII: encoding/json's case folding of
+// a key is then its ASCII upper case (no Kelvin sign or long s can hide
+// in it).
+func ASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// ASCIIEqualFold reports whether the ASCII strings a and b are equal with
+// ASCII letters compared case-insensitively.
+func ASCIIEqualFold(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if 'a' <= x && x <= 'z' {
+			x -= 'a' - 'A'
+		}
+		if 'a' <= y && y <= 'z' {
+			y -= 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

@@ -77,3 +77,42 @@ func TestNumberEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestStringEnd(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		end   int
+		plain bool
+	}{
+		{`"abc",`, 5, true},
+		{`""`, 2, true},
+		{`"a\"b"x`, 6, false},
+		{`"\u00e9"`, 8, false},
+		{"\"\xff\"", 3, true},
+		{`"\u00g9"`, -1, false},
+		{`"\x"`, -1, false},
+		{"\"a\nb\"", -1, false},
+		{`"abc`, -1, false},
+		{`"\`, -1, false},
+		{`abc`, -1, false},
+		{``, -1, false},
+	} {
+		if end, plain := StringEnd([]byte(tc.in), 0); end != tc.end || plain != tc.plain {
+			t.Errorf("StringEnd(%q) = %d, %v; want %d, %v", tc.in, end, plain, tc.end, tc.plain)
+		}
+	}
+}
+
+func TestASCIIFold(t *testing.T) {
+	if !ASCII([]byte("Content-Type_1")) || ASCII([]byte("\u212a")) {
+		t.Error("ASCII")
+	}
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{{"action", "ACTION", true}, {"Action", "action", true}, {"action", "actions", false}, {"a[", "A{", false}, {"", "", true}} {
+		if got := ASCIIEqualFold([]byte(tc.a), []byte(tc.b)); got != tc.want {
+			t.Errorf("ASCIIEqualFold(%q, %q) = %v", tc.a, tc.b, got)
+		}
+	}
+}

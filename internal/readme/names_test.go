@@ -212,7 +212,7 @@ func TestResolveCatchesStaleNames(t *testing.T) {
 		}
 	}
 	for _, c := range [][3]string{
-		{"adapter", "RequireURL", ""},
+		{"deliver", "RequireURL", ""},
 		{"gosdk", "Config", ".Keys"},
 		{"runtime", "Log", "*"},
 		{"elicittest", "Asker", ".Requests"},

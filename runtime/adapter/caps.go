@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 )
 
 // MetaKeyClientCapabilities is the _meta key under which a 2026-07-28
@@ -22,7 +23,7 @@ type ClientCaps struct {
 	// URL: the client opens URL-mode requests (2025-11-25 and later).
 	URL bool
 	// App: the client also renders a form request with the MCP App its
-	// _meta.ui.resourceUri names (SEP-3118; see AppCaps). Only with Form.
+	// _meta.ui.resourceUri names (SEP-3118; see deliver.AppCaps). Only with Form.
 	App bool
 }
 
@@ -91,6 +92,6 @@ func capsFromMap(version string, m map[string]any) ClientCaps {
 		caps.Form = true
 	}
 	ext, _ := m["extensions"].(map[string]any)
-	caps.App = caps.Form && AppCaps(ext)
+	caps.App = caps.Form && deliver.AppCaps(ext)
 	return caps
 }

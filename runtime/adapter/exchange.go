@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/internal/wire"
-	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -52,30 +51,17 @@ type Call struct {
 	// as an elicitation result, with the reason (2026-07-28).
 	Malformed map[string]string
 
-	// Push sends one elicitation/create to the client and waits for the
-	// answer: used on 2025-06-18 and 2025-11-25 requests only. The
-	// Exchange has already checked capabilities and that the form can be
-	// expressed in Version; Push encodes Request.Schema for
-	// SchemaVersion(Version) and returns the client's answer.
-	Push runtime.Asker
+	// Peer is who the client is (ClientName, ClientVersion: adapters set
+	// them when Options.Pages is set) and what the adapter can do with
+	// it besides reading its answers: Push sends one elicitation/create
+	// and waits for the answer (2025 eras only; the Exchange has already
+	// checked the capabilities and the form), Complete and KeepAlive
+	// serve hosted pages (see deliver.Peer).
+	deliver.Peer
 
 	// Origin describes the call for Options.Observer; adapters set it
 	// only when one is set (nil otherwise).
 	Origin *Origin
-
-	// ClientName and ClientVersion are the client's clientInfo, for the
-	// known-client profiles that choose a question's rendering
-	// (ChooseRendering); adapters set them when Options.Pages is
-	// set.
-	ClientName, ClientVersion string
-	// Complete sends notifications/elicitation/complete for a URL-mode
-	// flow id (2025-11-25), once a hosted page's answer is taken; nil
-	// sends nothing.
-	Complete func(ctx context.Context, flowID string) error
-	// KeepAlive starts sending the client progress while a person answers
-	// a hosted page out of band (2025 eras; see KeepAlive) and returns
-	// the func that stops it; nil sends nothing.
-	KeepAlive func(ctx context.Context) (stop func())
 }
 
 // MaxInputResponses bounds the number of inputResponses entries the
@@ -134,14 +120,9 @@ type Exchange struct {
 	replayCtx  context.Context
 	epochKnown bool
 
-	// pages serve questions whose rendering is a hosted page (pages.go);
-	// links are the questions waiting on a page whose link the tool
-	// result carries.
-	pages    *page.Pages
-	formApps bool
-	links    []*LinkRequiredError
-	rmu      sync.Mutex // guards renders
-	renders  map[string]renderChoice
+	// routes choose the deliveries of questions off the client's form
+	// (hosted pages, links) and keep the choices and links.
+	routes deliver.Routes
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request
@@ -210,24 +191,35 @@ func numberedKey(base string, n int) string {
 
 // NextFlowID returns the flow id the next URL-mode ask of this invocation
 // with key (Request.Key; empty for the default "url") will carry: the one
-// sealed in requestState when an earlier round asked it, else a fresh
-// random id. See AskURLFlow.
-func (x *Exchange) NextFlowID(key string) string {
+// sealed in requestState when an earlier round asked it, or the one whose
+// link the tool result of an earlier call of the same call carried
+// (deliver.FlowLink), else a fresh random id. See AskURLFlow.
+func (x *Exchange) NextFlowID(ctx context.Context, key string) string {
 	base := baseKey(&runtime.Request{Mode: runtime.ModeURL, Key: key})
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	key = numberedKey(base, x.counts[base]+1)
-	if id := x.state.Flows[key]; id != "" {
-		return id
+	id := x.state.Flows[key]
+	if id == "" && x.routes.Pages != nil && x.checkCaps(&runtime.Request{Mode: runtime.ModeURL}) != nil {
+		b := x.binding()
+		x.mu.Unlock()
+		id = x.routes.OpenFlow(ctx, b, key)
+		x.mu.Lock()
 	}
-	id := wire.NewID()
-	if x.era.MultiRoundTrip() {
-		x.state.Flows[key] = id
+	if id == "" {
+		id = wire.NewID()
+		if x.era.MultiRoundTrip() {
+			x.state.Flows[key] = id
+		}
 	}
 	return id
 }
 
-// Ask implements Asker.
+// Ask implements Asker. A re-ask (req.Attempt > 0) is asked under the key
+// of the last ask with the same key, unless req.Retries re-asks of that
+// key were used, when it returns an error matching ErrRetriesUsed. On
+// 2026-07-28 the re-ask is another input_required round for the same key,
+// counted in the sealed state, so the retries span the rounds.
 func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -240,32 +232,62 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 			return nil, err
 		}
 	}
-	if req.Attempt > 0 {
-		return x.askAgain(ctx, req)
-	}
 	x.mu.Lock()
-	base := baseKey(req)
-	x.counts[base]++
-	key := numberedKey(base, x.counts[base])
-	if r, _, err := x.route(key, req); err != nil || onPage(r) {
+	key, err := x.nextKey(req)
+	if err != nil {
+		x.mu.Unlock()
+		return nil, err
+	}
+	if d, err := x.route(key, req); err != nil || d != nil {
+		if req.Attempt > 0 {
+			delete(x.state.Flows, key)
+		}
 		x.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
-		return x.askPage(ctx, key, req, r)
+		return x.deliver(ctx, key, req, d)
 	}
-	if x.era.MultiRoundTrip() {
-		defer x.mu.Unlock()
+	if !x.era.MultiRoundTrip() {
+		x.mu.Unlock()
 		if x.obs != nil {
-			return x.observeModern(ctx, key, req)
+			return x.observePush(ctx, key, req)
 		}
+		return x.askPush(ctx, req)
+	}
+	defer x.mu.Unlock()
+	switch {
+	case req.Attempt == 0 && x.obs != nil:
+		return x.observeModern(ctx, key, req)
+	case req.Attempt == 0:
 		return x.askModern(key, req)
+	case x.obs != nil:
+		return nil, x.observeRetry(ctx, key, req)
 	}
-	x.mu.Unlock()
-	if x.obs != nil {
-		return x.observePush(ctx, key, req)
+	if err := x.checkCaps(req); err != nil {
+		return nil, err
 	}
-	return x.askPush(ctx, req)
+	return nil, x.addPending(key, req)
+}
+
+// nextKey returns the inputRequests key of req and counts it: a new key
+// for a first ask; for a re-ask the last ask's, while re-asks are left
+// (ErrRetriesUsed otherwise), without its answer. It runs with x.mu held.
+func (x *Exchange) nextKey(req *runtime.Request) (string, error) {
+	base := baseKey(req)
+	if req.Attempt == 0 {
+		x.counts[base]++
+		return numberedKey(base, x.counts[base]), nil
+	}
+	key := numberedKey(base, x.counts[base])
+	rk := retryKey(key)
+	used, _ := strconv.Atoi(x.state.Flows[rk]) // push era: never sealed, counted all the same
+	if used >= req.Retries {
+		return "", runtime.ErrRetriesUsed
+	}
+	x.state.Flows[rk] = strconv.Itoa(used + 1)
+	delete(x.state.Answers, key)
+	return key, nil
 }
 
 func (x *Exchange) unavailable(req *runtime.Request, reason string) error {
@@ -393,34 +415,6 @@ func (x *Exchange) SealState() (string, error) {
 	return x.sealer.Seal(x.binding(), &x.state)
 }
 
-// URLRequiredError is returned by a handler that cannot proceed until the
-// user completes URL-mode steps out of band (2025-11-25's
-// URLElicitationRequiredError). Tool wrappers send it as JSON-RPC -32042
-// on 2025-11-25 requests, as an input_required result on 2026-07-28 ones,
-// and treat it as unavailable for clients without URL mode.
-type URLRequiredError struct {
-	// Requests are URL-mode requests with an ElicitationID each.
-	Requests []*runtime.Request
-}
-
-// Error implements error.
-func (e *URLRequiredError) Error() string {
-	return fmt.Sprintf("elicit: %d URL-mode elicitation(s) required", len(e.Requests))
-}
-
-// RequireURL returns a *URLRequiredError for one page. It checks rawURL
-// with CheckURL; flowID is the elicitationId (2025-11-25) and the
-// correlation id sealed in requestState (2026-07-28); empty means random.
-func RequireURL(message, rawURL, flowID string) error {
-	if err := wire.CheckURL(rawURL); err != nil {
-		return err
-	}
-	if flowID == "" {
-		flowID = wire.NewID()
-	}
-	return &URLRequiredError{Requests: []*runtime.Request{{Mode: runtime.ModeURL, Message: message, URL: rawURL, ElicitationID: flowID}}}
-}
-
 // ReplyKind says what a tool wrapper must send after the handler ran.
 type ReplyKind uint8
 
@@ -493,7 +487,7 @@ func (r *Reply) Language() string {
 //     -32602 naming the fields;
 //   - anything else is the handler's own result or error.
 func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Reply {
-	var ure *URLRequiredError
+	var ure *deliver.URLRequiredError
 	if errors.As(handlerErr, &ure) && len(ure.Requests) > 0 {
 		switch {
 		case x.era.MultiRoundTrip() && x.call.Caps.URL:
@@ -524,7 +518,7 @@ func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Rep
 		if x.sealer != nil && x.sealer.Now != nil {
 			now = x.sealer.Now
 		}
-		return Reply{Kind: ReplyLink, Text: LinkText(x.call.Tool, links, now())}
+		return Reply{Kind: ReplyLink, Text: deliver.LinkText(x.call.Tool, links, now())}
 	}
 	if x.era.MultiRoundTrip() {
 		if pending := x.Pending(); len(pending) > 0 {
@@ -578,66 +572,6 @@ func InvalidStateMessage(err error) string {
 	return "invalid requestState: " + err.Error()
 }
 
-// PageURL adds the query parameter name=value to base (handy to put a
-// flow id into a URL-mode page). It returns base unchanged if it does not
-// parse.
-func PageURL(base, name, value string) string {
-	u, err := url.Parse(base)
-	if err != nil {
-		return base
-	}
-	q := u.Query()
-	q.Set(name, value)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-// askAgain asks a re-ask (req.Attempt > 0) under the key of the last ask
-// with the same key, unless req.Retries re-asks of that key were used,
-// when it returns an error matching ErrRetriesUsed. On 2026-07-28 the
-// re-ask is another input_required round for the same key, counted in
-// the sealed state, so the retries span the rounds.
-func (x *Exchange) askAgain(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
-	max := req.Retries
-	x.mu.Lock()
-	base := baseKey(req)
-	key := numberedKey(base, x.counts[base])
-	rk := retryKey(key)
-	used, _ := strconv.Atoi(x.state.Flows[rk]) // push era: never sealed, counted all the same
-	if used >= max {
-		x.mu.Unlock()
-		return nil, runtime.ErrRetriesUsed
-	}
-	if r, _, err := x.route(key, req); err != nil || onPage(r) {
-		x.state.Flows[rk] = strconv.Itoa(used + 1)
-		delete(x.state.Answers, key)
-		delete(x.state.Flows, key)
-		x.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		return x.askPage(ctx, key, req, r)
-	}
-	if !x.era.MultiRoundTrip() {
-		x.state.Flows[rk] = strconv.Itoa(used + 1)
-		x.mu.Unlock()
-		if x.obs != nil {
-			return x.observePush(ctx, key, req)
-		}
-		return x.askPush(ctx, req)
-	}
-	defer x.mu.Unlock()
-	x.state.Flows[rk] = strconv.Itoa(used + 1)
-	delete(x.state.Answers, key)
-	if x.obs != nil {
-		return nil, x.observeRetry(ctx, key, req)
-	}
-	if err := x.checkCaps(req); err != nil {
-		return nil, err
-	}
-	return nil, x.addPending(key, req)
-}
-
 // An Exchange tells the runtime all it knows of its call (see
 // runtime.Asker): a method misspelt here would silently lose it.
 var _ interface {
@@ -645,7 +579,7 @@ var _ interface {
 	LanguagePreference() string
 	ProtocolVersion() string
 	CheckAsk(req *runtime.Request) error
-	NextFlowID(key string) string
+	NextFlowID(ctx context.Context, key string) string
 	SameInvalidAnswer(req *runtime.Request, digest string) bool
 	Decided(ctx context.Context, d *runtime.Decision) error
 } = (*Exchange)(nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/elicitgen/elicitgen/runtime/elicittest"
@@ -263,7 +264,7 @@ func TestExchangeUnavailable(t *testing.T) {
 
 	push := func(version string, caps adapter.ClientCaps) (*adapter.Exchange, *elicittest.Asker) {
 		a := elicittest.New(elicittest.Accept(map[string]any{"channels": []any{"email"}}))
-		x, err := adapter.NewExchange(nil, &adapter.Call{Tool: "t", Version: version, Caps: caps, Push: a})
+		x, err := adapter.NewExchange(nil, &adapter.Call{Tool: "t", Version: version, Caps: caps, Peer: deliver.Peer{Push: a}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -314,7 +315,7 @@ func TestAskURLFlowStableAcrossRounds(t *testing.T) {
 	s := exSealer(t)
 	var pages []string
 	page := func(id string) string {
-		p := adapter.PageURL("https://acme.example/connect", "flow", id)
+		p := deliver.PageURL("https://acme.example/connect", "flow", id)
 		pages = append(pages, p)
 		return p
 	}
@@ -337,7 +338,7 @@ func TestAskURLFlowStableAcrossRounds(t *testing.T) {
 }
 
 func TestReplyURLRequired(t *testing.T) {
-	herr := adapter.RequireURL("link your account", "https://acme.example/link", "flow-1")
+	herr := deliver.RequireURL("link your account", "https://acme.example/link", "flow-1")
 	mk := func(version string, caps adapter.ClientCaps) *adapter.Exchange {
 		x, err := adapter.NewExchange(exSealer(t), &adapter.Call{Tool: "t", Version: version, Caps: caps})
 		if err != nil {
@@ -358,7 +359,7 @@ func TestReplyURLRequired(t *testing.T) {
 	if r := mk(runtime.Version20260728, adapter.ClientCaps{Form: true}).Reply(herr, 0); r.Kind != adapter.ReplyMissingCapability {
 		t.Errorf("2026-07-28 without url: %+v", r)
 	}
-	if err := adapter.RequireURL("x", "https://user:pw@acme.example/", ""); !errors.Is(err, runtime.ErrUnsafeURL) {
+	if err := deliver.RequireURL("x", "https://user:pw@acme.example/", ""); !errors.Is(err, runtime.ErrUnsafeURL) {
 		t.Errorf("credentials in URL: %v", err)
 	}
 }

@@ -160,11 +160,11 @@ func (s *quickScan) object(depth int, r role) bool {
 		}
 		ke := s.i - 1
 		key := s.b[ks:ke]
-		if !highFree(key) {
+		if !jsonobj.ASCII(key) {
 			return false
 		}
 		for _, f := range s.fields[mark:s.n] {
-			if asciiEqualFold(s.b[f.ks:f.ke], key) {
+			if jsonobj.ASCIIEqualFold(s.b[f.ks:f.ke], key) {
 				return false // a repeated or case-variant key: the general path says which
 			}
 		}
@@ -236,12 +236,12 @@ func (s *quickScan) answer(mark int) bool {
 		f := &s.fields[i]
 		key := s.b[f.ks:f.ke]
 		switch {
-		case asciiEqualFold(key, []byte("action")):
+		case jsonobj.ASCIIEqualFold(key, []byte("action")):
 			if string(key) != "action" {
 				return false
 			}
 			action = f
-		case asciiEqualFold(key, []byte("content")):
+		case jsonobj.ASCIIEqualFold(key, []byte("content")):
 			if string(key) != "content" {
 				return false
 			}
@@ -294,45 +294,12 @@ func (s *quickScan) array(depth int) bool {
 // str reads a string at s.i (a '"'), reporting whether it is valid JSON
 // and whether it is plain: no escapes.
 func (s *quickScan) str() (ok, plain bool) {
-	plain = true
-	for s.i++; s.i < len(s.b); {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			s.i++
-			return true, plain
-		case c < 0x20:
-			return false, false
-		case c == '\\':
-			plain = false
-			if s.i+1 >= len(s.b) {
-				return false, false
-			}
-			switch s.b[s.i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.i += 2
-			case 'u':
-				if s.i+6 > len(s.b) {
-					return false, false
-				}
-				for _, h := range s.b[s.i+2 : s.i+6] {
-					if !isHex(h) {
-						return false, false
-					}
-				}
-				s.i += 6
-			default:
-				return false, false
-			}
-		default:
-			s.i++
-		}
+	end, plain := jsonobj.StringEnd(s.b, s.i)
+	if end < 0 {
+		return false, false
 	}
-	return false, false
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+	s.i = end
+	return true, plain
 }
 
 func (s *quickScan) lit(word string) bool {
@@ -351,42 +318,6 @@ func (s *quickScan) num() bool {
 		return false
 	}
 	s.i = end
-	return true
-}
-
-// highFree reports whether key is all ASCII: its fold is then its ASCII
-// upper case (no Kelvin sign or long s can hide in it).
-func highFree(key []byte) bool {
-	for _, c := range key {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-// asciiEqualFold reports whether the ASCII strings a and b are equal
-// with ASCII letters compared case-insensitively (foldKey's fold of
-// ASCII).
-func asciiEqualFold(a, b []byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if x == y {
-			continue
-		}
-		if 'a' <= x && x <= 'z' {
-			x -= 'a' - 'A'
-		}
-		if 'a' <= y && y <= 'z' {
-			y -= 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
 	return true
 }
 

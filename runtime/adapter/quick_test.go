@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/elicitgen/elicitgen/internal/jsonobj"
 )
 
 // quickTypical are messages as clients send them (the servebench
@@ -245,7 +247,7 @@ func TestQuickTakesTypical(t *testing.T) {
 func TestQuickKnownNames(t *testing.T) {
 	for _, set := range []map[string]string{envelopeKeys, paramsKeys} {
 		for _, name := range set {
-			if len(name) > 24 || !highFree([]byte(name)) {
+			if len(name) > 24 || !jsonobj.ASCII([]byte(name)) {
 				t.Errorf("known name %q: longer than 24 bytes or not ASCII", name)
 			}
 		}

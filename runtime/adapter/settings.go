@@ -144,7 +144,7 @@ func (s *Options) Start(c *Call, state string, responses map[string]*runtime.Res
 	if x != nil {
 		x.askedFirst = !s.AcceptUnasked
 		x.narrowClaim()
-		x.pages, x.formApps = s.Pages, s.FormApps
+		x.routes.Pages, x.routes.FormApps = s.Pages, s.FormApps
 	}
 	s.observeStart(c, x, err)
 	return x, err

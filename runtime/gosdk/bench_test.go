@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -183,7 +184,7 @@ func BenchmarkRuntimeShare(b *testing.B) {
 			return &runtime.Response{Action: runtime.ActionAccept, Content: content}, nil
 		})
 		for b.Loop() {
-			x, err := adapter.NewExchange(nil, &adapter.Call{Tool: "deploy", Version: runtime.Version20251125, Caps: adapter.ClientCaps{Form: true}, Push: push})
+			x, err := adapter.NewExchange(nil, &adapter.Call{Tool: "deploy", Version: runtime.Version20251125, Caps: adapter.ClientCaps{Form: true}, Peer: deliver.Peer{Push: push}})
 			if err != nil {
 				b.Fatal(err)
 			}

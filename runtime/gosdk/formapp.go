@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/templates"
 )
 
@@ -19,12 +19,12 @@ func FormAppCapabilities(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {
 	if caps == nil {
 		caps = &mcp.ServerCapabilities{}
 	}
-	caps.AddExtension(adapter.ExtensionUI, adapter.ServerAppExtension())
+	caps.AddExtension(deliver.ExtensionUI, deliver.ServerAppExtension())
 	return caps
 }
 
 // AddFormApp adds to s the resources of the form app
-// (adapter.FormAppURITemplate): an MCP App (text/html;profile=mcp-app)
+// (deliver.FormAppURITemplate): an MCP App (text/html;profile=mcp-app)
 // that draws the form of the elicitation/create request its host
 // forwards to it and answers with an ordinary elicitation result, which
 // the server validates as any other answer. Form requests name it in
@@ -34,12 +34,12 @@ func AddFormApp(s *mcp.Server) {
 	s.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "elicitgen_form_app",
 		Title:       "Form",
-		URITemplate: adapter.FormAppURITemplate,
+		URITemplate: deliver.FormAppURITemplate,
 		Description: "Renders a form the server asks (app-rendered elicitation).",
-		MIMEType:    adapter.AppMIMEType,
+		MIMEType:    deliver.AppMIMEType,
 	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
-			URI: req.Params.URI, MIMEType: adapter.AppMIMEType, Text: templates.FormApp,
+			URI: req.Params.URI, MIMEType: deliver.AppMIMEType, Text: templates.FormApp,
 			Meta: mcp.Meta{"ui": map[string]any{"csp": map[string]any{"connectDomains": []any{}, "resourceDomains": []any{}}, "prefersBorder": true}},
 		}}}, nil
 	})

@@ -8,14 +8,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
 var appCaps = map[string]any{
 	"elicitation": map[string]any{"form": map[string]any{}},
-	"extensions": map[string]any{adapter.ExtensionUI: map[string]any{
-		"mimeTypes": []any{adapter.AppMIMEType}, "elicitation": map[string]any{}}},
+	"extensions": map[string]any{deliver.ExtensionUI: map[string]any{
+		"mimeTypes": []any{deliver.AppMIMEType}, "elicitation": map[string]any{}}},
 }
 
 // resourceURI returns the _meta.ui.resourceUri of a form request, or "".
@@ -31,7 +32,7 @@ func resourceURI(p *mcp.ElicitParams) string {
 func TestFormAppPerRequest(t *testing.T) {
 	ctx := context.Background()
 	noApp := map[string]any{"elicitation": map[string]any{"form": map[string]any{}},
-		"extensions": map[string]any{adapter.ExtensionUI: map[string]any{"mimeTypes": []any{adapter.AppMIMEType}}}}
+		"extensions": map[string]any{deliver.ExtensionUI: map[string]any{"mimeTypes": []any{deliver.AppMIMEType}}}}
 	for _, tc := range []struct {
 		name string
 		apps bool
@@ -67,7 +68,7 @@ func TestFormAppPush(t *testing.T) {
 	for _, app := range []bool{true, false} {
 		caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}
 		if app {
-			caps.AddExtension(adapter.ExtensionUI, map[string]any{"mimeTypes": []any{adapter.AppMIMEType}, "elicitation": map[string]any{}})
+			caps.AddExtension(deliver.ExtensionUI, map[string]any{"mimeTypes": []any{deliver.AppMIMEType}, "elicitation": map[string]any{}})
 		}
 		var got []*mcp.ElicitParams
 		c := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v0"}, &mcp.ClientOptions{Capabilities: caps,
@@ -84,7 +85,7 @@ func TestFormAppPush(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ext, _ := cs.InitializeResult().Capabilities.Extensions[adapter.ExtensionUI].(map[string]any)
+		ext, _ := cs.InitializeResult().Capabilities.Extensions[deliver.ExtensionUI].(map[string]any)
 		if ext["elicitation"] == nil {
 			t.Errorf("server capabilities %+v do not advertise app-rendered elicitation", cs.InitializeResult().Capabilities)
 		}
@@ -101,7 +102,7 @@ func TestFormAppPush(t *testing.T) {
 		}
 		if app {
 			rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: want})
-			if err != nil || len(rr.Contents) != 1 || rr.Contents[0].MIMEType != adapter.AppMIMEType || !strings.Contains(rr.Contents[0].Text, `"ui/initialize"`) {
+			if err != nil || len(rr.Contents) != 1 || rr.Contents[0].MIMEType != deliver.AppMIMEType || !strings.Contains(rr.Contents[0].Text, `"ui/initialize"`) {
 				t.Errorf("resources/read %s = %+v, %v", want, rr, err)
 			}
 		}

@@ -40,6 +40,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -230,10 +231,10 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 		if ss := req.Session; ss != nil {
 			call.Complete = func(ctx context.Context, flowID string) error { return Complete(ctx, ss, flowID) }
 			if tok := req.Params.GetMeta()["progressToken"]; tok != nil {
-				every := adapter.ProgressInterval(cfg.ProgressInterval)
+				every := deliver.ProgressInterval(cfg.ProgressInterval)
 				call.KeepAlive = func(ctx context.Context) func() {
-					return adapter.KeepAlive(ctx, every, func(ctx context.Context, n int) error {
-						return ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(n), Message: adapter.ProgressMessage})
+					return deliver.KeepAlive(ctx, every, func(ctx context.Context, n int) error {
+						return ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(n), Message: deliver.ProgressMessage})
 					})
 				}
 			}
@@ -249,7 +250,7 @@ func newExchange[P mcp.Params](ctx context.Context, cfg *Config, req *mcp.Server
 		}
 		answers, malformed = inputResponses(responses)
 	}
-	push := &pusher{ss: req.Session, version: call.Version, progress: req.Params.GetMeta()["progressToken"], every: adapter.ProgressInterval(cfg.ProgressInterval),
+	push := &pusher{ss: req.Session, version: call.Version, progress: req.Params.GetMeta()["progressToken"], every: deliver.ProgressInterval(cfg.ProgressInterval),
 		app: cfg.FormApps && call.Caps.App}
 	if !runtime.EraOf(call.Version).MultiRoundTrip() && sessionless(req.Session) {
 		// The client's capabilities are unknown, not absent: let the
@@ -322,7 +323,7 @@ func inputRequests(reqs []*runtime.InputRequiredError, app bool) (mcp.InputReque
 			return nil, err
 		}
 		if app && p.Request.Mode == runtime.ModeForm {
-			params.Meta = adapter.AppMeta(params.Meta, p.Request)
+			params.Meta = deliver.AppMeta(params.Meta, p.Request)
 		}
 		params.ElicitationID = "" // removed in 2026-07-28; the flow id rides in requestState
 		out[p.Key] = params
@@ -381,7 +382,7 @@ func clientCaps[P mcp.Params](req *mcp.ServerRequest[P], version string) adapter
 		return adapter.ClientCaps{}
 	}
 	caps := adapter.InitializeCaps(version, true, c.Elicitation.Form != nil, c.Elicitation.URL != nil)
-	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && adapter.AppCaps(c.Extensions)
+	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && deliver.AppCaps(c.Extensions)
 	return caps
 }
 
@@ -483,11 +484,11 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 		return nil, err
 	}
 	if p.app && req.Mode == runtime.ModeForm {
-		params.Meta = adapter.AppMeta(params.Meta, req)
+		params.Meta = deliver.AppMeta(params.Meta, req)
 	}
 	if p.progress != nil {
-		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
-			return p.ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.progress, Progress: float64(n), Message: adapter.ProgressMessage})
+		stop := deliver.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
+			return p.ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.progress, Progress: float64(n), Message: deliver.ProgressMessage})
 		})
 		defer stop()
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/internal/sessions"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,7 +59,7 @@ var ErrClientGone = errors.New("gosdk: the client is gone: its HTTP request or s
 // it with an *http.Server from NewHTTPServer. With opts.Pages it also
 // serves the hosted form pages under opts.PagesPath (requests there never
 // reach the MCP handler): mount it there too, and they get the same Host
-// rule and body and write bounds (adapter.WithPages). Like go-sdk's
+// rule and body and write bounds (deliver.WithPages). Like go-sdk's
 // handlers, it rejects requests whose Host header is not a loopback name
 // when they arrive on a loopback address (DNS-rebinding protection).
 func NewHTTPHandler(s *mcp.Server, opts *serve.Options) http.Handler {
@@ -85,7 +86,7 @@ func NewHTTPHandler(s *mcp.Server, opts *serve.Options) http.Handler {
 	if o.Tasks != nil {
 		inner = o.Tasks(inner) // tasks/* and task-creating calls, inside the limits
 	}
-	return adapter.WithPages(serve.LimitHandler(inner, o), o)
+	return deliver.WithPages(serve.LimitHandler(inner, o), o)
 }
 
 // NewHTTPServer returns an *http.Server for h (typically a mux holding

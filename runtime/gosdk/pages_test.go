@@ -19,6 +19,7 @@ import (
 	"github.com/elicitgen/elicitgen/internal/pagetest"
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/page"
@@ -85,6 +86,15 @@ func newPagesServer(t *testing.T, store page.Store, opts ...func(*gosdk.Config))
 		ps.deploys.Add(1)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("deployed %s: %s to %s x%d", in.Service, d.Branch, d.Env, d.Replicas)}}}, nil, nil
 	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "connect"}, gosdk.HandleFor(cfg, func(ctx context.Context, _ *mcp.CallToolRequest, in args, ask runtime.Asker) (*mcp.CallToolResult, any, error) {
+		out, err := runtime.AskURLFlow(ctx, ask, "Connect your "+in.Service+" account.", func(id string) string {
+			return deliver.PageURL("https://acme.example/connect", "flow", id)
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out.Action) + " " + out.FlowID}}}, nil, nil
+	}))
 	srv.Config.Handler = gosdk.NewHTTPHandler(s, &serve.Options{Pages: pages, PagesPath: "/elicit/"})
 	srv.Start()
 	t.Cleanup(srv.Close)
@@ -114,7 +124,12 @@ func connect(t *testing.T, ctx context.Context, ps *pagesServer, user, version s
 
 func call(t *testing.T, ctx context.Context, cs *mcp.ClientSession, service string) (string, bool) {
 	t.Helper()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"service": service}})
+	return callTool(t, ctx, cs, "deploy", service)
+}
+
+func callTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, tool, service string) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"service": service}})
 	if err != nil {
 		t.Fatalf("call: %v", err)
 	}
@@ -271,6 +286,83 @@ func TestPagesURLMode(t *testing.T) {
 			}
 			if n := ps.deploys.Load(); n != 1 {
 				t.Fatalf("%d deploys", n)
+			}
+		})
+	}
+}
+
+// A URL-mode flow its client ends voids the page's answer: the person
+// accepts on the page, the client declines the URL-mode request, and a
+// later call with the same arguments from a client without elicitation
+// gets a new link and deploys nothing.
+func TestPagesURLModeDeclineVoidsAnswer(t *testing.T) {
+	for _, version := range []string{runtime.Version20251125, runtime.Version20260728} {
+		t.Run(version, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			ps := newPagesServer(t, nil)
+			var page string
+			opts := &mcp.ClientOptions{
+				Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+				ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					page = req.Params.URL
+					if status, body, err := pagetest.Answer(ctx, page, as("alice"), "accept", deployAnswer); err != nil || status != http.StatusOK {
+						return nil, fmt.Errorf("page: %d %v %s", status, err, body)
+					}
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				},
+			}
+			if text, _ := call(t, ctx, connect(t, ctx, ps, "alice", version, opts), "api"); text != "not deployed: decline" {
+				t.Fatalf("URL-mode client: %s", text)
+			}
+			text, isErr := call(t, ctx, connect(t, ctx, ps, "alice", version, nil), "api")
+			if l := pagetest.LinkIn(text, ps.base); !isErr || l == "" || l == page || strings.Contains(text, "still open") {
+				t.Fatalf("client without elicitation after the declined flow: isError %v:\n%s", isErr, text)
+			}
+			if n := ps.deploys.Load(); n != 0 {
+				t.Fatalf("%d deploys from the answer of a declined flow", n)
+			}
+		})
+	}
+}
+
+// A URL flow whose client cannot open URL mode goes out as its link, as a
+// form does: the tool result carries the flow's own URL; the same call
+// made again by the same person goes on with the same flow id; the call
+// after that, or another person's, starts a new flow.
+func TestPagesURLFlowLink(t *testing.T) {
+	formOnly := &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("a request went to a client that cannot open it")
+		},
+	}
+	for _, tc := range []struct {
+		version string
+		opts    *mcp.ClientOptions
+	}{{runtime.Version20250618, nil}, {runtime.Version20251125, nil}, {runtime.Version20260728, formOnly}} {
+		t.Run(tc.version, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			ps := newPagesServer(t, nil)
+			alice := connect(t, ctx, ps, "alice", tc.version, tc.opts)
+			const page = "https://acme.example/connect?flow="
+			text, isErr := callTool(t, ctx, alice, "connect", "acme")
+			first := pagetest.LinkIn(text, page)
+			if !isErr || first == "" || !strings.Contains(text, `call the tool "connect" again with exactly the same arguments`) ||
+				!strings.Contains(text, `(it says: "Connect your acme account.")`) || strings.Contains(text, "answer the form") {
+				t.Fatalf("first call: isError %v:\n%s", isErr, text)
+			}
+			flow := strings.TrimPrefix(first, page)
+			if text, _ := callTool(t, ctx, connect(t, ctx, ps, "bob", tc.version, tc.opts), "connect", "acme"); pagetest.LinkIn(text, page) == first {
+				t.Fatalf("another person got alice's flow:\n%s", text)
+			}
+			if text, isErr := callTool(t, ctx, alice, "connect", "acme"); isErr || text != "accept "+flow {
+				t.Fatalf("the same call again: isError %v: %q, want %q", isErr, text, "accept "+flow)
+			}
+			text, isErr = callTool(t, ctx, alice, "connect", "acme")
+			if l := pagetest.LinkIn(text, page); !isErr || l == "" || l == first {
+				t.Fatalf("the call after: want a new flow:\n%s", text)
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
 	"github.com/elicitgen/elicitgen/runtime/seal"
@@ -54,13 +55,13 @@ func TestFormAppPush(t *testing.T) {
 		init.Params.ClientInfo = mcp.Implementation{Name: "host", Version: "v0"}
 		init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}}
 		if app {
-			init.Params.Capabilities.Extensions = map[string]any{adapter.ExtensionUI: map[string]any{"mimeTypes": []any{adapter.AppMIMEType}, "elicitation": map[string]any{}}}
+			init.Params.Capabilities.Extensions = map[string]any{deliver.ExtensionUI: map[string]any{"mimeTypes": []any{deliver.AppMIMEType}, "elicitation": map[string]any{}}}
 		}
 		ir, err := c.Initialize(ctx, init)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ext, _ := ir.Capabilities.Extensions[adapter.ExtensionUI].(map[string]any); ext["elicitation"] == nil {
+		if ext, _ := ir.Capabilities.Extensions[deliver.ExtensionUI].(map[string]any); ext["elicitation"] == nil {
 			t.Errorf("server capabilities %+v do not advertise app-rendered elicitation", ir.Capabilities)
 		}
 		req := mcp.CallToolRequest{}
@@ -86,7 +87,7 @@ func TestFormAppPush(t *testing.T) {
 				t.Fatalf("resources/read = %+v, %v", read, err)
 			}
 			tc, _ := read.Contents[0].(mcp.TextResourceContents)
-			if tc.MIMEType != adapter.AppMIMEType || !strings.Contains(tc.Text, `"ui/initialize"`) {
+			if tc.MIMEType != deliver.AppMIMEType || !strings.Contains(tc.Text, `"ui/initialize"`) {
 				t.Errorf("resources/read %s = %+v", want, read.Contents[0])
 			}
 		}

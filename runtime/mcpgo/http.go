@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 )
 
@@ -44,7 +45,7 @@ import (
 // serves the hosted form pages under opts.PagesPath: mount it there too.
 // The pages get the Host rule of mcp-go's handler (a request on a
 // loopback address whose Host is not a loopback name is refused) and the
-// same body and write bounds (adapter.WithPages).
+// same body and write bounds (deliver.WithPages).
 func NewHTTPHandler(s *server.MCPServer, opts *serve.Options, more ...server.StreamableHTTPOption) http.Handler {
 	o := opts.Resolved()
 	var sopts []server.StreamableHTTPOption
@@ -59,7 +60,7 @@ func NewHTTPHandler(s *server.MCPServer, opts *serve.Options, more ...server.Str
 	if o.Tasks != nil {
 		inner = o.Tasks(inner) // tasks/* and task-creating calls, inside the limits
 	}
-	return adapter.WithPages(serve.LimitHandler(inner, o), o)
+	return deliver.WithPages(serve.LimitHandler(inner, o), o)
 }
 
 // clientKeyed records the client key of every request (serve.SetClient)

@@ -46,6 +46,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -161,11 +162,11 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 		if srv, session := server.ServerFromContext(ctx), server.ClientSessionFromContext(ctx); srv != nil && session != nil {
 			call.Complete = func(ctx context.Context, flowID string) error { return Complete(ctx, srv, session, flowID) }
 			if tok := progressToken(req); tok != nil {
-				every := adapter.ProgressInterval(cfg.ProgressInterval)
+				every := deliver.ProgressInterval(cfg.ProgressInterval)
 				call.KeepAlive = func(ctx context.Context) func() {
-					return adapter.KeepAlive(ctx, every, func(ctx context.Context, n int) error {
+					return deliver.KeepAlive(ctx, every, func(ctx context.Context, n int) error {
 						return srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-							"progressToken": tok, "progress": n, "message": adapter.ProgressMessage})
+							"progressToken": tok, "progress": n, "message": deliver.ProgressMessage})
 					})
 				}
 			}
@@ -183,7 +184,7 @@ func NewAsker(ctx context.Context, cfg *Config, req mcp.CallToolRequest) (*Asker
 	}
 	s := cfg.settings()
 	x, err := s.Start(call, req.Params.RequestState, answers, malformed, &pusher{srv: server.ServerFromContext(ctx), version: version,
-		progress: progressToken(req), every: adapter.ProgressInterval(cfg.ProgressInterval), app: cfg.FormApps && call.Caps.App})
+		progress: progressToken(req), every: deliver.ProgressInterval(cfg.ProgressInterval), app: cfg.FormApps && call.Caps.App})
 	if err == nil {
 		err = s.Claim(ctx, x)
 	}
@@ -303,7 +304,7 @@ func clientCaps(ctx context.Context, req mcp.CallToolRequest, version string) ad
 	c := s.GetClientCapabilities()
 	e := c.Elicitation
 	caps := adapter.InitializeCaps(version, e != nil, e != nil && e.Form != nil, e != nil && e.URL != nil)
-	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && adapter.AppCaps(c.Extensions)
+	caps.App = caps.Form && runtime.EraOf(version).ModeMembers() && deliver.AppCaps(c.Extensions)
 	return caps
 }
 
@@ -397,7 +398,7 @@ func appMeta(p *mcp.ElicitationParams, req *runtime.Request) {
 	if p.Meta != nil {
 		fields = p.Meta.AdditionalFields
 	}
-	p.Meta = mcp.NewMetaFromMap(adapter.AppMeta(fields, req))
+	p.Meta = mcp.NewMetaFromMap(deliver.AppMeta(fields, req))
 }
 
 // pusher sends elicitation/create on a 2025-era session.
@@ -433,9 +434,9 @@ func (p *pusher) Ask(ctx context.Context, req *runtime.Request) (*runtime.Respon
 		appMeta(&params, req)
 	}
 	if p.progress != nil {
-		stop := adapter.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
+		stop := deliver.KeepAlive(ctx, p.every, func(ctx context.Context, n int) error {
 			return p.srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-				"progressToken": p.progress, "progress": n, "message": adapter.ProgressMessage})
+				"progressToken": p.progress, "progress": n, "message": deliver.ProgressMessage})
 		})
 		defer stop()
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/elicitgen/elicitgen/internal/pagetest"
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 	"github.com/elicitgen/elicitgen/runtime/mcpgo"
 	"github.com/elicitgen/elicitgen/runtime/page"
@@ -60,6 +61,15 @@ func TestPagesLink(t *testing.T) {
 				deploys.Add(1)
 				return mcp.NewToolResultText(fmt.Sprintf("deployed %s x%d", d.Env, d.Replicas)), nil
 			}))
+			s.AddTool(mcp.NewTool("connect"), mcpgo.Handle(cfg, func(ctx context.Context, _ mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
+				out, err := runtime.AskURLFlow(ctx, ask, "Connect your Acme account.", func(id string) string {
+					return deliver.PageURL("https://acme.example/connect", "flow", id)
+				})
+				if err != nil {
+					return nil, err
+				}
+				return mcp.NewToolResultText(string(out.Action) + " " + out.FlowID), nil
+			}))
 			srv.Config.Handler = mcpgo.NewHTTPHandler(s, &serve.Options{Pages: pages, PagesPath: "/elicit/"})
 			srv.Start()
 			defer srv.Close()
@@ -77,9 +87,9 @@ func TestPagesLink(t *testing.T) {
 			if _, err := c.Initialize(ctx, init); err != nil {
 				t.Fatal(err)
 			}
-			call := func() (string, bool) {
+			callTool := func(tool string) (string, bool) {
 				req := mcp.CallToolRequest{}
-				req.Params.Name = "deploy"
+				req.Params.Name = tool
 				res, err := c.CallTool(ctx, req)
 				if err != nil {
 					t.Fatal(err)
@@ -92,6 +102,7 @@ func TestPagesLink(t *testing.T) {
 				}
 				return sb.String(), res.IsError
 			}
+			call := func() (string, bool) { return callTool("deploy") }
 			text, isErr := call()
 			link := pagetest.LinkIn(text, base)
 			if !isErr || link == "" {
@@ -106,6 +117,20 @@ func TestPagesLink(t *testing.T) {
 			}
 			if text, _ := call(); pagetest.LinkIn(text, base) == "" || deploys.Load() != 1 {
 				t.Fatalf("third call (%d deploys): %s", deploys.Load(), text)
+			}
+			// A URL flow goes out as its own link; the same call again
+			// goes on with the same flow id, once.
+			const flowPage = "https://acme.example/connect?flow="
+			text, isErr = callTool("connect")
+			flow := strings.TrimPrefix(pagetest.LinkIn(text, flowPage), flowPage)
+			if !isErr || flow == "" || !strings.Contains(text, `call the tool "connect" again with exactly the same arguments`) {
+				t.Fatalf("URL flow, first call: %v %s", isErr, text)
+			}
+			if text, isErr := callTool("connect"); isErr || text != "accept "+flow {
+				t.Fatalf("URL flow, the same call again: %v %q, want %q", isErr, text, "accept "+flow)
+			}
+			if text, isErr := callTool("connect"); !isErr || pagetest.LinkIn(text, flowPage) == flowPage+flow {
+				t.Fatalf("URL flow, the call after: want a new flow: %v %s", isErr, text)
 			}
 		})
 	}

@@ -37,7 +37,7 @@ func rebound(r *http.Request) bool {
 // rebinding) is answered 403. A cross-origin request of an unsafe method
 // is answered 403 too (http.CrossOriginProtection: Sec-Fetch-Site, else
 // Origin against Host): a page posts only to itself. The adapters' HTTP
-// handlers apply it to Options.Pages (adapter.WithPages).
+// handlers apply it to Options.Pages (deliver.WithPages).
 func GuardHost(h http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

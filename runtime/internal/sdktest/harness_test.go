@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 
 	mgclient "github.com/mark3labs/mcp-go/client"
@@ -169,7 +170,7 @@ func (s *server) bodies() map[string]body {
 		},
 		"connect": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			out, err := runtime.AskURLFlow(ctx, ask, connectMsg, func(id string) string {
-				return adapter.PageURL("https://acme.example/connect", "flow", id)
+				return deliver.PageURL("https://acme.example/connect", "flow", id)
 			})
 			if err != nil {
 				return "", err
@@ -178,7 +179,7 @@ func (s *server) bodies() map[string]body {
 		},
 		"connect_done": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			out, err := runtime.AskURLFlow(ctx, ask, connectMsg, func(id string) string {
-				return adapter.PageURL("https://acme.example/connect", "flow", id)
+				return deliver.PageURL("https://acme.example/connect", "flow", id)
 			})
 			if err != nil || out.Action != runtime.ActionAccept {
 				return fmt.Sprint(out.Action), err
@@ -190,7 +191,7 @@ func (s *server) bodies() map[string]body {
 			return "completed flow=" + out.FlowID, nil
 		},
 		"connect_required": func(ctx context.Context, ask runtime.Asker) (string, error) {
-			return "", adapter.RequireURL("Link your Acme account", "https://acme.example/link?flow=f-1", "f-1")
+			return "", deliver.RequireURL("Link your Acme account", "https://acme.example/link?flow=f-1", "f-1")
 		},
 		"slow": func(ctx context.Context, ask runtime.Asker) (string, error) {
 			text, err := deploy(ctx, ask)

@@ -1,4 +1,4 @@
-package adapter
+package deliver
 
 import (
 	"net/url"

@@ -1,4 +1,4 @@
-package adapter_test
+package deliver_test
 
 import (
 	"log/slog"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/gen"
 	"github.com/elicitgen/elicitgen/runtime"
-	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/deliver"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
 )
 
@@ -15,7 +15,7 @@ func TestChooseRendering(t *testing.T) {
 	deploy := testforms.DeploySchema() // has an integer field (replicas)
 	notify := testforms.NotifySchema() // a multi-select
 	approve := testforms.ApproveSchema()
-	type in = adapter.RenderingInput
+	type in = deliver.RenderingInput
 	for _, tc := range []struct {
 		name string
 		in   in
@@ -46,7 +46,7 @@ func TestChooseRendering(t *testing.T) {
 		{"override app", in{Version: runtime.Version20260728, Form: true, App: true, Schema: deploy, Override: runtime.RenderingApp}, runtime.RenderingApp, "WithRendering(app)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, why := adapter.ChooseRendering(tc.in)
+			got, why := deliver.ChooseRendering(tc.in)
 			if got != tc.want || tc.why != "" && why != tc.why {
 				t.Errorf("ChooseRendering = %q, %q; want %q, %q", got, why, tc.want, tc.why)
 			}
@@ -67,7 +67,7 @@ func TestClientProfilesMatchLimits(t *testing.T) {
 		limits[l.Client][l.Feature] = l.Limit
 	}
 	kindFeature := map[runtime.Kind]gen.Feature{runtime.KindInteger: gen.FeatureInteger, runtime.KindNumber: gen.FeatureNumber, runtime.KindMulti: gen.FeatureMulti}
-	for _, p := range adapter.ClientProfiles() {
+	for _, p := range deliver.ClientProfiles() {
 		l, ok := limits[p.Client]
 		if !ok {
 			t.Errorf("profile %s: no such client in gen.ClientLimits", p.Client)
@@ -91,7 +91,7 @@ func TestClientProfilesMatchLimits(t *testing.T) {
 		for client, l := range limits {
 			if strings.HasPrefix(l[f], "cannot edit") {
 				found := false
-				for _, p := range adapter.ClientProfiles() {
+				for _, p := range deliver.ClientProfiles() {
 					found = found || p.Client == client
 				}
 				if !found {

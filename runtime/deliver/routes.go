@@ -1,0 +1,91 @@
+package deliver
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/page"
+)
+
+// Routes chooses how each question of one call reaches the person, and
+// keeps what its exchange reports of them: the rendering chosen for each
+// key and the links the tool result carries. The zero value has no pages
+// and no form apps; it is safe for concurrent use.
+type Routes struct {
+	// Pages serve the questions whose rendering is a hosted page; nil
+	// means none.
+	Pages *page.Pages
+	// FormApps: the adapter renders forms as an MCP App for clients that
+	// declare it.
+	FormApps bool
+
+	mu      sync.Mutex
+	renders map[string]choice
+	links   []*LinkRequiredError
+}
+
+// choice is the rendering chosen for a question, and why.
+type choice struct {
+	r   runtime.Rendering
+	why string
+}
+
+// Route chooses the rendering of req, asked under key, from in (see
+// ChooseRendering; Routes sets in.Pages and in.App), records it, and
+// returns the delivery that asks it on pages, or nil when the client's own
+// form asks it. An override the client or the server cannot take is an
+// error matching runtime.ErrUnavailable.
+func (rs *Routes) Route(key string, req *runtime.Request, in RenderingInput) (Delivery, error) {
+	in.Pages, in.App = rs.Pages != nil, in.App && rs.FormApps
+	r, why := ChooseRendering(in)
+	if r == runtime.RenderingAuto && in.Override != runtime.RenderingAuto {
+		return nil, unavailable(req, why)
+	}
+	rs.mu.Lock()
+	if rs.renders == nil {
+		rs.renders = make(map[string]choice, 1)
+	}
+	rs.renders[key] = choice{r, why}
+	rs.mu.Unlock()
+	return For(r, rs.Pages), nil
+}
+
+// FlowLink records that the URL flow asked under key goes out as its link
+// (runtime.RenderingLink), for why, and returns its delivery.
+func (rs *Routes) FlowLink(key, why string) Delivery {
+	rs.mu.Lock()
+	if rs.renders == nil {
+		rs.renders = make(map[string]choice, 1)
+	}
+	rs.renders[key] = choice{runtime.RenderingLink, why}
+	rs.mu.Unlock()
+	return &FlowLink{Pages: rs.Pages}
+}
+
+// Rendering returns the rendering chosen for key and why; "" when none
+// was.
+func (rs *Routes) Rendering(key string) (runtime.Rendering, string) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	c := rs.renders[key]
+	return c.r, c.why
+}
+
+// Note keeps the link of err, the error of a delivery, when it is a
+// *LinkRequiredError.
+func (rs *Routes) Note(err error) {
+	var le *LinkRequiredError
+	if errors.As(err, &le) {
+		rs.mu.Lock()
+		rs.links = append(rs.links, le)
+		rs.mu.Unlock()
+	}
+}
+
+// Links returns the links noted, in the order asked.
+func (rs *Routes) Links() []*LinkRequiredError {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return append([]*LinkRequiredError(nil), rs.links...)
+}
