@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/elicitgen/elicitgen/runtime/internal/exact"
 	"strconv"
 	"sync"
 	"time"
@@ -330,7 +331,7 @@ func (x *Exchange) askPush(ctx context.Context, req *runtime.Request) (*runtime.
 		r.ElicitationID = wire.NewID()
 		req = &r
 	}
-	return acceptContent(req)(x.call.Push.Ask(ctx, req))
+	return exact.AcceptContent(req)(x.call.Push.Ask(ctx, req))
 }
 
 // askModern runs with x.mu held.
@@ -349,7 +350,7 @@ func (x *Exchange) askModern(key string, req *runtime.Request) (*runtime.Respons
 		return nil, fmt.Errorf("%w: %w", runtime.ErrMalformedInput, &runtime.ValidationError{Form: name, Fields: []*runtime.FieldError{{Msg: "inputResponses[" + strconv.Quote(key) + "]: " + reason}}})
 	}
 	if r, ok := x.call.Responses[key]; ok && r != nil && (!x.askedFirst && !req.AskedFirst || x.state.WasAsked(key)) {
-		if _, err := acceptContent(req)(r, nil); err != nil {
+		if _, err := exact.AcceptContent(req)(r, nil); err != nil {
 			return nil, err
 		}
 		x.state.Answers[key] = r

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitgen/elicitgen/runtime/internal/exact"
 	"io"
 	"strconv"
 	"sync"
@@ -224,7 +225,7 @@ func ErrorResponse(id json.RawMessage, code int, problem error) []byte {
 func lineIsResponse(line []byte) bool {
 	resp := false
 	for _, k := range topKeys(line) {
-		switch string(foldKey(nil, k)) {
+		switch string(exact.FoldKey(nil, k)) {
 		case "METHOD":
 			return false
 		case "RESULT", "ERROR":

@@ -1,4 +1,4 @@
-package adapter
+package exact
 
 import (
 	"errors"
@@ -23,7 +23,7 @@ func TestAcceptContent(t *testing.T) {
 		{form, &runtime.Response{Action: runtime.ActionDecline}, false},
 		{url, &runtime.Response{Action: runtime.ActionAccept}, false},
 	} {
-		_, err := acceptContent(tc.req)(tc.resp, nil)
+		_, err := AcceptContent(tc.req)(tc.resp, nil)
 		if got := errors.Is(err, runtime.ErrMalformedInput); got != tc.bad {
 			t.Errorf("%s %+v: %v, want malformed=%t", tc.req.Mode, tc.resp, err, tc.bad)
 		}

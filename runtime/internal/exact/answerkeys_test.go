@@ -1,4 +1,4 @@
-package adapter_test
+package exact_test
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/internal/exact"
 )
 
 func TestCheckAnswerKeys(t *testing.T) {
@@ -31,11 +31,11 @@ func TestCheckAnswerKeys(t *testing.T) {
 		{`{"action":"decline","content":null}`, ""},
 		{`{"action":"accept"}`, ""}, // URL mode; a form's accept without content fails later
 	} {
-		err := adapter.CheckAnswerKeys([]byte(tc.raw))
+		err := exact.CheckAnswerKeys([]byte(tc.raw))
 		switch {
 		case tc.bad == "" && err != nil:
 			t.Errorf("%s: %v, want accepted", tc.raw, err)
-		case tc.bad != "" && (!errors.Is(err, adapter.ErrAnswerKeys) || !strings.Contains(err.Error(), tc.bad)):
+		case tc.bad != "" && (!errors.Is(err, exact.ErrAnswerKeys) || !strings.Contains(err.Error(), tc.bad)):
 			t.Errorf("%s: %v, want ErrAnswerKeys naming %s", tc.raw, err, tc.bad)
 		}
 	}
@@ -50,7 +50,7 @@ func TestExactAnswers(t *testing.T) {
 		`not json`,
 	}
 	for _, m := range keep {
-		if got := adapter.ExactAnswers([]byte(m)); !bytes.Equal(got, []byte(m)) {
+		if got := exact.ExactAnswers([]byte(m)); !bytes.Equal(got, []byte(m)) {
 			t.Errorf("%s was rewritten to %s", m, got)
 		}
 	}
@@ -58,7 +58,7 @@ func TestExactAnswers(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","inputResponses":{"a":{"action":"decline","Action":"accept"},"b":{"action":"accept"}}}}`,
 		`{"jsonrpc":"2.0","id":2,"result":{"Action":"accept","content":{"x":1}}}`,
 	} {
-		got := adapter.ExactAnswers([]byte(m))
+		got := exact.ExactAnswers([]byte(m))
 		var v struct {
 			Result *struct{ Action string } `json:"result"`
 			Params *struct {
@@ -79,7 +79,7 @@ func TestExactAnswers(t *testing.T) {
 				t.Errorf("%s: a well-formed entry was changed: %s", m, got)
 			}
 		}
-		reason, bad := adapter.MalformedAction(action)
+		reason, bad := exact.MalformedAction(action)
 		if !bad || !strings.Contains(reason, "Action") {
 			t.Errorf("%s: rewritten to %s; want a malformed marker naming the key", m, got)
 		}

@@ -1,4 +1,4 @@
-package adapter
+package exact
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ var paramsKeys = foldSet("_meta", "argument", "arguments", "capabilities", "clie
 func foldSet(names ...string) map[string]string {
 	m := make(map[string]string, len(names))
 	for _, n := range names {
-		m[string(foldKey(nil, n))] = n
+		m[string(FoldKey(nil, n))] = n
 	}
 	return m
 }
@@ -106,7 +106,7 @@ func objectKeys(raw []byte, known map[string]string, where, skip string) (map[st
 				return nil, fmt.Errorf("%w: %s key %s: %v", ErrEnvelope, where, strconv.Quote(k), err)
 			}
 		}
-		f := string(foldKey(nil, k))
+		f := string(FoldKey(nil, k))
 		if prev, dup := seen[f]; dup {
 			return nil, fmt.Errorf("%w: %s keys %s and %s are one name to case-insensitive JSON decoding; send each key once, spelled exactly",
 				ErrEnvelope, where, strconv.Quote(prev), strconv.Quote(k))

@@ -1,4 +1,4 @@
-package adapter
+package exact
 
 import (
 	"bytes"
@@ -90,7 +90,7 @@ func checkArgKeys(args []byte) error {
 			top = stack[len(stack)-1]
 		}
 		if k, ok := tok.(string); ok && top != nil && top.object && top.key {
-			f := string(foldKey(nil, k))
+			f := string(FoldKey(nil, k))
 			if prev, dup := top.keys[f]; dup {
 				return fmt.Errorf("%w: keys %s and %s at %s are the same name to encoding/json's case-insensitive decoding; send each key once, spelled exactly",
 					ErrAmbiguousArguments, strconv.Quote(prev), strconv.Quote(k), top.path)
@@ -124,10 +124,10 @@ func checkArgKeys(args []byte) error {
 	}
 }
 
-// foldKey appends the fold of s as encoding/json computes it: ASCII
+// FoldKey appends the fold of s as encoding/json computes it: ASCII
 // letters upper-cased, any other rune replaced by the smallest rune of
 // its simple fold orbit.
-func foldKey(dst []byte, s string) []byte {
+func FoldKey(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if 'a' <= c && c <= 'z' {

@@ -1,4 +1,4 @@
-package adapter
+package exact
 
 import "github.com/elicitgen/elicitgen/internal/jsonobj"
 

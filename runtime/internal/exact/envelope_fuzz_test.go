@@ -1,4 +1,4 @@
-package adapter_test
+package exact_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/internal/exact"
 )
 
 // answersRead is what a reader took from one message: the action of each
@@ -140,10 +140,10 @@ func FuzzEnvelopeDifferential(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if adapter.CheckEnvelope(b) != nil {
+		if exact.CheckEnvelope(b) != nil {
 			return
 		}
-		out := adapter.ExactAnswers(b)
+		out := exact.ExactAnswers(b)
 		want := exactReading(out)
 		for name, read := range map[string]func([]byte) answersRead{"go-sdk": goSDKReading, "mcp-go": mcpGoReading} {
 			got := read(out)

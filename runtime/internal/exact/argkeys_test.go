@@ -1,11 +1,11 @@
-package adapter_test
+package exact_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/internal/exact"
 )
 
 func TestCheckArgKeys(t *testing.T) {
@@ -36,11 +36,11 @@ func TestCheckArgKeys(t *testing.T) {
 		{`{"service":"billing"}]`, "not readable"},
 		{`{"n":1e308,"m":123456789012345678901234567890}`, ""},
 	} {
-		err := adapter.CheckArgKeys([]byte(tc.args))
+		err := exact.CheckArgKeys([]byte(tc.args))
 		switch {
 		case tc.keys == "" && err != nil:
 			t.Errorf("%s: %v, want accepted", tc.args, err)
-		case tc.keys != "" && (!errors.Is(err, adapter.ErrAmbiguousArguments) || !strings.Contains(err.Error(), tc.keys)):
+		case tc.keys != "" && (!errors.Is(err, exact.ErrAmbiguousArguments) || !strings.Contains(err.Error(), tc.keys)):
 			t.Errorf("%s: %v, want ErrAmbiguousArguments naming %s", tc.args, err, tc.keys)
 		}
 	}

@@ -1,14 +1,12 @@
-package adapter
+package exact
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/elicitgen/elicitgen/internal/jsonobj"
 )
@@ -152,6 +150,9 @@ func mutations(s string) []string {
 // corpus returns the inputs saved under testdata/fuzz/name of dir.
 func corpus(t testing.TB, dir, name string) []string {
 	files, _ := filepath.Glob(filepath.Join(dir, "testdata", "fuzz", name, "*"))
+	if len(files) == 0 {
+		t.Fatalf("no fuzz corpus %s in %s", name, dir)
+	}
 	var out []string
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -209,7 +210,7 @@ func TestQuickMessageAgrees(t *testing.T) {
 }
 
 func TestQuickArgsAgrees(t *testing.T) {
-	seeds := append(append([]string{}, quickArgsCases...), corpus(t, "../seal", "FuzzCanonicalArgs")...)
+	seeds := append(append([]string{}, quickArgsCases...), corpus(t, "../../seal", "FuzzCanonicalArgs")...)
 	for _, s := range seeds {
 		for _, m := range mutations(s) {
 			agreeArgs(t, []byte(m))
@@ -268,33 +269,8 @@ func FuzzQuickMessage(f *testing.F) {
 // general path. Run with
 // go test -run '^$' -fuzz FuzzQuickArgs -fuzztime 60s ./runtime/adapter/
 func FuzzQuickArgs(f *testing.F) {
-	for _, s := range append(append([]string{}, quickArgsCases...), corpus(f, "../seal", "FuzzCanonicalArgs")...) {
+	for _, s := range append(append([]string{}, quickArgsCases...), corpus(f, "../../seal", "FuzzCanonicalArgs")...) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { agreeArgs(t, b) })
-}
-
-// TestReadBody: the body is read whole whatever its stated size, and at
-// most limit+1 bytes of it.
-func TestReadBody(t *testing.T) {
-	const limit = 64
-	for _, n := range []int{0, 1, 10, 63, 64, 65, 200} {
-		body := strings.Repeat("x", n)
-		want := body[:min(n, limit+1)]
-		for _, size := range []int64{-1, 0, int64(n) - 1, int64(n), int64(n) + 1, limit, limit + 1} {
-			got, err := readBody(iotest.OneByteReader(strings.NewReader(body)), size, limit)
-			if err != nil || string(got) != want {
-				t.Errorf("%d bytes stated as %d: %d bytes, %v; want %d", n, size, len(got), err, len(want))
-			}
-		}
-	}
-	big := strings.Repeat("y", readBodyPresize+10)
-	for _, size := range []int64{-1, readBodyPresize, readBodyPresize + 10} {
-		if got, err := readBody(strings.NewReader(big), size, 1<<20); err != nil || string(got) != big {
-			t.Errorf("%d bytes stated as %d: %d bytes, %v", len(big), size, len(got), err)
-		}
-	}
-	if _, err := readBody(iotest.ErrReader(io.ErrUnexpectedEOF), 10, limit); err != io.ErrUnexpectedEOF {
-		t.Errorf("a failing body: %v", err)
-	}
 }

@@ -1,4 +1,4 @@
-package adapter
+package exact
 
 import (
 	"bufio"
@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -42,7 +41,7 @@ func answerKeys(raw []byte) (answer bool, err error) {
 	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
 		return false, fmt.Errorf("%w: not a JSON object", ErrAnswerKeys)
 	}
-	action, content := string(foldKey(nil, "action")), string(foldKey(nil, "content"))
+	action, content := string(FoldKey(nil, "action")), string(FoldKey(nil, "content"))
 	seen := map[string]bool{}
 	var bad, notObject error
 	accept := false
@@ -56,7 +55,7 @@ func answerKeys(raw []byte) (answer bool, err error) {
 		if err := d.Decode(&v); err != nil {
 			return answer, fmt.Errorf("%w: %v", ErrAnswerKeys, err)
 		}
-		f := string(foldKey(nil, k))
+		f := string(FoldKey(nil, k))
 		if f != action && f != content {
 			continue
 		}
@@ -92,12 +91,12 @@ func answerKeys(raw []byte) (answer bool, err error) {
 	return answer, bad
 }
 
-// acceptContent returns the filter of an answer to req: a form-mode
+// AcceptContent returns the filter of an answer to req: a form-mode
 // accept without content (absent, or null as the SDKs decode it) is
 // malformed input, never an accept of the form's defaults; every
 // conformance suite's form accept carries an object. A URL-mode accept
 // has no content.
-func acceptContent(req *runtime.Request) func(*runtime.Response, error) (*runtime.Response, error) {
+func AcceptContent(req *runtime.Request) func(*runtime.Response, error) (*runtime.Response, error) {
 	return func(r *runtime.Response, err error) (*runtime.Response, error) {
 		if err != nil || r == nil || r.Action != runtime.ActionAccept || req.Mode == runtime.ModeURL || r.Content != nil {
 			return r, err
@@ -191,111 +190,6 @@ func marker(err error) json.RawMessage {
 	return b
 }
 
-// ExactAnswersHTTP wraps an MCP HTTP handler (go-sdk's
-// StreamableHTTPHandler, mcp-go's StreamableHTTPServer) so that every
-// POSTed JSON-RPC message passes through CheckEnvelope and ExactAnswers
-// before the SDK decodes it. A body CheckEnvelope refuses (a batch, a
-// case-variant or repeated envelope key) is answered 400 with a JSON-RPC
-// -32600 error, or, when it is the client's response to the server's
-// request, handed to the SDK as an error response with its id. Bodies over maxBody bytes (zero: 4 MiB) are refused with
-// 413.
-func ExactAnswersHTTP(h http.Handler, maxBody int64) http.Handler {
-	if maxBody <= 0 {
-		maxBody = 4 << 20
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Body == nil {
-			h.ServeHTTP(w, r)
-			return
-		}
-		b, err := readBody(r.Body, r.ContentLength, maxBody)
-		r.Body.Close()
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-			return
-		}
-		if err != nil {
-			http.Error(w, "reading body: "+err.Error(), http.StatusBadRequest)
-			return
-		}
-		if int64(len(b)) > maxBody {
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-			return
-		}
-		if quickMessage(b) {
-			// Already exact: passed on as read.
-			r.Body = io.NopCloser(bytes.NewReader(b))
-			r.ContentLength = int64(len(b))
-			h.ServeHTTP(w, r)
-			return
-		}
-		if eerr := checkEnvelope(b); eerr != nil {
-			if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
-				toSDK, toClient := batchErrors(t, eerr)
-				if len(toSDK) > 0 {
-					// The client's answers, batched: the first fails its
-					// pending request (the others wait for their timeout).
-					b = toSDK[0]
-					r.Body = io.NopCloser(bytes.NewReader(b))
-					r.ContentLength = int64(len(b))
-					h.ServeHTTP(w, r)
-					return
-				}
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusBadRequest)
-				w.Write(append([]byte("["), append(bytes.Join(toClient, []byte(",")), ']')...))
-				return
-			}
-			if id := lineID(b); id != nil && lineIsResponse(b) {
-				// The client's answer to the server's request: the SDK
-				// reads an error response in its place, so the server's
-				// pending request fails with the reason.
-				b = ErrorResponse(id, CodeInvalidRequest, eerr)
-			} else {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusBadRequest)
-				w.Write(ErrorResponse(lineID(b), CodeInvalidRequest, eerr))
-				return
-			}
-		}
-		b = exactAnswers(b)
-		r.Body = io.NopCloser(bytes.NewReader(b))
-		r.ContentLength = int64(len(b))
-		h.ServeHTTP(w, r)
-	})
-}
-
-// readBodyPresize bounds the buffer readBody sizes by a stated length
-// before the bytes arrive: a client stating a large body and sending it
-// slowly holds no more than this until it does.
-const readBodyPresize = 64 << 10
-
-// readBody reads body to its end, at most limit+1 bytes, into one
-// buffer of the stated size when it has one (a POST's Content-Length, up
-// to readBodyPresize) instead of growing one.
-func readBody(body io.Reader, size, limit int64) ([]byte, error) {
-	lr := io.LimitReader(body, limit+1)
-	if size < 0 || size > limit || size > readBodyPresize {
-		return io.ReadAll(lr)
-	}
-	b := make([]byte, 0, size+1) // room to see the end without growing
-	for {
-		n, err := lr.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-		if len(b) == cap(b) { // longer than stated
-			rest, err := io.ReadAll(lr)
-			return append(b, rest...), err
-		}
-	}
-}
-
 // ExactAnswersReader wraps the input of a newline-delimited JSON-RPC
 // stream (stdio) so that every message passes through ExactAnswers.
 func ExactAnswersReader(r io.Reader) io.Reader {
@@ -319,3 +213,8 @@ func ExactAnswersReader(r io.Reader) io.Reader {
 	}()
 	return pr
 }
+
+// Plain reports whether msg certainly passes CheckEnvelope and is left
+// unchanged by ExactAnswers: the checks' allocation-free fast path. False
+// means only that the general checks must decide.
+func Plain(msg []byte) bool { return quickMessage(msg) }
