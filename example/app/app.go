@@ -113,6 +113,11 @@ type Options struct {
 	// app-rendered elicitation (SEP-3118, draft; gosdk.Config.FormApps):
 	// the server advertises the extension and serves the form app.
 	FormApps bool
+	// Rendering is the server-wide rendering of the tools' forms
+	// (adapter.Options.Rendering): runtime.RenderingURLPage or
+	// runtime.RenderingLink sends every person to the hosted page, for a
+	// deployment behind a gateway that cannot relay elicitation.
+	Rendering runtime.Rendering
 	// Tasks advertises the MCP Tasks extension (io.modelcontextprotocol/tasks):
 	// set it when the HTTP handler mounts a tasks front
 	// (serve.Options.Tasks, with TaskPolicy for the tools).
@@ -161,6 +166,7 @@ func New(opts Options) *App {
 			Pages:            opts.Pages,
 			ProgressInterval: opts.ProgressInterval,
 			FormApps:         opts.FormApps,
+			Rendering:        opts.Rendering,
 		},
 	}
 	if opts.Identity != nil {

@@ -111,6 +111,14 @@ const ProgressIntervalEnv = "ELICIT_PROGRESS_INTERVAL"
 // Inspector's web UI.
 const FormAppsEnv = "ELICIT_FORM_APPS"
 
+// RenderingEnv names the environment variable that sets the server-wide
+// rendering of the tools' forms (adapter.Options.Rendering): "url-page"
+// or "link" sends every person to the hosted page (it needs --pages),
+// for a deployment behind a gateway that passes the client's elicitation
+// capability on but cannot relay a request to it; "" or "auto" chooses
+// per client.
+const RenderingEnv = "ELICIT_RENDERING"
+
 // AllowEvictionEnv names the environment variable that lets the Redis
 // replay store run on a Redis whose maxmemory-policy may evict claims:
 // its value is the reason, logged at start (redisstore.Store.AllowEviction).
@@ -183,6 +191,15 @@ func main() {
 func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, replayLim *replayLimits, audit runtime.Observer) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
 	opts.FormApps = os.Getenv(FormAppsEnv) == "1"
+	switch r := runtime.Rendering(os.Getenv(RenderingEnv)); {
+	case r == "" || r == "auto":
+	case r != runtime.RenderingURLPage && r != runtime.RenderingLink:
+		return fmt.Errorf("%s=%q: want url-page, link or auto", RenderingEnv, r)
+	case !pages:
+		return fmt.Errorf("%s=%s sends every person to the hosted page: start with --pages (or %s=1)", RenderingEnv, r, PagesEnv)
+	default:
+		opts.Rendering = r
+	}
 	if v := os.Getenv(ProgressIntervalEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {

@@ -23,7 +23,7 @@ func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, er
 			return x.routes.FlowLink(key, ue.Reason+"; the tool result carries the flow's link"), nil
 		}
 	}
-	if req.Mode != runtime.ModeForm || x.routes.Pages == nil && req.Rendering == runtime.RenderingAuto && x.obs == nil {
+	if req.Mode != runtime.ModeForm || x.routes.Pages == nil && req.Rendering == runtime.RenderingAuto && x.routes.Policy == runtime.RenderingAuto && x.obs == nil {
 		// Without pages, an override or an observer, the question is
 		// asked as before: no choice to make or report.
 		return nil, nil

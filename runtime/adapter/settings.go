@@ -104,6 +104,15 @@ type Options struct {
 	// other; a client without the extension gets the same request and
 	// shows its own form.
 	FormApps bool
+	// Rendering is the server-wide rendering of every form question whose
+	// ask names none (runtime.WithRendering still wins):
+	// runtime.RenderingURLPage or runtime.RenderingLink send every person
+	// to the hosted page (Pages must be set), for a deployment behind a
+	// gateway that passes the client's elicitation capability on but
+	// cannot relay a request to it. A client that cannot take the forced
+	// rendering is not asked (Unavailable). runtime.RenderingAuto, the
+	// default, chooses per client (deliver.ChooseRendering).
+	Rendering runtime.Rendering
 }
 
 // Claim spends the state of x in the options' replay store when it
@@ -144,7 +153,7 @@ func (s *Options) Start(c *Call, state string, responses map[string]*runtime.Res
 	if x != nil {
 		x.askedFirst = !s.AcceptUnasked
 		x.narrowClaim()
-		x.routes.Pages, x.routes.FormApps = s.Pages, s.FormApps
+		x.routes.Pages, x.routes.FormApps, x.routes.Policy = s.Pages, s.FormApps, s.Rendering
 	}
 	s.observeStart(c, x, err)
 	return x, err

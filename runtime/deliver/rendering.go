@@ -27,6 +27,10 @@ type RenderingInput struct {
 	Schema *runtime.Schema
 	// Override is the ask's runtime.WithRendering; runtime.RenderingAuto for none.
 	Override runtime.Rendering
+	// Policy is the server-wide rendering (adapter.Options.Rendering),
+	// which applies as an override to the asks that name none;
+	// runtime.RenderingAuto for none.
+	Policy runtime.Rendering
 }
 
 // ChooseRendering returns the rendering of a form question and why, in
@@ -39,13 +43,18 @@ type RenderingInput struct {
 //  2. the known limits of the client (clientProfileFor): a client known
 //     not to show forms at all, or not to fill a field of this form, is
 //     sent to the page, when there are pages;
-//  3. the ask's override (WithRendering), which picks among what the
-//     capabilities allow, or leaves the question unavailable.
+//  3. the ask's override (WithRendering), else the server's policy
+//     (Policy), which picks among what the capabilities allow, or leaves
+//     the question unavailable.
 //
 // runtime.RenderingAuto with a reason means no rendering can reach the person
 // (no elicitation and no pages): the question is unavailable, and the
 // adapter's no-page behaviour applies.
 func ChooseRendering(in RenderingInput) (runtime.Rendering, string) {
+	label := "WithRendering"
+	if in.Override == runtime.RenderingAuto && in.Policy != runtime.RenderingAuto {
+		in.Override, label = in.Policy, "Options.Rendering"
+	}
 	era := runtime.EraOf(in.Version)
 	form := in.Form && era.CanElicit()
 	var formWhy string
@@ -66,30 +75,30 @@ func ChooseRendering(in RenderingInput) (runtime.Rendering, string) {
 	switch in.Override {
 	case runtime.RenderingForm:
 		if !form {
-			return runtime.RenderingAuto, "WithRendering(form): " + formWhy
+			return runtime.RenderingAuto, label + "(form): " + formWhy
 		}
-		return runtime.RenderingForm, "WithRendering(form)"
+		return runtime.RenderingForm, label + "(form)"
 	case runtime.RenderingApp:
 		switch {
 		case !form:
-			return runtime.RenderingAuto, "WithRendering(app): " + formWhy
+			return runtime.RenderingAuto, label + "(app): " + formWhy
 		case !in.App:
-			return runtime.RenderingAuto, "WithRendering(app): the client did not declare app-rendered elicitation, or the server renders no form apps"
+			return runtime.RenderingAuto, label + "(app): the client did not declare app-rendered elicitation, or the server renders no form apps"
 		}
-		return runtime.RenderingApp, "WithRendering(app)"
+		return runtime.RenderingApp, label + "(app)"
 	case runtime.RenderingURLPage:
 		switch {
 		case !in.Pages:
-			return runtime.RenderingAuto, "WithRendering(url-page): the server has no hosted pages"
+			return runtime.RenderingAuto, label + "(url-page): the server has no hosted pages"
 		case !urlPage:
-			return runtime.RenderingAuto, "WithRendering(url-page): the client did not declare URL-mode elicitation"
+			return runtime.RenderingAuto, label + "(url-page): the client did not declare URL-mode elicitation"
 		}
-		return runtime.RenderingURLPage, "WithRendering(url-page)"
+		return runtime.RenderingURLPage, label + "(url-page)"
 	case runtime.RenderingLink:
 		if !link {
-			return runtime.RenderingAuto, "WithRendering(link): the server has no hosted pages"
+			return runtime.RenderingAuto, label + "(link): the server has no hosted pages"
 		}
-		return runtime.RenderingLink, "WithRendering(link)"
+		return runtime.RenderingLink, label + "(link)"
 	}
 	if form {
 		prof := clientProfileFor(in.ClientName, in.ClientVersion)

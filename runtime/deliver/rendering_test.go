@@ -44,6 +44,10 @@ func TestChooseRendering(t *testing.T) {
 		{"app client", in{Version: runtime.Version20260728, Form: true, App: true, Pages: true, Schema: deploy}, runtime.RenderingApp, "declared form mode and app-rendered elicitation"},
 		{"override app, no app", in{Version: runtime.Version20260728, Form: true, Schema: deploy, Override: runtime.RenderingApp}, runtime.RenderingAuto, ""},
 		{"override app", in{Version: runtime.Version20260728, Form: true, App: true, Schema: deploy, Override: runtime.RenderingApp}, runtime.RenderingApp, "WithRendering(app)"},
+		{"server policy link, form client", in{Version: runtime.Version20251125, Form: true, Pages: true, Schema: deploy, Policy: runtime.RenderingLink}, runtime.RenderingLink, "Options.Rendering(link)"},
+		{"server policy link, no pages", in{Version: runtime.Version20251125, Form: true, Schema: deploy, Policy: runtime.RenderingLink}, runtime.RenderingAuto, "Options.Rendering(link): the server has no hosted pages"},
+		{"server policy url-page, no URL mode", in{Version: runtime.Version20260728, Form: true, Pages: true, Schema: deploy, Policy: runtime.RenderingURLPage}, runtime.RenderingAuto, "Options.Rendering(url-page): the client did not declare URL-mode elicitation"},
+		{"the ask's override beats the server policy", in{Version: runtime.Version20251125, Form: true, Pages: true, Schema: deploy, Override: runtime.RenderingForm, Policy: runtime.RenderingLink}, runtime.RenderingForm, "WithRendering(form)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, why := deliver.ChooseRendering(tc.in)

@@ -19,6 +19,10 @@ type Routes struct {
 	// FormApps: the adapter renders forms as an MCP App for clients that
 	// declare it.
 	FormApps bool
+	// Policy is the server-wide rendering of form questions whose ask
+	// names none (adapter.Options.Rendering); runtime.RenderingAuto
+	// chooses per client.
+	Policy runtime.Rendering
 
 	mu      sync.Mutex
 	renders map[string]choice
@@ -37,9 +41,9 @@ type choice struct {
 // form asks it. An override the client or the server cannot take is an
 // error matching runtime.ErrUnavailable.
 func (rs *Routes) Route(key string, req *runtime.Request, in RenderingInput) (Delivery, error) {
-	in.Pages, in.App = rs.Pages != nil, in.App && rs.FormApps
+	in.Pages, in.App, in.Policy = rs.Pages != nil, in.App && rs.FormApps, rs.Policy
 	r, why := ChooseRendering(in)
-	if r == runtime.RenderingAuto && in.Override != runtime.RenderingAuto {
+	if r == runtime.RenderingAuto && (in.Override != runtime.RenderingAuto || in.Policy != runtime.RenderingAuto) {
 		return nil, unavailable(req, why)
 	}
 	rs.mu.Lock()
