@@ -111,7 +111,7 @@ func TestEmitGoIsFormatted(t *testing.T) {
 		`"default":2`,
 		`"default":["red","blue"]`,
 		`"title":"Ünïcode \u202etxt"`,
-		"\t{Type: (*Empty)(nil), SchemaVar: &EmptySchema, AskVar: &AskEmpty, AcceptVar: &AcceptEmpty, Spec: `{\"name\":\"Empty\",\"properties\":[]}`},",
+		"\nvar elicitFormEmpty = elicitimpl.Form{Type: (*Empty)(nil), Spec: `{\"name\":\"Empty\",\"properties\":[]}`}\n",
 		"\tother.Base\n",
 		"= other.Base{}",
 	} {
@@ -123,9 +123,9 @@ func TestEmitGoIsFormatted(t *testing.T) {
 		t.Logf("generated:\n%s", src)
 	}
 	// The layout: the API of every form, then the guards, then the data.
-	api := bytes.Index(src, []byte("var AskEmpty func("))
+	api := bytes.Index(src, []byte("func AskEmpty("))
 	guard := bytes.Index(src, []byte("type _Odd_changed_since"))
-	data := bytes.Index(src, []byte("var elicitDescriptors ="))
+	data := bytes.Index(src, []byte("var elicitFormEmpty ="))
 	if !(api > 0 && api < guard && guard < data) {
 		t.Errorf("want the API (at %d) before the guards (%d) before the data (%d)", api, guard, data)
 	}
@@ -224,4 +224,98 @@ func TestTagLiteral(t *testing.T) {
 			t.Errorf("tagLiteral(%q) = %s, want %s", tc.tag, got, tc.want)
 		}
 	}
+}
+
+// TestEmitGoAddingAFormOnlyAddsLines: a form's generated code names
+// nothing by position, so adding a form near the top of a package (before
+// forms with translations, an arguments struct and enums) adds lines to
+// elicit_gen.go and deletes or changes none.
+func TestEmitGoAddingAFormOnlyAddsLines(t *testing.T) {
+	const tail = `
+type Env string
+
+const (
+	Staging Env = "staging" // Staging
+	Prod    Env = "prod"    // Production
+)
+
+// Deploy ships a branch.
+type Deploy struct {
+	Branch string ` + "`json:\"branch\" elicit:\"title=Branch,minLength=1\"`" + `
+	Env    Env    ` + "`json:\"env\"`" + `
+}
+
+// Book reserves a table.
+type Book struct {
+	Date string ` + "`json:\"date,omitempty\" elicit:\"ask,format=date\"`" + `
+}
+
+//elicit:form
+type Empty struct{}
+`
+	generate := func(t *testing.T, src string) []byte {
+		dir := testmod.New(t, "example.com/addform")
+		testmod.WriteFile(t, filepath.Join(dir, "forms.go"), []byte(src))
+		testmod.WriteFile(t, filepath.Join(dir, "elicit.ja.json"), []byte(`{"Deploy": {"branch": {"title": "ブランチ"}}}`))
+		res, err := Generate(context.Background(), Config{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Files {
+			if filepath.Base(f.Path) == GoFile {
+				return f.Content
+			}
+		}
+		t.Fatal("no Go file generated")
+		return nil
+	}
+	before := generate(t, "package forms\n"+tail)
+	after := generate(t, `package forms
+
+// Rollback undoes a deploy.
+type Rollback struct {
+	To  string `+"`json:\"to\" elicit:\"title=Version\"`"+`
+	Env Env    `+"`json:\"env\"`"+`
+}
+`+tail)
+	if removed := removedLines(strings.Split(string(before), "\n"), strings.Split(string(after), "\n")); len(removed) > 0 {
+		t.Errorf("adding a form deleted or changed %d lines of %s, first %q", len(removed), GoFile, removed[0])
+	}
+	if !bytes.Contains(after, []byte("func AskRollback(")) {
+		t.Error("the new form has no AskRollback")
+	}
+}
+
+// removedLines returns the lines of a that are not in b in order: with b
+// a's lines plus insertions, none; otherwise what a longest common
+// subsequence leaves out of a.
+func removedLines(a, b []string) []string {
+	// lcs[i][j] is the length of the LCS of a[i:] and b[j:].
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []string
+	i, j := 0, 0
+	for i < len(a) {
+		switch {
+		case j < len(b) && a[i] == b[j]:
+			i, j = i+1, j+1
+		case j < len(b) && lcs[i][j+1] >= lcs[i+1][j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+		}
+	}
+	return out
 }

@@ -109,27 +109,29 @@ func TestFormFirstUseConcurrent(t *testing.T) {
 	}
 }
 
-// The functions Bind makes behave as the generated functions they replace:
-// AskT returns the typed outcome, AcceptT the validated answer.
-func TestBind(t *testing.T) {
+// Ask, which every generated AskT calls, returns the typed outcome: the
+// new value on an accept that validates, nil otherwise, the Asker's error
+// wrapped, and the options passed on.
+func TestAsk(t *testing.T) {
 	ctx := context.Background()
-	var ask func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*deploy], error)
-	var accept func(v deploy) (*runtime.Response, error)
-	elicitimpl.Bind(&deployForm, &ask, &accept)
-	if ask == nil || accept == nil {
-		t.Fatal("Bind left a function nil")
+	ask := func(a runtime.Asker, opts ...runtime.AskOption) (runtime.Outcome[*deploy], error) {
+		return elicitimpl.Ask[*deploy](ctx, &deployForm, a, "Deploy?", opts)
 	}
-	out, err := ask(ctx, answer(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"branch": "main"}}), "Deploy?")
+	out, err := ask(answer(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"branch": "main"}}))
 	if v, ok := out.Accepted(); err != nil || !ok || v.Branch != "main" {
 		t.Fatalf("accept: %+v %v", out, err)
 	}
-	out, err = ask(ctx, answer(elicitimpl.Decline()), "Deploy?")
+	out, err = ask(answer(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"branch": ""}}))
+	if err == nil || out.Value != nil || out.Action == runtime.ActionAccept {
+		t.Fatalf("invalid accept: %+v %v", out, err)
+	}
+	out, err = ask(answer(elicitimpl.Decline()))
 	if err != nil || out.Action != runtime.ActionDecline || out.Value != nil {
 		t.Fatalf("decline: %+v %v", out, err)
 	}
 	boom := errors.New("boom")
 	failing := runtime.AskerFunc(func(context.Context, *runtime.Request) (*runtime.Response, error) { return nil, boom })
-	if out, err := ask(ctx, failing, "Deploy?"); !errors.Is(err, boom) || out.Value != nil {
+	if out, err := ask(failing); !errors.Is(err, boom) || out.Value != nil {
 		t.Fatalf("asker error: %+v %v", out, err)
 	}
 	var seen *runtime.Request
@@ -137,60 +139,17 @@ func TestBind(t *testing.T) {
 		seen = r
 		return elicitimpl.Cancel(), nil
 	})
-	if out, err := ask(ctx, spy, "Deploy?", runtime.WithKey("k")); err != nil || out.Action != runtime.ActionCancel || seen == nil || seen.Key != "k" || seen.Message != "Deploy?" {
+	if out, err := ask(spy, runtime.WithKey("k")); err != nil || out.Action != runtime.ActionCancel || seen == nil || seen.Key != "k" || seen.Message != "Deploy?" {
 		t.Fatalf("options: %+v %v %+v", out, err, seen)
 	}
-	if r, err := accept(deploy{Branch: "b"}); err != nil || r.Content["branch"] != "b" {
-		t.Errorf("accept: %+v %v", r, err)
-	}
-	if r, err := accept(deploy{}); err == nil || r != nil {
-		t.Errorf("accept of an invalid value: %+v %v", r, err)
-	}
 }
 
-// A destination whose type does not fit the form gets a function that
-// fails saying so, never one that answers.
-func TestBindMismatch(t *testing.T) {
+// Ask with a type argument that is not the descriptor's *T fails saying
+// so, and never answers.
+func TestAskMismatch(t *testing.T) {
 	type other struct{ X int }
-	var ask func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*other], error)
-	var accept func(v other) (*runtime.Response, error)
-	elicitimpl.Bind(&deployForm, &ask, &accept)
-	if ask == nil || accept == nil {
-		t.Fatal("Bind left a function nil")
-	}
-	if out, err := ask(context.Background(), answer(elicitimpl.Decline()), "?"); err == nil || !strings.Contains(err.Error(), "regenerate") || out.Action != "" {
+	out, err := elicitimpl.Ask[*other](context.Background(), &deployForm, answer(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"branch": "main"}}), "?", nil)
+	if err == nil || out.Action == runtime.ActionAccept || out.Value != nil {
 		t.Errorf("ask: %+v %v", out, err)
-	}
-	if r, err := accept(other{}); err == nil || r != nil {
-		t.Errorf("accept: %+v %v", r, err)
-	}
-	var notFunc int
-	elicitimpl.Bind(&deployForm, &notFunc, nil) // left alone, no panic
-}
-
-// Init sets TSchema, AskT and AcceptT of each descriptor in its array, as
-// generated code declares them; a descriptor without variables (version
-// 4's) is left alone.
-func TestInit(t *testing.T) {
-	var schema func() *runtime.Schema
-	var ask func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*deploy], error)
-	var accept func(v deploy) (*runtime.Response, error)
-	forms := [...]elicitimpl.Form{
-		{Type: (*deploy)(nil), SchemaVar: &schema, AskVar: &ask, AcceptVar: &accept, Spec: deployForm.Spec},
-		{Type: (*deploy)(nil), Spec: deployForm.Spec},
-	}
-	elicitimpl.Init(forms[:])
-	if schema == nil || ask == nil || accept == nil {
-		t.Fatal("Init left a variable nil")
-	}
-	if s := schema(); s.Name != "deploy" || len(s.Properties) != 2 {
-		t.Errorf("TSchema: %+v", s)
-	}
-	out, err := ask(context.Background(), answer(&runtime.Response{Action: runtime.ActionAccept, Content: map[string]any{"branch": "main"}}), "Deploy?")
-	if v, ok := out.Accepted(); err != nil || !ok || v.Branch != "main" {
-		t.Errorf("AskT: %+v %v", out, err)
-	}
-	if r, err := accept(deploy{}); err == nil || r != nil {
-		t.Errorf("AcceptT of an invalid value: %+v %v", r, err)
 	}
 }
