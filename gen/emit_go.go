@@ -58,8 +58,8 @@ type emitter struct {
 
 	whole  map[string]int // guards rendered whole, by piece, by structKey
 	enums  map[string]int // enum guards, by piece, by enumKey
-	args   map[*Form]int   // AskMissingT and the checker assertion, by piece
-	locale int             // the translations' piece, or -1
+	args   map[*Form]int  // AskMissingT and the checker assertion, by piece
+	locale int            // the translations' piece, or -1
 
 	pieces []string      // formatted pieces, by index
 	stamps map[int]stamp // compiled stamps, by piece index
