@@ -29,8 +29,7 @@ import (
 //
 // A form's API is functions and a method whose one-line bodies call the
 // form's descriptor, a package-level variable elicitFormT holding static
-// data; AskT calls the generic elicitimpl.Ask[*T], which every form shares
-// (pointer type arguments share one compiled instance). Nothing names a
+// data. Nothing names a
 // form by its position, and the guards of what several forms share are
 // ordered by name, so adding a form adds lines and changes none. The
 // guards are blank functions, which the compiler type-checks and never
@@ -142,18 +141,20 @@ func (e *emitter) renderHeader() {
 }
 
 // renderAPI renders the stamp of a form's API, functions and a method
-// whose one-line bodies call the form's descriptor, elicitFormT:
+// whose bodies call the form's descriptor, elicitFormT, or elicitimpl:
 //
 //	func TSchema() *runtime.Schema
 //	func (v *T) Validate() error
-//	func AskT(ctx, asker, message, opts...) (runtime.Outcome[*T], error)
+//	func AskT(ctx, asker, message, opts...) (o runtime.Outcome[*T], err error)
 //	func AcceptT(v T) (*runtime.Response, error)
 //	func DeclineT() *runtime.Response
 //	func CancelT() *runtime.Response
 //
-// AskT calls the generic elicitimpl.Ask[*T]: every pointer type argument
-// shares one compiled instance of it (its GC shape), so a form adds a
-// dictionary, not a function body, for it.
+// What a form costs the build is mostly how many functions it compiles,
+// and then their size: AskT fills its named result in place rather than
+// calling a generic helper (whose dictionary per form cost more than the
+// two lines), and DeclineT and CancelT call functions that are not
+// inlined (see BENCHMARKS.md).
 func (e *emitter) renderAPI() {
 	f, t, id := e.f, jen.Id(holeType), jen.Id
 	e.api = e.piece()
@@ -173,9 +174,10 @@ func (e *emitter) renderAPI() {
 		id("asker").Add(rt("Asker")),
 		id("message").String(),
 		id("opts").Op("...").Add(rt("AskOption")),
-	).Params(rt("Outcome").Types(jen.Op("*").Add(t)), jen.Error()).Block(
-		jen.Return(impl("Ask").Types(jen.Op("*").Add(t)).Call(
-			id("ctx"), jen.Op("&").Add(form.Clone()), id("asker"), id("message"), id("opts"))))
+	).Params(id("o").Add(rt("Outcome").Types(jen.Op("*").Add(t))), id("err").Error()).Block(
+		jen.List(id("o").Dot("Action"), id("err")).Op("=").Add(form.Clone()).Dot("Ask").Call(
+			id("ctx"), id("asker"), jen.Op("&").Id("o").Dot("Value"), id("message"), id("opts").Op("...")),
+		jen.Return(id("o"), id("err")))
 	f.Commentf("%s is the client-side answer that submits v, if v validates.", holeAccept)
 	f.Func().Id(holeAccept).Params(id("v").Add(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Block(
 		jen.Return(form.Clone().Dot("Accept").Call(jen.Op("&").Id("v"))))

@@ -29,8 +29,9 @@ func (v *TestElicitation) Validate() error {
 // AskTestElicitation asks the user to fill in TestElicitation. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*TestElicitation], error) {
-	return elicitimpl.Ask[*TestElicitation](ctx, &elicitFormTestElicitation, asker, message, opts)
+func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*TestElicitation], err error) {
+	o.Action, err = elicitFormTestElicitation.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptTestElicitation is the client-side answer that submits v, if v validates.
@@ -62,8 +63,9 @@ func (v *SEP1034Defaults) Validate() error {
 // AskSEP1034Defaults asks the user to fill in SEP1034Defaults. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*SEP1034Defaults], error) {
-	return elicitimpl.Ask[*SEP1034Defaults](ctx, &elicitFormSEP1034Defaults, asker, message, opts)
+func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*SEP1034Defaults], err error) {
+	o.Action, err = elicitFormSEP1034Defaults.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptSEP1034Defaults is the client-side answer that submits v, if v validates.
@@ -95,8 +97,9 @@ func (v *SEP1330Enums) Validate() error {
 // AskSEP1330Enums asks the user to fill in SEP1330Enums. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*SEP1330Enums], error) {
-	return elicitimpl.Ask[*SEP1330Enums](ctx, &elicitFormSEP1330Enums, asker, message, opts)
+func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*SEP1330Enums], err error) {
+	o.Action, err = elicitFormSEP1330Enums.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptSEP1330Enums is the client-side answer that submits v, if v validates.
@@ -128,8 +131,9 @@ func (v *UserName) Validate() error {
 // AskUserName asks the user to fill in UserName. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*UserName], error) {
-	return elicitimpl.Ask[*UserName](ctx, &elicitFormUserName, asker, message, opts)
+func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*UserName], err error) {
+	o.Action, err = elicitFormUserName.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptUserName is the client-side answer that submits v, if v validates.
@@ -161,8 +165,9 @@ func (v *Confirm) Validate() error {
 // AskConfirm asks the user to fill in Confirm. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Confirm], error) {
-	return elicitimpl.Ask[*Confirm](ctx, &elicitFormConfirm, asker, message, opts)
+func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Confirm], err error) {
+	o.Action, err = elicitFormConfirm.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptConfirm is the client-side answer that submits v, if v validates.
@@ -194,8 +199,9 @@ func (v *Step1) Validate() error {
 // AskStep1 asks the user to fill in Step1. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Step1], error) {
-	return elicitimpl.Ask[*Step1](ctx, &elicitFormStep1, asker, message, opts)
+func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Step1], err error) {
+	o.Action, err = elicitFormStep1.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptStep1 is the client-side answer that submits v, if v validates.
@@ -227,8 +233,9 @@ func (v *Step2) Validate() error {
 // AskStep2 asks the user to fill in Step2. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Step2], error) {
-	return elicitimpl.Ask[*Step2](ctx, &elicitFormStep2, asker, message, opts)
+func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Step2], err error) {
+	o.Action, err = elicitFormStep2.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptStep2 is the client-side answer that submits v, if v validates.
@@ -260,8 +267,9 @@ func (v *PromptContext) Validate() error {
 // AskPromptContext asks the user to fill in PromptContext. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*PromptContext], error) {
-	return elicitimpl.Ask[*PromptContext](ctx, &elicitFormPromptContext, asker, message, opts)
+func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*PromptContext], err error) {
+	o.Action, err = elicitFormPromptContext.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptPromptContext is the client-side answer that submits v, if v validates.
@@ -293,8 +301,9 @@ func (v *Deploy) Validate() error {
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Deploy], error) {
-	return elicitimpl.Ask[*Deploy](ctx, &elicitFormDeploy, asker, message, opts)
+func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Deploy], err error) {
+	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptDeploy is the client-side answer that submits v, if v validates.
@@ -326,8 +335,9 @@ func (v *Rebook) Validate() error {
 // AskRebook asks the user to fill in Rebook. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Rebook], error) {
-	return elicitimpl.Ask[*Rebook](ctx, &elicitFormRebook, asker, message, opts)
+func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Rebook], err error) {
+	o.Action, err = elicitFormRebook.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptRebook is the client-side answer that submits v, if v validates.
@@ -359,8 +369,9 @@ func (v *BookArgs) Validate() error {
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*BookArgs], error) {
-	return elicitimpl.Ask[*BookArgs](ctx, &elicitFormBookArgs, asker, message, opts)
+func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*BookArgs], err error) {
+	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptBookArgs is the client-side answer that submits v, if v validates.
@@ -400,8 +411,9 @@ func (v *KRArgs) Validate() error {
 // AskKRArgs asks the user to fill in KRArgs. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskKRArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*KRArgs], error) {
-	return elicitimpl.Ask[*KRArgs](ctx, &elicitFormKRArgs, asker, message, opts)
+func AskKRArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*KRArgs], err error) {
+	o.Action, err = elicitFormKRArgs.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptKRArgs is the client-side answer that submits v, if v validates.
@@ -441,8 +453,9 @@ func (v *CampaignApproval) Validate() error {
 // AskCampaignApproval asks the user to fill in CampaignApproval. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*CampaignApproval], error) {
-	return elicitimpl.Ask[*CampaignApproval](ctx, &elicitFormCampaignApproval, asker, message, opts)
+func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*CampaignApproval], err error) {
+	o.Action, err = elicitFormCampaignApproval.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptCampaignApproval is the client-side answer that submits v, if v validates.

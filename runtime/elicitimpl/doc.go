@@ -9,6 +9,6 @@ package elicitimpl
 // SupportPackageIsVersion6 is referenced by generated code so that output
 // from a newer elicitgen fails to compile against an older runtime.
 // Version 6: each form's API is functions and a method whose one-line
-// bodies call the form's descriptor, a package-level Form variable
-// (AskT through the generic Ask); the guards are blank functions.
+// bodies call the form's descriptor, a package-level Form variable; the
+// guards are blank functions.
 const SupportPackageIsVersion6 = true

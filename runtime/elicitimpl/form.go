@@ -17,8 +17,9 @@ import (
 //
 //	func TSchema() *runtime.Schema { return elicitFormT.Schema() }
 //	func (v *T) Validate() error { return elicitFormT.Validate(v) }
-//	func AskT(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*T], error) {
-//		return elicitimpl.Ask[*T](ctx, &elicitFormT, asker, message, opts)
+//	func AskT(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*T], err error) {
+//		o.Action, err = elicitFormT.Ask(ctx, asker, &o.Value, message, opts...)
+//		return o, err
 //	}
 //	func AcceptT(v T) (*runtime.Response, error) { return elicitFormT.Accept(&v) }
 //
@@ -109,22 +110,6 @@ func (d *Form) Ask(ctx context.Context, a runtime.Asker, dst any, message string
 		pp.Elem().Set(v)
 	}
 	return act, err
-}
-
-// Ask asks the form d and returns the typed outcome, whose Value is a new
-// T holding the answer on an accept that decodes and validates, and nil
-// otherwise; see runtime.Form.Ask. P is *T: the generated AskT is
-//
-//	return elicitimpl.Ask[*T](ctx, &elicitFormT, asker, message, opts)
-//
-// and every pointer type argument shares one compiled instance of Ask (its
-// GC shape), so a form adds a dictionary to its package's build, not a
-// function body.
-func Ask[P any](ctx context.Context, d *Form, a runtime.Asker, message string, opts []runtime.AskOption) (runtime.Outcome[P], error) {
-	var o runtime.Outcome[P]
-	act, err := d.Ask(ctx, a, &o.Value, message, opts...)
-	o.Action = act
-	return o, err
 }
 
 // AskMissing asks for the missing fields of v, a *T; see

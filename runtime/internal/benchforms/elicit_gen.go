@@ -29,8 +29,9 @@ func (v *Scalars) Validate() error {
 // AskScalars asks the user to fill in Scalars. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Scalars], error) {
-	return elicitimpl.Ask[*Scalars](ctx, &elicitFormScalars, asker, message, opts)
+func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Scalars], err error) {
+	o.Action, err = elicitFormScalars.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptScalars is the client-side answer that submits v, if v validates.

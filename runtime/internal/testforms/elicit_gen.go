@@ -29,8 +29,9 @@ func (v *Deploy) Validate() error {
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Deploy], error) {
-	return elicitimpl.Ask[*Deploy](ctx, &elicitFormDeploy, asker, message, opts)
+func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Deploy], err error) {
+	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptDeploy is the client-side answer that submits v, if v validates.
@@ -62,8 +63,9 @@ func (v *Approve) Validate() error {
 // AskApprove asks the user to fill in Approve. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Approve], error) {
-	return elicitimpl.Ask[*Approve](ctx, &elicitFormApprove, asker, message, opts)
+func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Approve], err error) {
+	o.Action, err = elicitFormApprove.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptApprove is the client-side answer that submits v, if v validates.
@@ -95,8 +97,9 @@ func (v *Notify) Validate() error {
 // AskNotify asks the user to fill in Notify. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Notify], error) {
-	return elicitimpl.Ask[*Notify](ctx, &elicitFormNotify, asker, message, opts)
+func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Notify], err error) {
+	o.Action, err = elicitFormNotify.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptNotify is the client-side answer that submits v, if v validates.
@@ -128,8 +131,9 @@ func (v *Subscribe) Validate() error {
 // AskSubscribe asks the user to fill in Subscribe. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskSubscribe(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Subscribe], error) {
-	return elicitimpl.Ask[*Subscribe](ctx, &elicitFormSubscribe, asker, message, opts)
+func AskSubscribe(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Subscribe], err error) {
+	o.Action, err = elicitFormSubscribe.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptSubscribe is the client-side answer that submits v, if v validates.
@@ -161,8 +165,9 @@ func (v *BookArgs) Validate() error {
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*BookArgs], error) {
-	return elicitimpl.Ask[*BookArgs](ctx, &elicitFormBookArgs, asker, message, opts)
+func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*BookArgs], err error) {
+	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptBookArgs is the client-side answer that submits v, if v validates.
@@ -202,8 +207,9 @@ func (v *Release) Validate() error {
 // AskRelease asks the user to fill in Release. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-func AskRelease(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Release], error) {
-	return elicitimpl.Ask[*Release](ctx, &elicitFormRelease, asker, message, opts)
+func AskRelease(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Release], err error) {
+	o.Action, err = elicitFormRelease.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
 }
 
 // AcceptRelease is the client-side answer that submits v, if v validates.
