@@ -114,15 +114,15 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// Leftovers returns the temporary files a killed Write left in dir.
-func Leftovers(dir string) []string {
+// leftovers returns the temporary files a killed Write left in dir.
+func leftovers(dir string) []string {
 	list, _ := filepath.Glob(filepath.Join(dir, tempPattern))
 	return list
 }
 
 // removeLeftovers removes the temporary files a killed Write left in dir.
 func removeLeftovers(dir string) {
-	for _, p := range Leftovers(dir) {
+	for _, p := range leftovers(dir) {
 		_ = os.Remove(p)
 	}
 }
@@ -331,7 +331,7 @@ func staleReport(res *Result, dir string, withDiffs bool) ([]StaleFinding, strin
 			oldName = "/dev/null"
 		}
 		if withDiffs {
-			diffs.WriteString(UnifiedDiffLimit(oldName, "b/"+rel(f.Path), string(old), string(f.Content), staleDiffLines))
+			diffs.WriteString(unifiedDiffLimit(oldName, "b/"+rel(f.Path), string(old), string(f.Content), staleDiffLines))
 		}
 	}
 	for _, pkg := range res.Packages {
@@ -360,7 +360,7 @@ func staleReport(res *Result, dir string, withDiffs bool) ([]StaleFinding, strin
 		}
 		findings = append(findings, StaleFinding{Path: rel(p), Abs: abs(p), Msg: "orphaned: the package has no forms any more"})
 		if withDiffs {
-			diffs.WriteString(UnifiedDiffLimit("a/"+rel(p), "/dev/null", string(old), "", staleDiffLines))
+			diffs.WriteString(unifiedDiffLimit("a/"+rel(p), "/dev/null", string(old), "", staleDiffLines))
 		}
 	}
 	dirs := map[string]bool{}
@@ -368,7 +368,7 @@ func staleReport(res *Result, dir string, withDiffs bool) ([]StaleFinding, strin
 		dirs[pkg.Dir] = true
 	}
 	for _, d := range sortedKeys(dirs) {
-		for _, p := range Leftovers(d) {
+		for _, p := range leftovers(d) {
 			findings = append(findings, StaleFinding{Path: rel(p), Abs: abs(p), Msg: "temporary file left by a killed run (the next generate removes it)"})
 		}
 	}
