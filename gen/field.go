@@ -202,6 +202,9 @@ func (b *builder) field(fs *formState, v *types.Var, tag reflect.StructTag, acce
 		if len(terrs) > 0 {
 			return nil
 		}
+		for _, w := range spacedOptions(raw, opts) {
+			b.warnf(b.tagPos(astField, v, w.Offset), "%s", w.Msg)
+		}
 	}
 	// Only text can carry a secret: TokenCount int and ResetPassword bool
 	// are not asking for one.

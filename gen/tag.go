@@ -134,6 +134,34 @@ func parseTag(s string) ([]tagOption, []*tagError) {
 	return opts, errs
 }
 
+// spacedOptions returns a warning for each option of the tag s (parsed
+// into opts without errors) written after ", " right behind a free-text
+// value: in title=Phone, optional the comma ends the title, and optional
+// makes the field optional, which reads like text of the title. The
+// warning is at the option's name and quotes both fixes.
+func spacedOptions(s string, opts []tagOption) []*tagError {
+	var out []*tagError
+	for i := 1; i < len(opts); i++ {
+		o := opts[i]
+		prev, ok := lastValue(opts[:i])
+		if !ok || o.Offset >= len(s) || (s[o.Offset] != ' ' && s[o.Offset] != '\t') {
+			continue
+		}
+		at := o.Offset + len(s[o.Offset:]) - len(strings.TrimLeft(s[o.Offset:], " \t"))
+		end := strings.IndexByte(s[at:], ',')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += at
+		}
+		text := s[at:end]
+		out = append(out, &tagError{at, fmt.Sprintf(
+			"elicit option %q follows \", \" after the value of %s, so the comma ends %s=%s: if the comma belongs to the %s, quote it: %s='%s, %s'; if %s is an option, drop the space: %s=%s,%s",
+			o.Key, prev.Key, prev.Key, prev.Value, prev.Key, prev.Key, prev.Value, text, o.Key, prev.Key, prev.Value, text)})
+	}
+	return out
+}
+
 // lastValue returns the last option parsed when it holds free text, the
 // kind of value a comma may have been meant to belong to.
 func lastValue(opts []tagOption) (tagOption, bool) {
