@@ -319,3 +319,64 @@ func removedLines(a, b []string) []string {
 	}
 	return out
 }
+
+// TestNestedHintCompiles applies the change the nested-struct error names,
+// as written, and the package generates and builds: embedding the struct
+// in place of the field, and declaring an unnamed struct as a type first.
+func TestNestedHintCompiles(t *testing.T) {
+	for name, src := range map[string]string{
+		"named": `package forms
+
+type Address struct{ City string ` + "`json:\"city\"`" + ` }
+
+type Form struct {
+	Home Address ` + "`json:\"home\" elicit:\"title=Home\"`" + `
+	Note string  ` + "`json:\"note\" elicit:\"title=Note\"`" + `
+}
+`,
+		"unnamed": `package forms
+
+type Form struct {
+	Where struct{ Zip string } ` + "`json:\"where\" elicit:\"title=Where\"`" + `
+	Note  string ` + "`json:\"note\" elicit:\"title=Note\"`" + `
+}
+`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := testmod.New(t, "example.com/nested")
+			testmod.WriteFile(t, filepath.Join(dir, "forms.go"), []byte(src))
+			_, err := Generate(context.Background(), Config{Dir: dir})
+			if err == nil {
+				t.Fatal("a nested struct generated")
+			}
+			msg := err.Error()
+			// "... write X alone, without a field name or tag, in place of field F ..."
+			_, after, ok := strings.Cut(msg, "write ")
+			embed, _, ok2 := strings.Cut(after, " alone")
+			_, after, ok3 := strings.Cut(msg, "in place of field ")
+			field, _, _ := strings.Cut(after, ",")
+			if !ok || !ok2 || !ok3 {
+				t.Fatalf("the error names no embedding: %s", msg)
+			}
+			fixed := src
+			if _, after, ok := strings.Cut(msg, "(type "); ok {
+				decl, _, _ := strings.Cut(after, ") and embed")
+				fixed += "\ntype " + decl + "\n"
+			}
+			var lines []string
+			for _, l := range strings.Split(fixed, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(l), field+" ") {
+					l = "\t" + embed
+				}
+				lines = append(lines, l)
+			}
+			fixed = strings.Join(lines, "\n")
+			testmod.WriteFile(t, filepath.Join(dir, "forms.go"), []byte(fixed))
+			res, err := Generate(context.Background(), Config{Dir: dir})
+			if err != nil {
+				t.Fatalf("after the named change:\n%s\n%v", fixed, err)
+			}
+			buildModule(t, dir, res)
+		})
+	}
+}
