@@ -157,7 +157,7 @@ func spacedOptions(s string, opts []tagOption) []*tagError {
 		text := s[at:end]
 		out = append(out, &tagError{at, fmt.Sprintf(
 			"elicit option %q follows \", \" after the value of %s, so the comma ends %s=%s: if the comma belongs to the %s, quote it: %s='%s, %s'; if %s is an option, drop the space: %s=%s,%s",
-			o.Key, prev.Key, prev.Key, prev.Value, prev.Key, prev.Key, prev.Value, text, o.Key, prev.Key, prev.Value, text)})
+			o.Key, prev.Key, prev.Key, prev.Value, prev.Key, prev.Key, strings.ReplaceAll(prev.Value, "'", "''"), strings.ReplaceAll(text, "'", "''"), o.Key, prev.Key, prev.Value, text)})
 	}
 	return out
 }

@@ -117,3 +117,35 @@ func TestNearElicit(t *testing.T) {
 		}
 	}
 }
+
+// spacedOptions warns at the option's name after ", " behind free text,
+// and quotes the value it suggests as a tag must (a quote doubled).
+func TestSpacedOptions(t *testing.T) {
+	for _, c := range []struct {
+		tag  string
+		at   []int
+		want string
+	}{
+		{tag: "title=Phone, optional", at: []int{13}, want: "title='Phone, optional'"},
+		{tag: "title=It's, optional", at: []int{12}, want: "title='It''s, optional'"},
+		{tag: "desc=Where,  maxLength=8", at: []int{13}, want: "desc='Where, maxLength=8'"},
+		{tag: "title=Phone,optional"},
+		{tag: "title='Phone, optional'"},
+		{tag: "min=1, max=2"},
+	} {
+		opts, errs := parseTag(c.tag)
+		if len(errs) > 0 {
+			t.Fatalf("parseTag(%q): %v", c.tag, errs)
+		}
+		ws := spacedOptions(c.tag, opts)
+		if len(ws) != len(c.at) {
+			t.Errorf("%q: %d warnings, want %d: %v", c.tag, len(ws), len(c.at), ws)
+			continue
+		}
+		for i, w := range ws {
+			if w.Offset != c.at[i] || !strings.Contains(w.Msg, c.want) {
+				t.Errorf("%q: warning at %d %q, want at %d naming %s", c.tag, w.Offset, w.Msg, c.at[i], c.want)
+			}
+		}
+	}
+}
