@@ -3,7 +3,10 @@ package gen
 import (
 	"bytes"
 	"context"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	"go/token"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -283,6 +286,36 @@ type Rollback struct {
 	}
 	if !bytes.Contains(after, []byte("func AskRollback(")) {
 		t.Error("the new form has no AskRollback")
+	}
+	checkAPIFunctions(t, after)
+}
+
+// checkAPIFunctions fails if a generated file declares an exported
+// package-level variable or an init function: a form's API is functions
+// and methods.
+func checkAPIFunctions(t *testing.T, src []byte) {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), GoFile, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Name.Name == "init" {
+				t.Error("the generated file has an init function")
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok && d.Tok == token.VAR {
+					for _, n := range vs.Names {
+						if n.IsExported() {
+							t.Errorf("the generated file declares the variable %s", n.Name)
+						}
+					}
+				}
+			}
+		}
 	}
 }
 
