@@ -159,9 +159,9 @@ func FieldFeature(p *runtime.Property, f Feature) bool {
 	return false
 }
 
-// SourceURL returns the web address of a ClientLimit source, or "" for
+// sourceURL returns the web address of a ClientLimit source, or "" for
 // one that has none (an observation).
-func SourceURL(src string) string {
+func sourceURL(src string) string {
 	repo, rest, isFile := strings.Cut(src, " ")
 	if isFile {
 		file, commit, ok := strings.Cut(rest, "@")
@@ -182,7 +182,7 @@ func SourceURL(src string) string {
 func sourceLinks(sources []string) string {
 	out := make([]string, len(sources))
 	for i, s := range sources {
-		if u := SourceURL(s); u != "" {
+		if u := sourceURL(s); u != "" {
 			label := s
 			if repo, rest, isFile := strings.Cut(s, " "); isFile {
 				label = repo + " " + rest[strings.LastIndex(rest, "/")+1:]
@@ -193,17 +193,4 @@ func sourceLinks(sources []string) string {
 		}
 	}
 	return strings.Join(out, ", ")
-}
-
-// ClientLimitsMarkdown returns the table of known client limits as the
-// README shows it: a line with the day it was checked, then a Markdown
-// table, one row per limit.
-func ClientLimitsMarkdown() string {
-	var b strings.Builder
-	b.WriteString("Checked on " + ClientLimitsReviewed + ".\n\n")
-	b.WriteString("| Client | Limit | Seen in | Sources |\n| --- | --- | --- | --- |\n")
-	for _, l := range ClientLimits() {
-		b.WriteString("| " + mdText(l.Client) + " | " + mdText(l.Limit) + " | " + mdText(l.Version) + " | " + sourceLinks(l.Sources) + " |\n")
-	}
-	return b.String()
 }

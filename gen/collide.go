@@ -7,7 +7,7 @@ import (
 )
 
 // Collisions. The generated file declares names in the package (AskT,
-// TSchema, the array elicitDescriptors; the guard alias
+// TSchema, the descriptor elicitFormT; the guard alias
 // _T_changed_since_... is local to a blank function, but two guards of
 // one name are still refused so that each error names one struct), a method
 // Validate on each form, and imports context, runtime and elicitimpl (and
@@ -66,14 +66,6 @@ func (b *builder) checkNames(pkg *Package) {
 				b.sink.errorf(f.Pos, "form %s needs the name %s, which is already declared at %s: rename it or the type", f.Name, name, at)
 				break
 			}
-		}
-	}
-	if len(pkg.Forms) == 0 {
-		return
-	}
-	if obj := b.src.Types.Scope().Lookup(descriptorsVar); obj != nil {
-		if _, ok := b.declaredByUser(obj); ok {
-			b.sink.errorf(b.pos(obj.Pos()), "%s is declared in package %s, but the generated %s declares it (the list of the forms): rename yours", descriptorsVar, pkg.Name, GoFile)
 		}
 	}
 }

@@ -6,19 +6,14 @@ import (
 	"strings"
 )
 
-// UnifiedDiff returns a unified diff (3 lines of context) turning a into
-// b, or "" when they are equal. The line alignment is Myers' algorithm in
-// linear space (the middle-snake divide and conquer), so memory grows with
-// the number of lines, never with their product; a pathologically
-// different pair of inputs gets a correct but not necessarily minimal
-// diff after a bounded amount of work.
-func UnifiedDiff(nameA, nameB, a, b string) string {
-	return UnifiedDiffLimit(nameA, nameB, a, b, 0)
-}
-
-// UnifiedDiffLimit is UnifiedDiff printing at most maxLines lines of hunks
-// (0: no limit), then one line saying how many more there are.
-func UnifiedDiffLimit(nameA, nameB, a, b string, maxLines int) string {
+// unifiedDiffLimit returns a unified diff (3 lines of context) turning a
+// into b, or "" when they are equal, printing at most maxLines lines of
+// hunks (0: no limit), then one line saying how many more there are. The
+// line alignment is Myers' algorithm in linear space (the middle-snake
+// divide and conquer), so memory grows with the number of lines, never
+// with their product; a pathologically different pair of inputs gets a
+// correct but not necessarily minimal diff after a bounded amount of work.
+func unifiedDiffLimit(nameA, nameB, a, b string, maxLines int) string {
 	if a == b {
 		return ""
 	}

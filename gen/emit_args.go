@@ -4,7 +4,7 @@ import "github.com/dave/jennifer/jen"
 
 // emitArgs emits what a tool's arguments struct T adds to its form, and
 // the hook assertion of a form with a CheckElicit method; desc is the
-// form's descriptor (elicitDescriptors[i]):
+// form's descriptor (elicitFormT):
 //
 //	func AskMissingT(ctx, asker, v *T, message string, opts ...runtime.AskOption) (runtime.Action, error)
 //	var _ runtime.FormChecker = (*T)(nil)

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"go/format"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -18,25 +19,21 @@ import (
 // The file reads as protoc-gen-go's output does: the header and imports,
 // then the API of each form in source order (TSchema, Validate, AskT,
 // AcceptT, DeclineT, CancelT), then the compile-time guards, then the data
-// the API reads: the array of the forms' descriptors (each holds its
-// spec, a raw string, and points to its TSchema, AskT and AcceptT), the
-// init function that sets those variables from it, and the translations.
+// the API reads: each form's descriptor (its spec, a raw string) and the
+// translations.
 //
 // Each construct is rendered once per file by jennifer and filled in per
 // form (see stamp.go); constructs whose layout could depend on their
 // content (a guard field of a multi-line type, a tag holding a tab, an
 // enum's guard, the translations) are rendered whole, in the same pass.
 //
-// What a form adds to its package's build is mostly its compiled
-// functions, generic instances and initialisation statements, each
-// costing the compiler about the same however small it is. So a form
-// compiles the two functions the contract cannot do without, its Validate
-// method and the wrapper of Outcome[*T].Accepted, and no init statement:
-// TSchema, AskT and AcceptT are variables that one elicitimpl.Init call
-// sets from the static array of descriptors (the schema method and
-// functions made from the descriptor), DeclineT and CancelT hold the
-// functions every form shares, and the guards are blank functions, which
-// the compiler type-checks and never compiles.
+// A form's API is functions and a method whose one-line bodies call the
+// form's descriptor, a package-level variable elicitFormT holding static
+// data. Nothing names a
+// form by its position, and the guards of what several forms share are
+// ordered by name, so adding a form adds lines and changes none. The
+// guards are blank functions, which the compiler type-checks and never
+// compiles; the package has no init function.
 func EmitGo(pkg *Package) ([]byte, error) {
 	e := &emitter{pkg: pkg, types: map[string]int{}, texts: map[*TypeRef]string{}, guarded: map[string]bool{}}
 	return e.emit()
@@ -58,17 +55,13 @@ type emitter struct {
 	texts   map[*TypeRef]string
 	guarded map[string]bool // structs and enums whose guard is rendered
 
-	whole  map[*Struct]int // guards rendered whole, by piece
-	enums  map[*Enum]int   // enum guards, by piece
-	args   map[*Form]int   // AskMissingT and the checker assertion, by piece
-	locale int             // the translations' piece, or -1
+	whole  map[string]int // guards rendered whole, by piece, by structKey
+	enums  map[string]int // enum guards, by piece, by enumKey
+	args   map[*Form]int  // AskMissingT and the checker assertion, by piece
+	locale int            // the translations' piece, or -1
 
 	pieces []string      // formatted pieces, by index
 	stamps map[int]stamp // compiled stamps, by piece index
-
-	// The array of descriptors: its start and end, around the lines of
-	// its elements (the stamps of the descriptors pieces).
-	descHead, descTail string
 
 	// Scratch space, reused from form to form.
 	cells bytes.Buffer
@@ -144,52 +137,63 @@ func (e *emitter) renderHeader() {
 		f.HeaderComment("//go:build !" + LoadTag)
 	}
 	f.Comment("The generated code needs a runtime at least as new as this elicitgen.")
-	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion5")
+	f.Const().Id("_").Op("=").Qual(ImplPath, "SupportPackageIsVersion6")
 }
 
-// renderAPI renders the stamp of a form's API:
+// renderAPI renders the stamp of a form's API, functions and a method
+// whose bodies call the form's descriptor, elicitFormT, or elicitimpl:
 //
-//	var TSchema func() *runtime.Schema
+//	func TSchema() *runtime.Schema
 //	func (v *T) Validate() error
-//	var AskT func(ctx, asker, message, opts...) (runtime.Outcome[*T], error)
-//	var AcceptT func(v T) (*runtime.Response, error)
-//	var DeclineT, CancelT = elicitimpl.Decline, elicitimpl.Cancel
+//	func AskT(ctx, asker, message, opts...) (o runtime.Outcome[*T], err error)
+//	func AcceptT(v T) (*runtime.Response, error)
+//	func DeclineT() *runtime.Response
+//	func CancelT() *runtime.Response
+//
+// What a form costs the build is mostly how many functions it compiles,
+// and then their size: AskT fills its named result in place rather than
+// calling a generic helper (whose dictionary per form cost more than the
+// two lines), and DeclineT and CancelT call functions that are not
+// inlined (see BENCHMARKS.md).
 func (e *emitter) renderAPI() {
 	f, t, id := e.f, jen.Id(holeType), jen.Id
 	e.api = e.piece()
+	form := id(holeFormVar)
 	f.Commentf("%s returns a copy of the requestedSchema of %s.", holeSchemaFunc, holeType)
-	f.Comment("It is set when the package initialises.")
-	f.Var().Id(holeSchemaFunc).Func().Params().Op("*").Add(rt("Schema"))
+	f.Func().Id(holeSchemaFunc).Params().Op("*").Add(rt("Schema")).Block(
+		jen.Return(form.Clone().Dot("Schema").Call()))
 	f.Commentf("Validate checks v against every rule of the %s schema; the error is a", holeType)
 	f.Comment("*runtime.ValidationError naming each field that is wrong.")
 	f.Func().Params(id("v").Op("*").Add(t)).Id("Validate").Params().Error().Block(
-		jen.Return(id(holeFormVar).Dot("Validate").Call(id("v"))))
+		jen.Return(form.Clone().Dot("Validate").Call(id("v"))))
 	f.Commentf("%s asks the user to fill in %s. Only an answer that decodes and", holeAsk, holeType)
 	f.Comment("validates is an accept, with the new value in the outcome's Value (nil")
 	f.Comment("otherwise). An unreachable client matches runtime.ErrUnavailable.")
-	f.Comment("It is set when the package initialises.")
-	f.Var().Id(holeAsk).Func().Params(
+	f.Func().Id(holeAsk).Params(
 		id("ctx").Qual("context", "Context"),
 		id("asker").Add(rt("Asker")),
 		id("message").String(),
 		id("opts").Op("...").Add(rt("AskOption")),
-	).Params(rt("Outcome").Types(jen.Op("*").Add(t)), jen.Error())
+	).Params(id("o").Add(rt("Outcome").Types(jen.Op("*").Add(t))), id("err").Error()).Block(
+		jen.List(id("o").Dot("Action"), id("err")).Op("=").Add(form.Clone()).Dot("Ask").Call(
+			id("ctx"), id("asker"), jen.Op("&").Id("o").Dot("Value"), id("message"), id("opts").Op("...")),
+		jen.Return(id("o"), id("err")))
 	f.Commentf("%s is the client-side answer that submits v, if v validates.", holeAccept)
-	f.Comment("It is set when the package initialises.")
-	f.Var().Id(holeAccept).Func().Params(id("v").Add(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error())
+	f.Func().Id(holeAccept).Params(id("v").Add(t)).Params(jen.Op("*").Add(rt("Response")), jen.Error()).Block(
+		jen.Return(form.Clone().Dot("Accept").Call(jen.Op("&").Id("v"))))
 	for _, a := range []struct{ name, fn, verb string }{
 		{holeDecline, "Decline", "declines"}, {holeCancel, "Cancel", "dismisses"},
 	} {
 		f.Commentf("%s is the client-side answer that %s a %s form.", a.name, a.verb, holeType)
-		f.Var().Id(a.name).Op("=").Add(impl(a.fn))
+		f.Func().Id(a.name).Params().Op("*").Add(rt("Response")).Block(jen.Return(impl(a.fn).Call()))
 	}
 }
 
 // writeAPI appends the API of every form, each followed by what its
 // arguments struct adds.
 func (e *emitter) writeAPI(out []byte) []byte {
-	for i, form := range e.pkg.Forms {
-		out = e.fill(out, e.api, apiArgs(form.Name, i))
+	for _, form := range e.pkg.Forms {
+		out = e.fill(out, e.api, apiArgs(form.Name))
 		if i, ok := e.args[form]; ok {
 			out = e.appendPiece(out, i)
 		}
@@ -197,56 +201,34 @@ func (e *emitter) writeAPI(out []byte) []byte {
 	return out
 }
 
-// renderDescriptors renders the array of descriptors, with the element of
-// one form (see writeDescriptors), and the init function that sets every
-// form's TSchema, AskT and AcceptT from it. A descriptor points to those
-// variables (for elicitimpl.Init to set), names the form's translations if
-// it has any, and holds its spec (see elicitimpl.AppendSpec) in a raw
-// string:
+// renderDescriptors renders the stamps of a form's descriptor, a
+// package-level variable elicitFormT that the form's API calls. It names
+// the form's translations if it has any, and holds its spec (see
+// elicitimpl.AppendSpec) in a raw string:
 //
-//	var elicitDescriptors = [...]elicitimpl.Form{
-//		{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `{"name":"T","properties":[
-//	{"name":"n","field":"N","kind":"integer","required":true,"minimum":1}]}`},
-//	}
+//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), Spec: `{"name":"T","properties":[
+//	{"name":"n","field":"N","kind":"integer","required":true,"minimum":1}]}`}
 //
-//	func init() {
-//		elicitimpl.Init(elicitDescriptors[:])
-//	}
-//
-// The form of the package's i-th form is elicitDescriptors[i]: one array
-// and one loop cost the build less than a variable a form.
+// A descriptor is static data: the package has no init function.
 func (e *emitter) renderDescriptors() {
-	descriptors := func(fields ...jen.Code) int {
+	descriptor := func(fields ...jen.Code) int {
 		i := e.piece()
-		e.f.Commentf("%s holds the form of each type above, in order: its schema,", descriptorsVar)
-		e.f.Comment("the Go field of each property, and its TSchema, AskT and AcceptT, which")
-		e.f.Comment("the package's init sets.")
-		e.f.Var().Id(descriptorsVar).Op("=").Index(jen.Op("...")).Add(impl("Form")).Custom(
-			jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true},
-			jen.Values(append([]jen.Code{
-				kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())),
-				kv("SchemaVar", jen.Op("&").Id(holeSchemaFunc)),
-				kv("AskVar", jen.Op("&").Id(holeAsk)),
-				kv("AcceptVar", jen.Op("&").Id(holeAccept)),
-			}, fields...)...))
-		e.f.Line()
-		e.f.Func().Id("init").Params().Block(impl("Init").Call(jen.Id(descriptorsVar).Index(jen.Op(":"))))
+		e.f.Commentf("%s is the form of %s: its schema and the Go field of each property.", holeFormVar, holeType)
+		e.f.Var().Id(holeFormVar).Op("=").Add(impl("Form")).Values(append([]jen.Code{
+			kv("Type", jen.Parens(jen.Op("*").Id(holeType)).Parens(jen.Nil())),
+		}, fields...)...)
 		return i
 	}
-	e.descriptors = descriptors(kv("Spec", jen.Id(holeName)))
-	e.descriptorsLocales = descriptors(kv("Locales", jen.Id(holeList)), kv("Spec", jen.Id(holeName)))
+	e.descriptors = descriptor(kv("Spec", jen.Id(holeName)))
+	e.descriptorsLocales = descriptor(kv("Locales", jen.Id(holeList)), kv("Spec", jen.Id(holeName)))
 }
 
-// writeDescriptors appends the array of descriptors, one element per
-// form: its spec in a raw string (a spec holds no backquote: see
-// elicitimpl.AppendSpec), and its locales; and the init function.
+// writeDescriptors appends the descriptor of each form: its spec in a raw
+// string (a spec holds no backquote: see elicitimpl.AppendSpec), and its
+// locales.
 func (e *emitter) writeDescriptors(out []byte) []byte {
-	if len(e.pkg.Forms) == 0 {
-		return out
-	}
-	out = append(append(out, "\n\n"...), e.descHead...)
-	for i, form := range e.pkg.Forms {
-		args := apiArgs(form.Name, i)
+	for _, form := range e.pkg.Forms {
+		args := apiArgs(form.Name)
 		e.paths, e.props = e.paths[:0], e.props[:0]
 		for i := range form.Fields {
 			e.paths = append(e.paths, strings.Join(form.Fields[i].Access, "."))
@@ -261,10 +243,9 @@ func (e *emitter) writeDescriptors(out []byte) []byte {
 			p = e.descriptorsLocales
 			args[holeList] = localesVar(form.Name)
 		}
-		line := e.stamps[p]
-		out = line.appendTo(out, args)
+		out = e.fill(out, p, args)
 	}
-	return append(out, e.descTail...)
+	return out
 }
 
 // renderGuardStamp renders the stamp of a struct's compile-time guard,
@@ -293,16 +274,17 @@ func (e *emitter) renderGuardStamp() {
 // structs it embeds, once each), the probes of its field types, or the
 // whole guard where it cannot be stamped; and each enum's guard.
 func (e *emitter) renderGuards() {
-	e.whole, e.enums = map[*Struct]int{}, map[*Enum]int{}
+	e.whole, e.enums = map[string]int{}, map[string]int{}
 	for _, form := range e.pkg.Forms {
 		for _, s := range append([]*Struct{form.Guard}, form.Embedded...) {
-			if s == nil || e.guarded[s.PkgPath+"."+s.Name] {
+			k := structKey(s)
+			if s == nil || e.guarded[k] {
 				continue
 			}
-			e.guarded[s.PkgPath+"."+s.Name] = true
+			e.guarded[k] = true
 			e.probeType(&TypeRef{Kind: "name", PkgPath: s.PkgPath, Name: s.Name})
 			if !stampable(s) {
-				e.whole[s] = e.piece()
+				e.whole[k] = e.piece()
 				emitGuard(e.f, s)
 				continue
 			}
@@ -311,39 +293,78 @@ func (e *emitter) renderGuards() {
 			}
 		}
 		for _, en := range form.Enums {
-			if len(en.Consts) == 0 || e.guarded["enum "+en.PkgPath+"."+en.Name] {
+			k := enumKey(en)
+			if len(en.Consts) == 0 || e.guarded[k] {
 				continue
 			}
-			e.guarded["enum "+en.PkgPath+"."+en.Name] = true
-			e.enums[en] = e.piece()
+			e.guarded[k] = true
+			e.enums[k] = e.piece()
 			emitEnumGuard(e.f, en)
 		}
 	}
 }
 
-// writeGuards appends the guards, in the order renderGuards met them.
+func structKey(s *Struct) string {
+	if s == nil {
+		return ""
+	}
+	return s.PkgPath + "." + s.Name
+}
+
+func enumKey(en *Enum) string { return en.PkgPath + "." + en.Name + " enum" }
+
+// writeGuards appends the guards: each form's own, in the forms' order,
+// then those of the structs the forms embed and of their enums, which
+// several forms can share, ordered by package path and name. So no guard's
+// place depends on which form uses it first, and adding a form only adds
+// guards.
 func (e *emitter) writeGuards(out []byte) []byte {
 	clear(e.guarded)
+	type shared struct {
+		key string
+		s   *Struct
+		en  *Enum
+	}
+	var rest []shared
 	for _, form := range e.pkg.Forms {
-		for _, s := range append([]*Struct{form.Guard}, form.Embedded...) {
-			if s == nil || e.guarded[s.PkgPath+"."+s.Name] {
-				continue
+		if s := form.Guard; s != nil && !e.guarded[structKey(s)] {
+			e.guarded[structKey(s)] = true
+			out = e.writeGuard(out, s)
+		}
+	}
+	for _, form := range e.pkg.Forms {
+		for _, s := range form.Embedded {
+			if k := structKey(s); s != nil && !e.guarded[k] {
+				e.guarded[k] = true
+				rest = append(rest, shared{key: k, s: s})
 			}
-			e.guarded[s.PkgPath+"."+s.Name] = true
-			if i, ok := e.whole[s]; ok {
-				out = e.appendPiece(out, i)
-				continue
-			}
-			out = e.fillGuard(out, s)
 		}
 		for _, en := range form.Enums {
-			if i, ok := e.enums[en]; ok {
-				out = e.appendPiece(out, i)
-				delete(e.enums, en)
+			if k := enumKey(en); !e.guarded[k] {
+				e.guarded[k] = true
+				if _, ok := e.enums[k]; ok {
+					rest = append(rest, shared{key: k, en: en})
+				}
 			}
 		}
 	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].key < rest[j].key })
+	for _, r := range rest {
+		if r.en != nil {
+			out = e.appendPiece(out, e.enums[r.key])
+			continue
+		}
+		out = e.writeGuard(out, r.s)
+	}
 	return out
+}
+
+// writeGuard appends the guard of struct s.
+func (e *emitter) writeGuard(out []byte, s *Struct) []byte {
+	if i, ok := e.whole[structKey(s)]; ok {
+		return e.appendPiece(out, i)
+	}
+	return e.fillGuard(out, s)
 }
 
 // fillGuard appends the compile-time guard of s from the guard stamp, its
@@ -431,10 +452,10 @@ func emitEnumGuard(f *jen.File, e *Enum) {
 // checked form adds (emit_args.go).
 func (e *emitter) renderArgs() {
 	e.args = map[*Form]int{}
-	for i, form := range e.pkg.Forms {
+	for _, form := range e.pkg.Forms {
 		if form.Args || form.Checked {
 			e.args[form] = e.piece()
-			emitArgs(e.f, form, descriptorRef(i))
+			emitArgs(e.f, form, formVar(form.Name))
 		}
 	}
 }
@@ -503,15 +524,10 @@ func (e *emitter) format() error {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
 	e.pieces = parts
-	e.stamps = map[int]stamp{e.api: compileStamp(parts[e.api])}
-	// The descriptors pieces are cut around the line of their element:
-	// the array's start is the text up to "= [...]elicitimpl.Form{\n".
-	for _, i := range []int{e.descriptors, e.descriptorsLocales} {
-		p := parts[i]
-		start := strings.Index(p, "{\n") + 2
-		end := start + strings.IndexByte(p[start:], '\n') + 1
-		e.stamps[i] = compileStamp(p[start:end])
-		e.descHead, e.descTail = p[:start], p[end:]
+	e.stamps = map[int]stamp{
+		e.api:                compileStamp(parts[e.api]),
+		e.descriptors:        compileStamp(parts[e.descriptors]),
+		e.descriptorsLocales: compileStamp(parts[e.descriptorsLocales]),
 	}
 	// The lines hole stands for whole lines: "\t\tZqPqZ\n" in a struct.
 	e.stamps[e.guard] = compileStamp(strings.Replace(parts[e.guard], "\t\t"+holeLines+"\n", holeLines, 1))

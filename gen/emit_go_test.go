@@ -3,7 +3,10 @@ package gen
 import (
 	"bytes"
 	"context"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	"go/token"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -111,7 +114,7 @@ func TestEmitGoIsFormatted(t *testing.T) {
 		`"default":2`,
 		`"default":["red","blue"]`,
 		`"title":"Ünïcode \u202etxt"`,
-		"\t{Type: (*Empty)(nil), SchemaVar: &EmptySchema, AskVar: &AskEmpty, AcceptVar: &AcceptEmpty, Spec: `{\"name\":\"Empty\",\"properties\":[]}`},",
+		"\nvar elicitFormEmpty = elicitimpl.Form{Type: (*Empty)(nil), Spec: `{\"name\":\"Empty\",\"properties\":[]}`}\n",
 		"\tother.Base\n",
 		"= other.Base{}",
 	} {
@@ -123,9 +126,9 @@ func TestEmitGoIsFormatted(t *testing.T) {
 		t.Logf("generated:\n%s", src)
 	}
 	// The layout: the API of every form, then the guards, then the data.
-	api := bytes.Index(src, []byte("var AskEmpty func("))
+	api := bytes.Index(src, []byte("func AskEmpty("))
 	guard := bytes.Index(src, []byte("type _Odd_changed_since"))
-	data := bytes.Index(src, []byte("var elicitDescriptors ="))
+	data := bytes.Index(src, []byte("var elicitFormEmpty ="))
 	if !(api > 0 && api < guard && guard < data) {
 		t.Errorf("want the API (at %d) before the guards (%d) before the data (%d)", api, guard, data)
 	}
@@ -223,5 +226,190 @@ func TestTagLiteral(t *testing.T) {
 		if got := tagLiteral(tc.tag); got != tc.want {
 			t.Errorf("tagLiteral(%q) = %s, want %s", tc.tag, got, tc.want)
 		}
+	}
+}
+
+// TestEmitGoAddingAFormOnlyAddsLines: a form's generated code names
+// nothing by position, so adding a form near the top of a package (before
+// forms with translations, an arguments struct and enums) adds lines to
+// elicit_gen.go and deletes or changes none.
+func TestEmitGoAddingAFormOnlyAddsLines(t *testing.T) {
+	const tail = `
+type Env string
+
+const (
+	Staging Env = "staging" // Staging
+	Prod    Env = "prod"    // Production
+)
+
+// Deploy ships a branch.
+type Deploy struct {
+	Branch string ` + "`json:\"branch\" elicit:\"title=Branch,minLength=1\"`" + `
+	Env    Env    ` + "`json:\"env\"`" + `
+}
+
+// Book reserves a table.
+type Book struct {
+	Date string ` + "`json:\"date,omitempty\" elicit:\"ask,format=date\"`" + `
+}
+
+//elicit:form
+type Empty struct{}
+`
+	generate := func(t *testing.T, src string) []byte {
+		dir := testmod.New(t, "example.com/addform")
+		testmod.WriteFile(t, filepath.Join(dir, "forms.go"), []byte(src))
+		testmod.WriteFile(t, filepath.Join(dir, "elicit.ja.json"), []byte(`{"Deploy": {"branch": {"title": "ブランチ"}}}`))
+		res, err := Generate(context.Background(), Config{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Files {
+			if filepath.Base(f.Path) == GoFile {
+				return f.Content
+			}
+		}
+		t.Fatal("no Go file generated")
+		return nil
+	}
+	before := generate(t, "package forms\n"+tail)
+	after := generate(t, `package forms
+
+// Rollback undoes a deploy.
+type Rollback struct {
+	To  string `+"`json:\"to\" elicit:\"title=Version\"`"+`
+	Env Env    `+"`json:\"env\"`"+`
+}
+`+tail)
+	if removed := removedLines(strings.Split(string(before), "\n"), strings.Split(string(after), "\n")); len(removed) > 0 {
+		t.Errorf("adding a form deleted or changed %d lines of %s, first %q", len(removed), GoFile, removed[0])
+	}
+	if !bytes.Contains(after, []byte("func AskRollback(")) {
+		t.Error("the new form has no AskRollback")
+	}
+	checkAPIFunctions(t, after)
+}
+
+// checkAPIFunctions fails if a generated file declares an exported
+// package-level variable or an init function: a form's API is functions
+// and methods.
+func checkAPIFunctions(t *testing.T, src []byte) {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), GoFile, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Name.Name == "init" {
+				t.Error("the generated file has an init function")
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok && d.Tok == token.VAR {
+					for _, n := range vs.Names {
+						if n.IsExported() {
+							t.Errorf("the generated file declares the variable %s", n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// removedLines returns the lines of a that are not in b in order: with b
+// a's lines plus insertions, none; otherwise what a longest common
+// subsequence leaves out of a.
+func removedLines(a, b []string) []string {
+	// lcs[i][j] is the length of the LCS of a[i:] and b[j:].
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []string
+	i, j := 0, 0
+	for i < len(a) {
+		switch {
+		case j < len(b) && a[i] == b[j]:
+			i, j = i+1, j+1
+		case j < len(b) && lcs[i][j+1] >= lcs[i+1][j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+		}
+	}
+	return out
+}
+
+// TestNestedHintCompiles applies the change the nested-struct error names,
+// as written, and the package generates and builds: embedding the struct
+// in place of the field, and declaring an unnamed struct as a type first.
+func TestNestedHintCompiles(t *testing.T) {
+	for name, src := range map[string]string{
+		"named": `package forms
+
+type Address struct{ City string ` + "`json:\"city\"`" + ` }
+
+type Form struct {
+	Home Address ` + "`json:\"home\" elicit:\"title=Home\"`" + `
+	Note string  ` + "`json:\"note\" elicit:\"title=Note\"`" + `
+}
+`,
+		"unnamed": `package forms
+
+type Form struct {
+	Where struct{ Zip string } ` + "`json:\"where\" elicit:\"title=Where\"`" + `
+	Note  string ` + "`json:\"note\" elicit:\"title=Note\"`" + `
+}
+`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := testmod.New(t, "example.com/nested")
+			testmod.WriteFile(t, filepath.Join(dir, "forms.go"), []byte(src))
+			_, err := Generate(context.Background(), Config{Dir: dir})
+			if err == nil {
+				t.Fatal("a nested struct generated")
+			}
+			msg := err.Error()
+			// "... write X alone, without a field name or tag, in place of field F ..."
+			_, after, ok := strings.Cut(msg, "write ")
+			embed, _, ok2 := strings.Cut(after, " alone")
+			_, after, ok3 := strings.Cut(msg, "in place of field ")
+			field, _, _ := strings.Cut(after, ",")
+			if !ok || !ok2 || !ok3 {
+				t.Fatalf("the error names no embedding: %s", msg)
+			}
+			fixed := src
+			if _, after, ok := strings.Cut(msg, "(type "); ok {
+				decl, _, _ := strings.Cut(after, ") and embed")
+				fixed += "\ntype " + decl + "\n"
+			}
+			var lines []string
+			for _, l := range strings.Split(fixed, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(l), field+" ") {
+					l = "\t" + embed
+				}
+				lines = append(lines, l)
+			}
+			fixed = strings.Join(lines, "\n")
+			testmod.WriteFile(t, filepath.Join(dir, "forms.go"), []byte(fixed))
+			res, err := Generate(context.Background(), Config{Dir: dir})
+			if err != nil {
+				t.Fatalf("after the named change:\n%s\n%v", fixed, err)
+			}
+			buildModule(t, dir, res)
+		})
 	}
 }

@@ -49,6 +49,7 @@ func (b *builder) guard(obj *types.TypeName) *Struct {
 // uses and the embedded structs already flattened.
 type formState struct {
 	form  *Form
+	cur   *types.Struct // the struct whose fields are being read (the form's, or one it embeds)
 	names map[string]*Field
 	enums map[string]bool
 	seen  map[*types.Struct]bool
@@ -57,6 +58,9 @@ type formState struct {
 // fields appends the form fields of st (recursing into embedded structs).
 func (b *builder) fields(fs *formState, st *types.Struct, path []string) {
 	f := fs.form
+	outer := fs.cur
+	fs.cur = st
+	defer func() { fs.cur = outer }()
 	for i := 0; i < st.NumFields(); i++ {
 		v := st.Field(i)
 		tag := reflect.StructTag(st.Tag(i))
@@ -106,6 +110,62 @@ func (b *builder) fields(fs *formState, st *types.Struct, path []string) {
 		fs.names[fld.Prop.Name] = fld
 		f.Fields = append(f.Fields, fld)
 	}
+}
+
+// nestedHint says how to ask for the fields of v, a field of a nested
+// struct type, with a change that compiles: embedding the struct, without
+// a field name or tag (with one, encoding/json nests it), where that
+// declares no field twice; declaring an unnamed struct as a type first;
+// and, where another field of the struct has the embedded name or the
+// same type (Home, Work Address), declaring the fields asked for in the
+// struct itself.
+func (b *builder) nestedHint(fs *formState, v *types.Var) string {
+	t := types.Unalias(v.Type())
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	tn := typeName(b.src.Types, t)
+	named, ok := t.(*types.Named)
+	if !ok {
+		decl := fs.form.Name + upperFirst(v.Name())
+		return fmt.Sprintf("to ask for its fields, declare the struct as a type (type %s %s) and embed it: write %s alone, without a field name or tag, in place of field %s", decl, tn, decl, v.Name())
+	}
+	if v.Embedded() {
+		return fmt.Sprintf("an embedded struct with a json name or an elicit tag stays nested: to ask for its fields, write %s alone, without a tag, so they flatten into the form", tn)
+	}
+	name := named.Obj().Name()
+	if fs.cur != nil {
+		for i := 0; i < fs.cur.NumFields(); i++ {
+			o := fs.cur.Field(i)
+			if o == v {
+				continue
+			}
+			ot := types.Unalias(o.Type())
+			if p, ok := ot.(*types.Pointer); ok {
+				ot = types.Unalias(p.Elem())
+			}
+			switch {
+			case types.Identical(ot, t):
+				return fmt.Sprintf("it cannot be embedded, since field %s has the same type and a struct embeds a type once: to ask for the fields of %s, declare them as fields of the struct (for example %s%s)", o.Name(), v.Name(), v.Name(), firstFieldName(t))
+			case o.Name() == name:
+				return fmt.Sprintf("embedding it would declare a second field named %s: rename field %s, then write %s alone, without a field name or tag, in place of field %s, so its fields flatten into the form", name, name, tn, v.Name())
+			}
+		}
+	}
+	return fmt.Sprintf("to ask for its fields, embed it: write %s alone, without a field name or tag, in place of field %s, so they flatten into the form", tn, v.Name())
+}
+
+// firstFieldName returns the name of the first exported field of struct
+// type t, or "Field".
+func firstFieldName(t types.Type) string {
+	if st, ok := t.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Exported() {
+				return st.Field(i).Name()
+			}
+		}
+	}
+	return "Field"
 }
 
 // unitless lists types that would reach a person as a bare number whose
@@ -175,7 +235,7 @@ func (b *builder) field(fs *formState, v *types.Var, tag reflect.StructTag, acce
 		p.Required = false
 		t = types.Unalias(ptr.Elem())
 		if _, ok := t.Underlying().(*types.Struct); ok && !isTime(t) {
-			b.sink.errorf(fpos, "field %s is a pointer to a struct (%s): MCP forms are flat objects of strings, numbers, booleans and enums; to ask for its fields, embed the struct itself (write %s, no field name, no pointer) so they flatten into the form, or tag the field elicit:\"-\" to leave it out", v.Name(), typeName(b.src.Types, v.Type()), typeName(b.src.Types, t))
+			b.sink.errorf(fpos, "field %s is a pointer to a struct (%s): MCP forms are flat objects of strings, numbers, booleans and enums; %s; or tag the field elicit:\"-\" to leave it out", v.Name(), typeName(b.src.Types, v.Type()), b.nestedHint(fs, v))
 			return nil
 		}
 		if _, ok := t.Underlying().(*types.Slice); ok {
@@ -201,6 +261,9 @@ func (b *builder) field(fs *formState, v *types.Var, tag reflect.StructTag, acce
 		}
 		if len(terrs) > 0 {
 			return nil
+		}
+		for _, w := range spacedOptions(raw, opts) {
+			b.warnf(b.tagPos(astField, v, w.Offset), "%s", w.Msg)
 		}
 	}
 	// Only text can carry a secret: TokenCount int and ResetPassword bool
@@ -282,7 +345,7 @@ func (b *builder) classify(fs *formState, fld *Field, v *types.Var, t types.Type
 		}
 		return true
 	case *types.Struct:
-		b.sink.errorf(fld.Pos, "field %s has type %s, a nested struct: MCP forms are flat objects; to ask for its fields, embed it (write %s without a field name) so they flatten into the form", v.Name(), typeName(b.src.Types, v.Type()), typeName(b.src.Types, v.Type()))
+		b.sink.errorf(fld.Pos, "field %s has type %s, a nested struct: MCP forms are flat objects; %s", v.Name(), typeName(b.src.Types, v.Type()), b.nestedHint(fs, v))
 		return false
 	case *types.Map:
 		return bad("a map", "declare one field per key you ask for, or, for a set of choices, a []string with enum=a|b|c")

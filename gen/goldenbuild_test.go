@@ -63,11 +63,9 @@ func TestGoldenOutputsBuild(t *testing.T) {
 }
 
 // checkInitCode fails if a package of the module in dir has more
-// initialisation code than its generated file's one elicitimpl.Init call
-// (the prologue, the stack check and the call to the init function that
-// makes it): the descriptors, their list and the translations are static
-// data, and TSchema, AskT and AcceptT are set by Init's loop, so a package
-// of thousands of forms has no init code per form. The goldens' own
+// initialisation code than a few instructions: the descriptors and the
+// translations are static data and the API is functions, so a package of
+// thousands of forms has no init code per form. The goldens' own
 // sources have no init code. An init of one byte is the RET the compiler
 // writes for a package with nothing to initialise.
 func checkInitCode(t *testing.T, dir string) {

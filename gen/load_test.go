@@ -27,7 +27,7 @@ func TestOwnOutputNeverBlocks(t *testing.T) {
 		"conflict": gen.Header + "\n\npackage forms\n\n<<<<<<< HEAD\nvar x = 1\n=======\nvar x = 2\n>>>>>>> other\n",
 		"syntax":   gen.Header + "\n\npackage forms\n\nfunc {\n",
 		"stale":    strings.Replace(string(want), "Form1", "Form9", -1),
-		"clashes":  gen.Header + "\n\npackage forms\n\nfunc AskForm1() {}\nvar elicitDescriptors int\n",
+		"clashes":  gen.Header + "\n\npackage forms\n\nfunc AskForm1() {}\nvar elicitFormForm1 int\n",
 		"nopkg":    gen.Header + "\n\n<<<<<<< HEAD\n",
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"go/token"
-	"strconv"
 	"unicode"
 	"unicode/utf8"
 )
@@ -10,10 +9,12 @@ import (
 // Names are the identifiers generated for one form type. Exported form
 // types get the exported API of the contract (AskT, AcceptT, DeclineT,
 // CancelT, TSchema); an unexported type t gets the same names unexported
-// (askT, acceptT, declineT, cancelT, tSchema). A form's descriptor is an
-// element of the package's array of them (descriptorRef).
+// (askT, acceptT, declineT, cancelT, tSchema). Descriptor is the
+// unexported variable holding the form's descriptor, elicitFormT, which
+// the API calls.
 type Names struct {
 	SchemaFunc, Ask, Accept, Decline, Cancel string
+	Descriptor                               string
 }
 
 // NamesOf returns the generated names for form type typeName.
@@ -31,6 +32,7 @@ func NamesOf(typeName string) Names {
 		Accept:     api("Accept"),
 		Decline:    api("Decline"),
 		Cancel:     api("Cancel"),
+		Descriptor: formVar(typeName),
 	}
 	if !exported {
 		n.Ask, n.Accept, n.Decline, n.Cancel = lowerFirst(n.Ask), lowerFirst(n.Accept), lowerFirst(n.Decline), lowerFirst(n.Cancel)
@@ -38,14 +40,13 @@ func NamesOf(typeName string) Names {
 	return n
 }
 
-// descriptorsVar is the generated array of the package's descriptors,
-// one per form in source order. No form's generated names can be it (they
-// start with Ask, Accept, Decline, Cancel or end with Schema); the user's
-// declaration of it is reported (checkNames).
-const descriptorsVar = "elicitDescriptors"
-
-// descriptorRef returns the descriptor of the package's i-th form.
-func descriptorRef(i int) string { return descriptorsVar + "[" + strconv.Itoa(i) + "]" }
+// formVar returns the name of the descriptor of form type t, a
+// package-level variable of the generated file. Its name holds the form's
+// own, never its position, so that adding a form changes no other form's
+// code; no other form's generated names can be it (they start with Ask,
+// Accept, Decline, Cancel or end with Schema), and the user's declaration
+// of it is reported (checkNames).
+func formVar(t string) string { return "elicitForm" + t }
 
 // guardSuffix ends the name of each guard type alias:
 // _T_changed_since_elicitgen_ran_run_go_generate, so that the compiler's
@@ -57,7 +58,7 @@ func guardName(name string) string { return "_" + name + guardSuffix }
 
 // list returns every generated top-level name.
 func (n Names) list() []string {
-	return []string{n.SchemaFunc, n.Ask, n.Accept, n.Decline, n.Cancel}
+	return []string{n.SchemaFunc, n.Ask, n.Accept, n.Decline, n.Cancel, n.Descriptor}
 }
 
 func upperFirst(s string) string {

@@ -22,7 +22,7 @@ const (
 	holeAccept     = "ZqCqZ"
 	holeDecline    = "ZqDqZ"
 	holeCancel     = "ZqXqZ"
-	holeFormVar    = "zqFqZ" // the form's descriptor, elicitDescriptors[i]
+	holeFormVar    = "zqFqZ" // the form's descriptor, elicitFormT
 	holeName       = "ZqMqZ" // a name or a string literal
 	holeList       = "ZqLqZ" // a form's locales variable
 	holeLines      = "ZqPqZ" // lines of a struct
@@ -85,12 +85,11 @@ func (s *stamp) appendTo(out []byte, args map[string]string) []byte {
 	return out
 }
 
-// apiArgs are the names the stamps of form t, the package's i-th, are
-// filled with.
-func apiArgs(t string, i int) map[string]string {
+// apiArgs are the names the stamps of form t are filled with.
+func apiArgs(t string) map[string]string {
 	n := NamesOf(t)
 	return map[string]string{
 		holeType: t, holeSchemaFunc: n.SchemaFunc, holeAsk: n.Ask, holeAccept: n.Accept,
-		holeDecline: n.Decline, holeCancel: n.Cancel, holeFormVar: descriptorRef(i),
+		holeDecline: n.Decline, holeCancel: n.Cancel, holeFormVar: n.Descriptor,
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/elicitgen/elicitgen/internal/editdist"
 )
 
 // tagOption is one `key` or `key=value` of an elicit tag, with its byte
@@ -132,6 +134,34 @@ func parseTag(s string) ([]tagOption, []*tagError) {
 	return opts, errs
 }
 
+// spacedOptions returns a warning for each option of the tag s (parsed
+// into opts without errors) written after ", " right behind a free-text
+// value: in title=Phone, optional the comma ends the title, and optional
+// makes the field optional, which reads like text of the title. The
+// warning is at the option's name and quotes both fixes.
+func spacedOptions(s string, opts []tagOption) []*tagError {
+	var out []*tagError
+	for i := 1; i < len(opts); i++ {
+		o := opts[i]
+		prev, ok := lastValue(opts[:i])
+		if !ok || o.Offset >= len(s) || (s[o.Offset] != ' ' && s[o.Offset] != '\t') {
+			continue
+		}
+		at := o.Offset + len(s[o.Offset:]) - len(strings.TrimLeft(s[o.Offset:], " \t"))
+		end := strings.IndexByte(s[at:], ',')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += at
+		}
+		text := s[at:end]
+		out = append(out, &tagError{at, fmt.Sprintf(
+			"elicit option %q follows \", \" after the value of %s, so the comma ends %s=%s: if the comma belongs to the %s, quote it: %s='%s, %s'; if %s is an option, drop the space: %s=%s,%s",
+			o.Key, prev.Key, prev.Key, prev.Value, prev.Key, prev.Key, strings.ReplaceAll(prev.Value, "'", "''"), strings.ReplaceAll(text, "'", "''"), o.Key, prev.Key, prev.Value, text)})
+	}
+	return out
+}
+
 // lastValue returns the last option parsed when it holds free text, the
 // kind of value a comma may have been meant to belong to.
 func lastValue(opts []tagOption) (tagOption, bool) {
@@ -152,7 +182,7 @@ func nearElicit(key string) bool {
 	if key == "elicit" || len(key) < 4 || len(key) > 8 {
 		return false // more than 2 edits away
 	}
-	return strings.EqualFold(key, "elicit") || editDistance(strings.ToLower(key), "elicit") <= 2
+	return strings.EqualFold(key, "elicit") || editdist.Distance(strings.ToLower(key), "elicit") <= 2
 }
 
 // suggest returns the known key closest to key, if any is close.
@@ -183,46 +213,11 @@ func closest(name string, names []string) string {
 		if strings.EqualFold(n, name) {
 			return n
 		}
-		if d := editDistance(strings.ToLower(name), strings.ToLower(n)); d < bestD {
+		if d := editdist.Distance(strings.ToLower(name), strings.ToLower(n)); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours cost 1. The
-// table of short strings (every struct tag key goes through nearElicit)
-// stays on the stack.
-func editDistance(a, b string) int {
-	w := len(b) + 1
-	var buf [10 * 10]int
-	var d []int
-	if n := (len(a) + 1) * w; n <= len(buf) {
-		d = buf[:n]
-	} else {
-		d = make([]int, n)
-	}
-	for i := 0; i <= len(a); i++ {
-		d[i*w] = i
-	}
-	for j := 0; j <= len(b); j++ {
-		d[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(d[(i-1)*w+j]+1, d[i*w+j-1]+1, d[(i-1)*w+j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, d[(i-2)*w+j-2]+1)
-			}
-			d[i*w+j] = v
-		}
-	}
-	return d[len(a)*w+len(b)]
 }
 
 // splitList splits an enum or multi-select default list on '|'.

@@ -103,23 +103,9 @@ func FuzzParseTag(f *testing.F) {
 	})
 }
 
-// editDistance counts insertions, deletions, substitutions and swaps of
-// neighbours, on the stack for short strings and on the heap beyond.
-func TestEditDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"elicit", "elicit", 0}, {"", "elicit", 6}, {"elicit", "", 6},
-		{"elict", "elicit", 1}, {"elicits", "elicit", 1}, {"eliict", "elicit", 1},
-		{"elciit", "elicit", 1}, // a swap of neighbours
-		{"ellicitt", "elicit", 2}, {"json", "elicit", 6}, {"yaml", "elicit", 6},
-		{"description", "desc", 7}, {strings.Repeat("a", 40), strings.Repeat("a", 38) + "bb", 2},
-	} {
-		if got := editDistance(c.a, c.b); got != c.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
-	}
+// nearElicit catches misspellings of the elicit key, a swap of neighbours
+// among them, and nothing else.
+func TestNearElicit(t *testing.T) {
 	for _, k := range []string{"elict", "Elicit", "ELICITS", "elciit", "ellicit"} {
 		if !nearElicit(k) {
 			t.Errorf("nearElicit(%q) = false", k)
@@ -128,6 +114,38 @@ func TestEditDistance(t *testing.T) {
 	for _, k := range []string{"elicit", "json", "yaml", "jsonschema", "e", "elicitation"} {
 		if nearElicit(k) {
 			t.Errorf("nearElicit(%q) = true", k)
+		}
+	}
+}
+
+// spacedOptions warns at the option's name after ", " behind free text,
+// and quotes the value it suggests as a tag must (a quote doubled).
+func TestSpacedOptions(t *testing.T) {
+	for _, c := range []struct {
+		tag  string
+		at   []int
+		want string
+	}{
+		{tag: "title=Phone, optional", at: []int{13}, want: "title='Phone, optional'"},
+		{tag: "title=It's, optional", at: []int{12}, want: "title='It''s, optional'"},
+		{tag: "desc=Where,  maxLength=8", at: []int{13}, want: "desc='Where, maxLength=8'"},
+		{tag: "title=Phone,optional"},
+		{tag: "title='Phone, optional'"},
+		{tag: "min=1, max=2"},
+	} {
+		opts, errs := parseTag(c.tag)
+		if len(errs) > 0 {
+			t.Fatalf("parseTag(%q): %v", c.tag, errs)
+		}
+		ws := spacedOptions(c.tag, opts)
+		if len(ws) != len(c.at) {
+			t.Errorf("%q: %d warnings, want %d: %v", c.tag, len(ws), len(c.at), ws)
+			continue
+		}
+		for i, w := range ws {
+			if w.Offset != c.at[i] || !strings.Contains(w.Msg, c.want) {
+				t.Errorf("%q: warning at %d %q, want at %d naming %s", c.tag, w.Offset, w.Msg, c.at[i], c.want)
+			}
 		}
 	}
 }

@@ -114,15 +114,15 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// Leftovers returns the temporary files a killed Write left in dir.
-func Leftovers(dir string) []string {
+// leftovers returns the temporary files a killed Write left in dir.
+func leftovers(dir string) []string {
 	list, _ := filepath.Glob(filepath.Join(dir, tempPattern))
 	return list
 }
 
 // removeLeftovers removes the temporary files a killed Write left in dir.
 func removeLeftovers(dir string) {
-	for _, p := range Leftovers(dir) {
+	for _, p := range leftovers(dir) {
 		_ = os.Remove(p)
 	}
 }
@@ -331,7 +331,7 @@ func staleReport(res *Result, dir string, withDiffs bool) ([]StaleFinding, strin
 			oldName = "/dev/null"
 		}
 		if withDiffs {
-			diffs.WriteString(UnifiedDiffLimit(oldName, "b/"+rel(f.Path), string(old), string(f.Content), staleDiffLines))
+			diffs.WriteString(unifiedDiffLimit(oldName, "b/"+rel(f.Path), string(old), string(f.Content), staleDiffLines))
 		}
 	}
 	for _, pkg := range res.Packages {
@@ -360,7 +360,7 @@ func staleReport(res *Result, dir string, withDiffs bool) ([]StaleFinding, strin
 		}
 		findings = append(findings, StaleFinding{Path: rel(p), Abs: abs(p), Msg: "orphaned: the package has no forms any more"})
 		if withDiffs {
-			diffs.WriteString(UnifiedDiffLimit("a/"+rel(p), "/dev/null", string(old), "", staleDiffLines))
+			diffs.WriteString(unifiedDiffLimit("a/"+rel(p), "/dev/null", string(old), "", staleDiffLines))
 		}
 	}
 	dirs := map[string]bool{}
@@ -368,7 +368,7 @@ func staleReport(res *Result, dir string, withDiffs bool) ([]StaleFinding, strin
 		dirs[pkg.Dir] = true
 	}
 	for _, d := range sortedKeys(dirs) {
-		for _, p := range Leftovers(d) {
+		for _, p := range leftovers(d) {
 			findings = append(findings, StaleFinding{Path: rel(p), Abs: abs(p), Msg: "temporary file left by a killed run (the next generate removes it)"})
 		}
 	}
@@ -481,9 +481,9 @@ func schemaEntries(data []byte) map[string][]byte {
 // codeByForm splits a generated Go file into the source of the top-level
 // declarations of each form (keyed by form name; "" for the rest): a
 // declaration belongs to the form whose name its declared names end with
-// (the longest such form name), or, for blank declarations (a guard's
-// blank function among them), to the first form it mentions; each element
-// of the array of descriptors belongs to the form it mentions.
+// (the longest such form name; TSchema's without its Schema), or, for
+// blank declarations (a guard's blank function among them), to the first
+// form it mentions.
 func codeByForm(src []byte, forms []string) (map[string]string, bool) {
 	out := map[string]string{}
 	if src == nil {
@@ -497,7 +497,7 @@ func codeByForm(src []byte, forms []string) (map[string]string, bool) {
 	owner := func(name string) string {
 		best := ""
 		for _, fm := range forms {
-			if strings.HasSuffix(name, fm) && len(fm) > len(best) {
+			if (strings.HasSuffix(name, fm) || strings.HasSuffix(name, upperFirst(fm))) && len(fm) > len(best) {
 				best = fm
 			}
 		}
@@ -517,20 +517,11 @@ func codeByForm(src []byte, forms []string) (map[string]string, bool) {
 		})
 		return found
 	}
-	text := func(n ast.Node) string {
-		return string(src[fset.Position(n.Pos()).Offset:fset.Position(n.End()).Offset]) + "\n"
-	}
 	for _, d := range f.Decls {
-		if elts := descriptorElts(d); elts != nil {
-			for _, e := range elts {
-				out[mentions(e)] += text(e)
-			}
-			continue
-		}
 		form := ""
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			form = owner(d.Name.Name)
+			form = owner(strings.TrimSuffix(d.Name.Name, "Schema"))
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				form = mentions(d.Recv.List[0].Type)
 			} else if d.Name.Name == "_" {
@@ -565,21 +556,4 @@ func codeByForm(src []byte, forms []string) (map[string]string, bool) {
 		out[form] += string(src[fset.Position(start).Offset:fset.Position(end).Offset]) + "\n"
 	}
 	return out, true
-}
-
-// descriptorElts returns the elements of the generated array of
-// descriptors if d declares it, else nil.
-func descriptorElts(d ast.Decl) []ast.Expr {
-	gd, ok := d.(*ast.GenDecl)
-	if !ok || gd.Tok != token.VAR || len(gd.Specs) != 1 {
-		return nil
-	}
-	vs, ok := gd.Specs[0].(*ast.ValueSpec)
-	if !ok || len(vs.Names) != 1 || vs.Names[0].Name != descriptorsVar || len(vs.Values) != 1 {
-		return nil
-	}
-	if lit, ok := vs.Values[0].(*ast.CompositeLit); ok {
-		return lit.Elts
-	}
-	return nil
 }

@@ -63,5 +63,5 @@ func closestProperty(s *Schema, name string, dynamic bool) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance of a and b (bytes).
-func editDistance(a, b string) int { return editdist.Levenshtein(a, b) }
+// editDistance is the edit distance of a and b (bytes); see editdist.Distance.
+func editDistance(a, b string) int { return editdist.Distance(a, b) }

@@ -240,3 +240,22 @@ func TestTestOnlyPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFormsSaysSo: generating a package without forms exits 0 and says
+// so on stderr, naming the package and what makes a form; a run that
+// finds forms in any package says nothing of the others.
+func TestNoFormsSaysSo(t *testing.T) {
+	dir := newPkg(t, "package forms\n\n// Plain has no elicit tag.\ntype Plain struct {\n\tName string `json:\"name\"`\n}\n")
+	stdout, stderr, code := runCLI()
+	want := "elicitgen: no forms in example.com/forms: nothing generated (a form is a struct with a field tagged elicit:\"...\", or a struct whose doc comment has the line //elicit:form)\n"
+	if code != 0 || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0 and %q", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "elicit_gen.go")); !os.IsNotExist(err) {
+		t.Errorf("elicit_gen.go written for a package without forms: %v", err)
+	}
+	writeFile(t, filepath.Join(dir, "deploy", "deploy.go"), strings.Replace(cliForm, "package forms", "package deploy", 1))
+	if _, stderr, code := runCLI("generate", "./..."); code != 0 || stderr != "" {
+		t.Errorf("./... with a form: exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+}

@@ -83,7 +83,10 @@
 // # Tag options
 //
 // Options are comma-separated key or key=value. Quote a value holding ","
-// or "|" with single quotes: title='Phone, optional'. Unknown keys are
+// or "|" with single quotes: title='Phone, optional'. Unquoted,
+// title=Phone, optional is the title Phone and the option optional; an
+// option name after ", " right behind free text is a warning that quotes
+// both fixes. Unknown keys are
 // errors with a suggestion; a struct tag key close to elicit (elict,
 // elicits, Elicit) is an error too, never a silently unconstrained field.
 //

@@ -199,6 +199,7 @@ func runGenerate(cmd *cobra.Command, flags *genFlags, args []string) error {
 		return err
 	}
 	printWarnings(cmd.ErrOrStderr(), cfg.Dir, res.Packages)
+	sayNoForms(cmd.ErrOrStderr(), res)
 	if _, err := gen.Write(res); err != nil {
 		return withCode(2, fmt.Errorf("elicitgen: %w", err))
 	}

@@ -13,361 +13,465 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion5
+const _ = elicitimpl.SupportPackageIsVersion6
 
 // TestElicitationSchema returns a copy of the requestedSchema of TestElicitation.
-// It is set when the package initialises.
-var TestElicitationSchema func() *runtime.Schema
+func TestElicitationSchema() *runtime.Schema {
+	return elicitFormTestElicitation.Schema()
+}
 
 // Validate checks v against every rule of the TestElicitation schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *TestElicitation) Validate() error {
-	return elicitDescriptors[0].Validate(v)
+	return elicitFormTestElicitation.Validate(v)
 }
 
 // AskTestElicitation asks the user to fill in TestElicitation. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskTestElicitation func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*TestElicitation], error)
+func AskTestElicitation(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*TestElicitation], err error) {
+	o.Action, err = elicitFormTestElicitation.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptTestElicitation is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptTestElicitation func(v TestElicitation) (*runtime.Response, error)
+func AcceptTestElicitation(v TestElicitation) (*runtime.Response, error) {
+	return elicitFormTestElicitation.Accept(&v)
+}
 
 // DeclineTestElicitation is the client-side answer that declines a TestElicitation form.
-var DeclineTestElicitation = elicitimpl.Decline
+func DeclineTestElicitation() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelTestElicitation is the client-side answer that dismisses a TestElicitation form.
-var CancelTestElicitation = elicitimpl.Cancel
+func CancelTestElicitation() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // SEP1034DefaultsSchema returns a copy of the requestedSchema of SEP1034Defaults.
-// It is set when the package initialises.
-var SEP1034DefaultsSchema func() *runtime.Schema
+func SEP1034DefaultsSchema() *runtime.Schema {
+	return elicitFormSEP1034Defaults.Schema()
+}
 
 // Validate checks v against every rule of the SEP1034Defaults schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *SEP1034Defaults) Validate() error {
-	return elicitDescriptors[1].Validate(v)
+	return elicitFormSEP1034Defaults.Validate(v)
 }
 
 // AskSEP1034Defaults asks the user to fill in SEP1034Defaults. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskSEP1034Defaults func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*SEP1034Defaults], error)
+func AskSEP1034Defaults(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*SEP1034Defaults], err error) {
+	o.Action, err = elicitFormSEP1034Defaults.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptSEP1034Defaults is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptSEP1034Defaults func(v SEP1034Defaults) (*runtime.Response, error)
+func AcceptSEP1034Defaults(v SEP1034Defaults) (*runtime.Response, error) {
+	return elicitFormSEP1034Defaults.Accept(&v)
+}
 
 // DeclineSEP1034Defaults is the client-side answer that declines a SEP1034Defaults form.
-var DeclineSEP1034Defaults = elicitimpl.Decline
+func DeclineSEP1034Defaults() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelSEP1034Defaults is the client-side answer that dismisses a SEP1034Defaults form.
-var CancelSEP1034Defaults = elicitimpl.Cancel
+func CancelSEP1034Defaults() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // SEP1330EnumsSchema returns a copy of the requestedSchema of SEP1330Enums.
-// It is set when the package initialises.
-var SEP1330EnumsSchema func() *runtime.Schema
+func SEP1330EnumsSchema() *runtime.Schema {
+	return elicitFormSEP1330Enums.Schema()
+}
 
 // Validate checks v against every rule of the SEP1330Enums schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *SEP1330Enums) Validate() error {
-	return elicitDescriptors[2].Validate(v)
+	return elicitFormSEP1330Enums.Validate(v)
 }
 
 // AskSEP1330Enums asks the user to fill in SEP1330Enums. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskSEP1330Enums func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*SEP1330Enums], error)
+func AskSEP1330Enums(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*SEP1330Enums], err error) {
+	o.Action, err = elicitFormSEP1330Enums.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptSEP1330Enums is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptSEP1330Enums func(v SEP1330Enums) (*runtime.Response, error)
+func AcceptSEP1330Enums(v SEP1330Enums) (*runtime.Response, error) {
+	return elicitFormSEP1330Enums.Accept(&v)
+}
 
 // DeclineSEP1330Enums is the client-side answer that declines a SEP1330Enums form.
-var DeclineSEP1330Enums = elicitimpl.Decline
+func DeclineSEP1330Enums() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelSEP1330Enums is the client-side answer that dismisses a SEP1330Enums form.
-var CancelSEP1330Enums = elicitimpl.Cancel
+func CancelSEP1330Enums() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // UserNameSchema returns a copy of the requestedSchema of UserName.
-// It is set when the package initialises.
-var UserNameSchema func() *runtime.Schema
+func UserNameSchema() *runtime.Schema {
+	return elicitFormUserName.Schema()
+}
 
 // Validate checks v against every rule of the UserName schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *UserName) Validate() error {
-	return elicitDescriptors[3].Validate(v)
+	return elicitFormUserName.Validate(v)
 }
 
 // AskUserName asks the user to fill in UserName. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskUserName func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*UserName], error)
+func AskUserName(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*UserName], err error) {
+	o.Action, err = elicitFormUserName.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptUserName is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptUserName func(v UserName) (*runtime.Response, error)
+func AcceptUserName(v UserName) (*runtime.Response, error) {
+	return elicitFormUserName.Accept(&v)
+}
 
 // DeclineUserName is the client-side answer that declines a UserName form.
-var DeclineUserName = elicitimpl.Decline
+func DeclineUserName() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelUserName is the client-side answer that dismisses a UserName form.
-var CancelUserName = elicitimpl.Cancel
+func CancelUserName() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // ConfirmSchema returns a copy of the requestedSchema of Confirm.
-// It is set when the package initialises.
-var ConfirmSchema func() *runtime.Schema
+func ConfirmSchema() *runtime.Schema {
+	return elicitFormConfirm.Schema()
+}
 
 // Validate checks v against every rule of the Confirm schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Confirm) Validate() error {
-	return elicitDescriptors[4].Validate(v)
+	return elicitFormConfirm.Validate(v)
 }
 
 // AskConfirm asks the user to fill in Confirm. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskConfirm func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Confirm], error)
+func AskConfirm(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Confirm], err error) {
+	o.Action, err = elicitFormConfirm.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptConfirm is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptConfirm func(v Confirm) (*runtime.Response, error)
+func AcceptConfirm(v Confirm) (*runtime.Response, error) {
+	return elicitFormConfirm.Accept(&v)
+}
 
 // DeclineConfirm is the client-side answer that declines a Confirm form.
-var DeclineConfirm = elicitimpl.Decline
+func DeclineConfirm() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelConfirm is the client-side answer that dismisses a Confirm form.
-var CancelConfirm = elicitimpl.Cancel
+func CancelConfirm() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // Step1Schema returns a copy of the requestedSchema of Step1.
-// It is set when the package initialises.
-var Step1Schema func() *runtime.Schema
+func Step1Schema() *runtime.Schema {
+	return elicitFormStep1.Schema()
+}
 
 // Validate checks v against every rule of the Step1 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Step1) Validate() error {
-	return elicitDescriptors[5].Validate(v)
+	return elicitFormStep1.Validate(v)
 }
 
 // AskStep1 asks the user to fill in Step1. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskStep1 func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Step1], error)
+func AskStep1(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Step1], err error) {
+	o.Action, err = elicitFormStep1.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptStep1 is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptStep1 func(v Step1) (*runtime.Response, error)
+func AcceptStep1(v Step1) (*runtime.Response, error) {
+	return elicitFormStep1.Accept(&v)
+}
 
 // DeclineStep1 is the client-side answer that declines a Step1 form.
-var DeclineStep1 = elicitimpl.Decline
+func DeclineStep1() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelStep1 is the client-side answer that dismisses a Step1 form.
-var CancelStep1 = elicitimpl.Cancel
+func CancelStep1() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // Step2Schema returns a copy of the requestedSchema of Step2.
-// It is set when the package initialises.
-var Step2Schema func() *runtime.Schema
+func Step2Schema() *runtime.Schema {
+	return elicitFormStep2.Schema()
+}
 
 // Validate checks v against every rule of the Step2 schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Step2) Validate() error {
-	return elicitDescriptors[6].Validate(v)
+	return elicitFormStep2.Validate(v)
 }
 
 // AskStep2 asks the user to fill in Step2. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskStep2 func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Step2], error)
+func AskStep2(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Step2], err error) {
+	o.Action, err = elicitFormStep2.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptStep2 is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptStep2 func(v Step2) (*runtime.Response, error)
+func AcceptStep2(v Step2) (*runtime.Response, error) {
+	return elicitFormStep2.Accept(&v)
+}
 
 // DeclineStep2 is the client-side answer that declines a Step2 form.
-var DeclineStep2 = elicitimpl.Decline
+func DeclineStep2() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelStep2 is the client-side answer that dismisses a Step2 form.
-var CancelStep2 = elicitimpl.Cancel
+func CancelStep2() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // PromptContextSchema returns a copy of the requestedSchema of PromptContext.
-// It is set when the package initialises.
-var PromptContextSchema func() *runtime.Schema
+func PromptContextSchema() *runtime.Schema {
+	return elicitFormPromptContext.Schema()
+}
 
 // Validate checks v against every rule of the PromptContext schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *PromptContext) Validate() error {
-	return elicitDescriptors[7].Validate(v)
+	return elicitFormPromptContext.Validate(v)
 }
 
 // AskPromptContext asks the user to fill in PromptContext. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskPromptContext func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*PromptContext], error)
+func AskPromptContext(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*PromptContext], err error) {
+	o.Action, err = elicitFormPromptContext.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptPromptContext is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptPromptContext func(v PromptContext) (*runtime.Response, error)
+func AcceptPromptContext(v PromptContext) (*runtime.Response, error) {
+	return elicitFormPromptContext.Accept(&v)
+}
 
 // DeclinePromptContext is the client-side answer that declines a PromptContext form.
-var DeclinePromptContext = elicitimpl.Decline
+func DeclinePromptContext() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelPromptContext is the client-side answer that dismisses a PromptContext form.
-var CancelPromptContext = elicitimpl.Cancel
+func CancelPromptContext() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // DeploySchema returns a copy of the requestedSchema of Deploy.
-// It is set when the package initialises.
-var DeploySchema func() *runtime.Schema
+func DeploySchema() *runtime.Schema {
+	return elicitFormDeploy.Schema()
+}
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Deploy) Validate() error {
-	return elicitDescriptors[8].Validate(v)
+	return elicitFormDeploy.Validate(v)
 }
 
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskDeploy func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Deploy], error)
+func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Deploy], err error) {
+	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptDeploy is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptDeploy func(v Deploy) (*runtime.Response, error)
+func AcceptDeploy(v Deploy) (*runtime.Response, error) {
+	return elicitFormDeploy.Accept(&v)
+}
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
-var DeclineDeploy = elicitimpl.Decline
+func DeclineDeploy() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelDeploy is the client-side answer that dismisses a Deploy form.
-var CancelDeploy = elicitimpl.Cancel
+func CancelDeploy() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // RebookSchema returns a copy of the requestedSchema of Rebook.
-// It is set when the package initialises.
-var RebookSchema func() *runtime.Schema
+func RebookSchema() *runtime.Schema {
+	return elicitFormRebook.Schema()
+}
 
 // Validate checks v against every rule of the Rebook schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Rebook) Validate() error {
-	return elicitDescriptors[9].Validate(v)
+	return elicitFormRebook.Validate(v)
 }
 
 // AskRebook asks the user to fill in Rebook. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskRebook func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Rebook], error)
+func AskRebook(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Rebook], err error) {
+	o.Action, err = elicitFormRebook.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptRebook is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptRebook func(v Rebook) (*runtime.Response, error)
+func AcceptRebook(v Rebook) (*runtime.Response, error) {
+	return elicitFormRebook.Accept(&v)
+}
 
 // DeclineRebook is the client-side answer that declines a Rebook form.
-var DeclineRebook = elicitimpl.Decline
+func DeclineRebook() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelRebook is the client-side answer that dismisses a Rebook form.
-var CancelRebook = elicitimpl.Cancel
+func CancelRebook() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // BookArgsSchema returns a copy of the requestedSchema of BookArgs.
-// It is set when the package initialises.
-var BookArgsSchema func() *runtime.Schema
+func BookArgsSchema() *runtime.Schema {
+	return elicitFormBookArgs.Schema()
+}
 
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *BookArgs) Validate() error {
-	return elicitDescriptors[10].Validate(v)
+	return elicitFormBookArgs.Validate(v)
 }
 
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskBookArgs func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*BookArgs], error)
+func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*BookArgs], err error) {
+	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptBookArgs is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptBookArgs func(v BookArgs) (*runtime.Response, error)
+func AcceptBookArgs(v BookArgs) (*runtime.Response, error) {
+	return elicitFormBookArgs.Accept(&v)
+}
 
 // DeclineBookArgs is the client-side answer that declines a BookArgs form.
-var DeclineBookArgs = elicitimpl.Decline
+func DeclineBookArgs() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelBookArgs is the client-side answer that dismisses a BookArgs form.
-var CancelBookArgs = elicitimpl.Cancel
+func CancelBookArgs() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // AskMissingBookArgs asks the person for the fields of v tagged ask that the model
 // left out or gave invalid values for, in one form, and merges the answer
 // into v. It returns runtime.ActionAccept, without asking when nothing was
 // missing, once v is complete; see runtime.Form.AskMissing.
 func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitDescriptors[10].AskMissing(ctx, asker, v, message, opts...)
+	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
 }
 
 // KRArgsSchema returns a copy of the requestedSchema of KRArgs.
-// It is set when the package initialises.
-var KRArgsSchema func() *runtime.Schema
+func KRArgsSchema() *runtime.Schema {
+	return elicitFormKRArgs.Schema()
+}
 
 // Validate checks v against every rule of the KRArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *KRArgs) Validate() error {
-	return elicitDescriptors[11].Validate(v)
+	return elicitFormKRArgs.Validate(v)
 }
 
 // AskKRArgs asks the user to fill in KRArgs. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskKRArgs func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*KRArgs], error)
+func AskKRArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*KRArgs], err error) {
+	o.Action, err = elicitFormKRArgs.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptKRArgs is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptKRArgs func(v KRArgs) (*runtime.Response, error)
+func AcceptKRArgs(v KRArgs) (*runtime.Response, error) {
+	return elicitFormKRArgs.Accept(&v)
+}
 
 // DeclineKRArgs is the client-side answer that declines a KRArgs form.
-var DeclineKRArgs = elicitimpl.Decline
+func DeclineKRArgs() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelKRArgs is the client-side answer that dismisses a KRArgs form.
-var CancelKRArgs = elicitimpl.Cancel
+func CancelKRArgs() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // AskMissingKRArgs asks the person for the fields of v tagged ask that the model
 // left out or gave invalid values for, in one form, and merges the answer
 // into v. It returns runtime.ActionAccept, without asking when nothing was
 // missing, once v is complete; see runtime.Form.AskMissing.
 func AskMissingKRArgs(ctx context.Context, asker runtime.Asker, v *KRArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitDescriptors[11].AskMissing(ctx, asker, v, message, opts...)
+	return elicitFormKRArgs.AskMissing(ctx, asker, v, message, opts...)
 }
 
 // CampaignApprovalSchema returns a copy of the requestedSchema of CampaignApproval.
-// It is set when the package initialises.
-var CampaignApprovalSchema func() *runtime.Schema
+func CampaignApprovalSchema() *runtime.Schema {
+	return elicitFormCampaignApproval.Schema()
+}
 
 // Validate checks v against every rule of the CampaignApproval schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *CampaignApproval) Validate() error {
-	return elicitDescriptors[12].Validate(v)
+	return elicitFormCampaignApproval.Validate(v)
 }
 
 // AskCampaignApproval asks the user to fill in CampaignApproval. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskCampaignApproval func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*CampaignApproval], error)
+func AskCampaignApproval(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*CampaignApproval], err error) {
+	o.Action, err = elicitFormCampaignApproval.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptCampaignApproval is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptCampaignApproval func(v CampaignApproval) (*runtime.Response, error)
+func AcceptCampaignApproval(v CampaignApproval) (*runtime.Response, error) {
+	return elicitFormCampaignApproval.Accept(&v)
+}
 
 // DeclineCampaignApproval is the client-side answer that declines a CampaignApproval form.
-var DeclineCampaignApproval = elicitimpl.Decline
+func DeclineCampaignApproval() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelCampaignApproval is the client-side answer that dismisses a CampaignApproval form.
-var CancelCampaignApproval = elicitimpl.Cancel
+func CancelCampaignApproval() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // If this does not compile, TestElicitation changed after elicitgen ran: run go generate.
 func _() {
@@ -400,21 +504,6 @@ func _() {
 		TitledMulti    []TitledChoice `json:"titledMulti,omitempty" elicit:"minItems=1,maxItems=3"`
 	}
 	var _ _SEP1330Enums_changed_since_elicitgen_ran_run_go_generate = SEP1330Enums{}
-}
-
-// If this does not compile (duplicate key false), the constants of TitledOption changed: run go generate.
-func _() {
-	_ = map[bool]int{false: 0, TitledOption1 == "value1" && TitledOption2 == "value2" && TitledOption3 == "value3": 1}
-}
-
-// If this does not compile (duplicate key false), the constants of LegacyOption changed: run go generate.
-func _() {
-	_ = map[bool]int{false: 0, LegacyOption1 == "opt1" && LegacyOption2 == "opt2" && LegacyOption3 == "opt3": 1}
-}
-
-// If this does not compile (duplicate key false), the constants of TitledChoice changed: run go generate.
-func _() {
-	_ = map[bool]int{false: 0, TitledChoice1 == "value1" && TitledChoice2 == "value2" && TitledChoice3 == "value3": 1}
 }
 
 // If this does not compile, UserName changed after elicitgen ran: run go generate.
@@ -467,11 +556,6 @@ func _() {
 	var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 }
 
-// If this does not compile (duplicate key false), the constants of Environment changed: run go generate.
-func _() {
-	_ = map[bool]int{false: 0, EnvironmentStaging == "staging" && EnvironmentProduction == "production": 1}
-}
-
 // If this does not compile, Rebook changed after elicitgen ran: run go generate.
 func _() {
 	type _Rebook_changed_since_elicitgen_ran_run_go_generate = struct {
@@ -508,60 +592,96 @@ func _() {
 	var _ _CampaignApproval_changed_since_elicitgen_ran_run_go_generate = CampaignApproval{}
 }
 
+// If this does not compile (duplicate key false), the constants of Environment changed: run go generate.
+func _() {
+	_ = map[bool]int{false: 0, EnvironmentStaging == "staging" && EnvironmentProduction == "production": 1}
+}
+
+// If this does not compile (duplicate key false), the constants of LegacyOption changed: run go generate.
+func _() {
+	_ = map[bool]int{false: 0, LegacyOption1 == "opt1" && LegacyOption2 == "opt2" && LegacyOption3 == "opt3": 1}
+}
+
 // If this does not compile (duplicate key false), the constants of SendWindow changed: run go generate.
 func _() {
 	_ = map[bool]int{false: 0, SendNow == "now" && SendTonight == "tonight" && SendTomorrow == "tomorrow": 1}
 }
 
-// elicitDescriptors holds the form of each type above, in order: its schema,
-// the Go field of each property, and its TSchema, AskT and AcceptT, which
-// the package's init sets.
-var elicitDescriptors = [...]elicitimpl.Form{
-	{Type: (*TestElicitation)(nil), SchemaVar: &TestElicitationSchema, AskVar: &AskTestElicitation, AcceptVar: &AcceptTestElicitation, Spec: `{"name":"TestElicitation","properties":[
+// If this does not compile (duplicate key false), the constants of TitledChoice changed: run go generate.
+func _() {
+	_ = map[bool]int{false: 0, TitledChoice1 == "value1" && TitledChoice2 == "value2" && TitledChoice3 == "value3": 1}
+}
+
+// If this does not compile (duplicate key false), the constants of TitledOption changed: run go generate.
+func _() {
+	_ = map[bool]int{false: 0, TitledOption1 == "value1" && TitledOption2 == "value2" && TitledOption3 == "value3": 1}
+}
+
+// elicitFormTestElicitation is the form of TestElicitation: its schema and the Go field of each property.
+var elicitFormTestElicitation = elicitimpl.Form{Type: (*TestElicitation)(nil), Spec: `{"name":"TestElicitation","properties":[
 {"name":"username","field":"Username","kind":"string","description":"User's response","required":true},
-{"name":"email","field":"Email","kind":"string","description":"User's email address","required":true}]}`},
-	{Type: (*SEP1034Defaults)(nil), SchemaVar: &SEP1034DefaultsSchema, AskVar: &AskSEP1034Defaults, AcceptVar: &AcceptSEP1034Defaults, Spec: `{"name":"SEP1034Defaults","properties":[
+{"name":"email","field":"Email","kind":"string","description":"User's email address","required":true}]}`}
+
+// elicitFormSEP1034Defaults is the form of SEP1034Defaults: its schema and the Go field of each property.
+var elicitFormSEP1034Defaults = elicitimpl.Form{Type: (*SEP1034Defaults)(nil), Spec: `{"name":"SEP1034Defaults","properties":[
 {"name":"name","field":"Name","kind":"string","description":"The user's name.","default":"John Doe"},
 {"name":"age","field":"Age","kind":"integer","description":"The user's age.","default":30},
 {"name":"score","field":"Score","kind":"number","description":"The user's score.","default":95.5},
 {"name":"status","field":"Status","kind":"enum","description":"The account status.","options":[{"value":"active"},{"value":"inactive"},{"value":"pending"}],"default":"active"},
-{"name":"verified","field":"Verified","kind":"boolean","description":"Whether the user is verified.","default":true}]}`},
-	{Type: (*SEP1330Enums)(nil), SchemaVar: &SEP1330EnumsSchema, AskVar: &AskSEP1330Enums, AcceptVar: &AcceptSEP1330Enums, Spec: `{"name":"SEP1330Enums","properties":[
+{"name":"verified","field":"Verified","kind":"boolean","description":"Whether the user is verified.","default":true}]}`}
+
+// elicitFormSEP1330Enums is the form of SEP1330Enums: its schema and the Go field of each property.
+var elicitFormSEP1330Enums = elicitimpl.Form{Type: (*SEP1330Enums)(nil), Spec: `{"name":"SEP1330Enums","properties":[
 {"name":"untitledSingle","field":"UntitledSingle","kind":"enum","description":"An untitled single-select.","options":[{"value":"option1"},{"value":"option2"},{"value":"option3"}]},
 {"name":"titledSingle","field":"TitledSingle","kind":"enum","description":"A titled single-select.","options":[{"value":"value1","title":"First Option"},{"value":"value2","title":"Second Option"},{"value":"value3","title":"Third Option"}],"style":"titled"},
 {"name":"legacyEnum","field":"LegacyEnum","kind":"enum","description":"A legacy titled single-select.","options":[{"value":"opt1","title":"Option One"},{"value":"opt2","title":"Option Two"},{"value":"opt3","title":"Option Three"}],"style":"legacy"},
 {"name":"untitledMulti","field":"UntitledMulti","kind":"multi","description":"An untitled multi-select.","options":[{"value":"option1"},{"value":"option2"},{"value":"option3"}],"minItems":1,"maxItems":3},
-{"name":"titledMulti","field":"TitledMulti","kind":"multi","description":"A titled multi-select.","options":[{"value":"value1","title":"First Choice"},{"value":"value2","title":"Second Choice"},{"value":"value3","title":"Third Choice"}],"style":"titled","minItems":1,"maxItems":3}]}`},
-	{Type: (*UserName)(nil), SchemaVar: &UserNameSchema, AskVar: &AskUserName, AcceptVar: &AcceptUserName, Spec: `{"name":"UserName","properties":[
-{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`},
-	{Type: (*Confirm)(nil), SchemaVar: &ConfirmSchema, AskVar: &AskConfirm, AcceptVar: &AcceptConfirm, Spec: `{"name":"Confirm","properties":[
-{"name":"ok","field":"OK","kind":"boolean","description":"Go ahead?","required":true,"default":false}]}`},
-	{Type: (*Step1)(nil), SchemaVar: &Step1Schema, AskVar: &AskStep1, AcceptVar: &AcceptStep1, Spec: `{"name":"Step1","properties":[
-{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`},
-	{Type: (*Step2)(nil), SchemaVar: &Step2Schema, AskVar: &AskStep2, AcceptVar: &AcceptStep2, Spec: `{"name":"Step2","properties":[
-{"name":"color","field":"Color","kind":"string","description":"The caller's favourite colour.","required":true}]}`},
-	{Type: (*PromptContext)(nil), SchemaVar: &PromptContextSchema, AskVar: &AskPromptContext, AcceptVar: &AcceptPromptContext, Spec: `{"name":"PromptContext","properties":[
-{"name":"context","field":"Context","kind":"string","description":"The context the prompt uses.","required":true}]}`},
-	{Type: (*Deploy)(nil), SchemaVar: &DeploySchema, AskVar: &AskDeploy, AcceptVar: &AcceptDeploy, Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
+{"name":"titledMulti","field":"TitledMulti","kind":"multi","description":"A titled multi-select.","options":[{"value":"value1","title":"First Choice"},{"value":"value2","title":"Second Choice"},{"value":"value3","title":"Third Choice"}],"style":"titled","minItems":1,"maxItems":3}]}`}
+
+// elicitFormUserName is the form of UserName: its schema and the Go field of each property.
+var elicitFormUserName = elicitimpl.Form{Type: (*UserName)(nil), Spec: `{"name":"UserName","properties":[
+{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`}
+
+// elicitFormConfirm is the form of Confirm: its schema and the Go field of each property.
+var elicitFormConfirm = elicitimpl.Form{Type: (*Confirm)(nil), Spec: `{"name":"Confirm","properties":[
+{"name":"ok","field":"OK","kind":"boolean","description":"Go ahead?","required":true,"default":false}]}`}
+
+// elicitFormStep1 is the form of Step1: its schema and the Go field of each property.
+var elicitFormStep1 = elicitimpl.Form{Type: (*Step1)(nil), Spec: `{"name":"Step1","properties":[
+{"name":"name","field":"Name","kind":"string","description":"The caller's name.","required":true}]}`}
+
+// elicitFormStep2 is the form of Step2: its schema and the Go field of each property.
+var elicitFormStep2 = elicitimpl.Form{Type: (*Step2)(nil), Spec: `{"name":"Step2","properties":[
+{"name":"color","field":"Color","kind":"string","description":"The caller's favourite colour.","required":true}]}`}
+
+// elicitFormPromptContext is the form of PromptContext: its schema and the Go field of each property.
+var elicitFormPromptContext = elicitimpl.Form{Type: (*PromptContext)(nil), Spec: `{"name":"PromptContext","properties":[
+{"name":"context","field":"Context","kind":"string","description":"The context the prompt uses.","required":true}]}`}
+
+// elicitFormDeploy is the form of Deploy: its schema and the Go field of each property.
+var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
 {"name":"branch","field":"Branch","kind":"string","title":"Branch","description":"The git branch to deploy.","minLength":1,"maxLength":100,"default":"main"},
 {"name":"environment","field":"Environment","kind":"enum","title":"Environment","description":"Where the branch goes.","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
-{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false}]}`},
-	{Type: (*Rebook)(nil), SchemaVar: &RebookSchema, AskVar: &AskRebook, AcceptVar: &AcceptRebook, Spec: `{"name":"Rebook","properties":[
-{"name":"try_another_date","field":"TryAnotherDate","kind":"boolean","title":"Try another date?","description":"Look for a table on another date.","required":true,"default":false},
-{"name":"preferred_date","field":"PreferredDate","kind":"string","title":"Preferred date","description":"The date to try instead.","format":"date"}]}`},
-	{Type: (*BookArgs)(nil), SchemaVar: &BookArgsSchema, AskVar: &AskBookArgs, AcceptVar: &AcceptBookArgs, Spec: `{"name":"BookArgs","properties":[
-{"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
-{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","description":"How many people, 1 to 12.","required":true,"minimum":1,"maximum":12}]}`},
-	{Type: (*KRArgs)(nil), SchemaVar: &KRArgsSchema, AskVar: &AskKRArgs, AcceptVar: &AcceptKRArgs, Spec: `{"name":"KRArgs","properties":[
-{"name":"kr","field":"KR","kind":"enum","title":"Key result","description":"The key result to show.","required":true,"dynamic":true}]}`},
-	{Type: (*CampaignApproval)(nil), SchemaVar: &CampaignApprovalSchema, AskVar: &AskCampaignApproval, AcceptVar: &AcceptCampaignApproval, Spec: `{"name":"CampaignApproval","properties":[
-{"name":"approved","field":"Approved","kind":"boolean","title":"Approve sending","description":"Approving sends the campaign to its recipients.","required":true,"default":false},
-{"name":"send_window","field":"Window","kind":"enum","title":"Send window","description":"When to send it.","options":[{"value":"now","title":"Now"},{"value":"tonight","title":"Tonight at 20:00"},{"value":"tomorrow","title":"Tomorrow at 09:00"}],"style":"titled","default":"now"}]}`},
-}
+{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false}]}`}
 
-func init() {
-	elicitimpl.Init(elicitDescriptors[:])
-}
+// elicitFormRebook is the form of Rebook: its schema and the Go field of each property.
+var elicitFormRebook = elicitimpl.Form{Type: (*Rebook)(nil), Spec: `{"name":"Rebook","properties":[
+{"name":"try_another_date","field":"TryAnotherDate","kind":"boolean","title":"Try another date?","description":"Look for a table on another date.","required":true,"default":false},
+{"name":"preferred_date","field":"PreferredDate","kind":"string","title":"Preferred date","description":"The date to try instead.","format":"date"}]}`}
+
+// elicitFormBookArgs is the form of BookArgs: its schema and the Go field of each property.
+var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), Spec: `{"name":"BookArgs","properties":[
+{"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
+{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","description":"How many people, 1 to 12.","required":true,"minimum":1,"maximum":12}]}`}
+
+// elicitFormKRArgs is the form of KRArgs: its schema and the Go field of each property.
+var elicitFormKRArgs = elicitimpl.Form{Type: (*KRArgs)(nil), Spec: `{"name":"KRArgs","properties":[
+{"name":"kr","field":"KR","kind":"enum","title":"Key result","description":"The key result to show.","required":true,"dynamic":true}]}`}
+
+// elicitFormCampaignApproval is the form of CampaignApproval: its schema and the Go field of each property.
+var elicitFormCampaignApproval = elicitimpl.Form{Type: (*CampaignApproval)(nil), Spec: `{"name":"CampaignApproval","properties":[
+{"name":"approved","field":"Approved","kind":"boolean","title":"Approve sending","description":"Approving sends the campaign to its recipients.","required":true,"default":false},
+{"name":"send_window","field":"Window","kind":"enum","title":"Send window","description":"When to send it.","options":[{"value":"now","title":"Now"},{"value":"tonight","title":"Tonight at 20:00"},{"value":"tomorrow","title":"Tomorrow at 09:00"}],"style":"titled","default":"now"}]}`}
 
 // The translations of the elicit.<tag>.json catalogs, one variable per translated form.
 var elicitLocalesDeploy = []elicitimpl.Locale{

@@ -200,7 +200,7 @@ func keys[V any](m map[string]V) []string {
 func didYouMean(s string, names []string) string {
 	best, bestD := "", 3
 	for _, n := range names {
-		if d := editdist.Levenshtein(strings.ToLower(s), strings.ToLower(n)); d < bestD || d == bestD && n < best {
+		if d := editdist.Distance(strings.ToLower(s), strings.ToLower(n)); d < bestD || d == bestD && n < best {
 			best, bestD = n, d
 		}
 	}

@@ -1,17 +1,30 @@
 package editdist
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
-func TestLevenshtein(t *testing.T) {
+// Distance counts insertions, deletions, substitutions and swaps of
+// neighbours, either way round, on the stack for short strings and on the
+// heap beyond.
+func TestDistance(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
 		want int
-	}{{"", "", 0}, {"", "abc", 3}, {"ticket", "tiket", 1}, {"Change", "Chnage", 2}, {"kitten", "sitting", 3}} {
-		if got := Levenshtein(tc.a, tc.b); got != tc.want {
-			t.Errorf("Levenshtein(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+	}{
+		{"", "", 0}, {"", "abc", 3}, {"ticket", "tiket", 1}, {"kitten", "sitting", 3},
+		{"Change", "Chnage", 1}, // a swap of neighbours
+		{"elicit", "elicit", 0}, {"", "elicit", 6},
+		{"elict", "elicit", 1}, {"elicits", "elicit", 1}, {"eliict", "elicit", 1}, {"elciit", "elicit", 1},
+		{"ellicitt", "elicit", 2}, {"json", "elicit", 6}, {"yaml", "elicit", 6},
+		{"description", "desc", 7}, {strings.Repeat("a", 40), strings.Repeat("a", 38) + "bb", 2},
+	} {
+		if got := Distance(tc.a, tc.b); got != tc.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
-		if got := Levenshtein(tc.b, tc.a); got != tc.want {
-			t.Errorf("Levenshtein(%q, %q) = %d, want %d", tc.b, tc.a, got, tc.want)
+		if got := Distance(tc.b, tc.a); got != tc.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tc.b, tc.a, got, tc.want)
 		}
 	}
 }

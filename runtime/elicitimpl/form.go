@@ -10,13 +10,18 @@ import (
 )
 
 // Form is the descriptor of one generated form type T. Generated code
-// declares one per form, as an element of one static array, so that a
-// package of many forms has no initialisation code of its own per form
-// (see Init):
+// declares one per form, a package-level variable that is static data (no
+// initialisation code), and the form's API calls it:
 //
-//	var elicitDescriptors = [...]elicitimpl.Form{
-//		{Type: (*T)(nil), SchemaVar: &TSchema, AskVar: &AskT, AcceptVar: &AcceptT, Spec: `{"name":"T","properties":[...]}`},
+//	var elicitFormT = elicitimpl.Form{Type: (*T)(nil), Spec: `{"name":"T","properties":[...]}`}
+//
+//	func TSchema() *runtime.Schema { return elicitFormT.Schema() }
+//	func (v *T) Validate() error { return elicitFormT.Validate(v) }
+//	func AskT(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*T], err error) {
+//		o.Action, err = elicitFormT.Ask(ctx, asker, &o.Value, message, opts...)
+//		return o, err
 //	}
+//	func AcceptT(v T) (*runtime.Response, error) { return elicitFormT.Accept(&v) }
 //
 // The spec (see AppendSpec) is read and the runtime.Form built on first
 // use. A spec that does not read, or does not match T, makes every use
@@ -29,17 +34,6 @@ type Form struct {
 	Spec string
 	// Locales are the form's translations.
 	Locales []Locale
-
-	// SchemaVar, AskVar and AcceptVar point to the form's generated
-	// TSchema, AskT and AcceptT variables, which Init sets: a
-	// *func() *runtime.Schema, a *func(ctx context.Context, asker
-	// runtime.Asker, message string, opts ...runtime.AskOption)
-	// (runtime.Outcome[*T], error) and a *func(v T) (*runtime.Response,
-	// error). Nil in files generated for SupportPackageIsVersion4 (see
-	// Bind).
-	SchemaVar *func() *runtime.Schema
-	AskVar    any
-	AcceptVar any
 
 	once  sync.Once
 	built any // *runtime.Form; an interface, so that a package declaring a Form needs nothing of runtime.Form's type

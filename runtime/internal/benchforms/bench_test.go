@@ -23,7 +23,7 @@ func content(tb testing.TB) map[string]any {
 
 // form is the runtime form of Scalars.
 func form(tb testing.TB) *runtime.Form {
-	f, err := elicitimpl.Runtime(&elicitDescriptors[0]) // Scalars
+	f, err := elicitimpl.Runtime(&elicitFormScalars)
 	if err != nil {
 		tb.Fatal(err)
 	}

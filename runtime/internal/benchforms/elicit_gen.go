@@ -13,33 +13,41 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion5
+const _ = elicitimpl.SupportPackageIsVersion6
 
 // ScalarsSchema returns a copy of the requestedSchema of Scalars.
-// It is set when the package initialises.
-var ScalarsSchema func() *runtime.Schema
+func ScalarsSchema() *runtime.Schema {
+	return elicitFormScalars.Schema()
+}
 
 // Validate checks v against every rule of the Scalars schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Scalars) Validate() error {
-	return elicitDescriptors[0].Validate(v)
+	return elicitFormScalars.Validate(v)
 }
 
 // AskScalars asks the user to fill in Scalars. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskScalars func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Scalars], error)
+func AskScalars(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Scalars], err error) {
+	o.Action, err = elicitFormScalars.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptScalars is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptScalars func(v Scalars) (*runtime.Response, error)
+func AcceptScalars(v Scalars) (*runtime.Response, error) {
+	return elicitFormScalars.Accept(&v)
+}
 
 // DeclineScalars is the client-side answer that declines a Scalars form.
-var DeclineScalars = elicitimpl.Decline
+func DeclineScalars() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelScalars is the client-side answer that dismisses a Scalars form.
-var CancelScalars = elicitimpl.Cancel
+func CancelScalars() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // If this does not compile, Scalars changed after elicitgen ran: run go generate.
 func _() {
@@ -61,11 +69,8 @@ func _() {
 	_ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProduction == "production": 1}
 }
 
-// elicitDescriptors holds the form of each type above, in order: its schema,
-// the Go field of each property, and its TSchema, AskT and AcceptT, which
-// the package's init sets.
-var elicitDescriptors = [...]elicitimpl.Form{
-	{Type: (*Scalars)(nil), SchemaVar: &ScalarsSchema, AskVar: &AskScalars, AcceptVar: &AcceptScalars, Spec: `{"name":"Scalars","properties":[
+// elicitFormScalars is the form of Scalars: its schema and the Go field of each property.
+var elicitFormScalars = elicitimpl.Form{Type: (*Scalars)(nil), Spec: `{"name":"Scalars","properties":[
 {"name":"service","field":"Service","kind":"string","required":true,"minLength":1,"maxLength":64},
 {"name":"branch","field":"Branch","kind":"string","maxLength":100,"default":"main"},
 {"name":"environment","field":"Env","kind":"enum","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
@@ -73,9 +78,4 @@ var elicitDescriptors = [...]elicitimpl.Form{
 {"name":"canary","field":"Canary","kind":"integer","required":true,"minimum":0,"maximum":100},
 {"name":"ratio","field":"Ratio","kind":"number","required":true,"minimum":0,"maximum":1},
 {"name":"confirmed","field":"Confirmed","kind":"boolean","required":true,"default":false},
-{"name":"notify","field":"Notify","kind":"boolean","default":true}]}`},
-}
-
-func init() {
-	elicitimpl.Init(elicitDescriptors[:])
-}
+{"name":"notify","field":"Notify","kind":"boolean","default":true}]}`}

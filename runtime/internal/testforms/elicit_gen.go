@@ -13,171 +13,219 @@ import (
 )
 
 // The generated code needs a runtime at least as new as this elicitgen.
-const _ = elicitimpl.SupportPackageIsVersion5
+const _ = elicitimpl.SupportPackageIsVersion6
 
 // DeploySchema returns a copy of the requestedSchema of Deploy.
-// It is set when the package initialises.
-var DeploySchema func() *runtime.Schema
+func DeploySchema() *runtime.Schema {
+	return elicitFormDeploy.Schema()
+}
 
 // Validate checks v against every rule of the Deploy schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Deploy) Validate() error {
-	return elicitDescriptors[0].Validate(v)
+	return elicitFormDeploy.Validate(v)
 }
 
 // AskDeploy asks the user to fill in Deploy. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskDeploy func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Deploy], error)
+func AskDeploy(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Deploy], err error) {
+	o.Action, err = elicitFormDeploy.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptDeploy is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptDeploy func(v Deploy) (*runtime.Response, error)
+func AcceptDeploy(v Deploy) (*runtime.Response, error) {
+	return elicitFormDeploy.Accept(&v)
+}
 
 // DeclineDeploy is the client-side answer that declines a Deploy form.
-var DeclineDeploy = elicitimpl.Decline
+func DeclineDeploy() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelDeploy is the client-side answer that dismisses a Deploy form.
-var CancelDeploy = elicitimpl.Cancel
+func CancelDeploy() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // ApproveSchema returns a copy of the requestedSchema of Approve.
-// It is set when the package initialises.
-var ApproveSchema func() *runtime.Schema
+func ApproveSchema() *runtime.Schema {
+	return elicitFormApprove.Schema()
+}
 
 // Validate checks v against every rule of the Approve schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Approve) Validate() error {
-	return elicitDescriptors[1].Validate(v)
+	return elicitFormApprove.Validate(v)
 }
 
 // AskApprove asks the user to fill in Approve. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskApprove func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Approve], error)
+func AskApprove(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Approve], err error) {
+	o.Action, err = elicitFormApprove.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptApprove is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptApprove func(v Approve) (*runtime.Response, error)
+func AcceptApprove(v Approve) (*runtime.Response, error) {
+	return elicitFormApprove.Accept(&v)
+}
 
 // DeclineApprove is the client-side answer that declines a Approve form.
-var DeclineApprove = elicitimpl.Decline
+func DeclineApprove() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelApprove is the client-side answer that dismisses a Approve form.
-var CancelApprove = elicitimpl.Cancel
+func CancelApprove() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // NotifySchema returns a copy of the requestedSchema of Notify.
-// It is set when the package initialises.
-var NotifySchema func() *runtime.Schema
+func NotifySchema() *runtime.Schema {
+	return elicitFormNotify.Schema()
+}
 
 // Validate checks v against every rule of the Notify schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Notify) Validate() error {
-	return elicitDescriptors[2].Validate(v)
+	return elicitFormNotify.Validate(v)
 }
 
 // AskNotify asks the user to fill in Notify. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskNotify func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Notify], error)
+func AskNotify(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Notify], err error) {
+	o.Action, err = elicitFormNotify.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptNotify is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptNotify func(v Notify) (*runtime.Response, error)
+func AcceptNotify(v Notify) (*runtime.Response, error) {
+	return elicitFormNotify.Accept(&v)
+}
 
 // DeclineNotify is the client-side answer that declines a Notify form.
-var DeclineNotify = elicitimpl.Decline
+func DeclineNotify() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelNotify is the client-side answer that dismisses a Notify form.
-var CancelNotify = elicitimpl.Cancel
+func CancelNotify() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // SubscribeSchema returns a copy of the requestedSchema of Subscribe.
-// It is set when the package initialises.
-var SubscribeSchema func() *runtime.Schema
+func SubscribeSchema() *runtime.Schema {
+	return elicitFormSubscribe.Schema()
+}
 
 // Validate checks v against every rule of the Subscribe schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Subscribe) Validate() error {
-	return elicitDescriptors[3].Validate(v)
+	return elicitFormSubscribe.Validate(v)
 }
 
 // AskSubscribe asks the user to fill in Subscribe. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskSubscribe func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Subscribe], error)
+func AskSubscribe(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Subscribe], err error) {
+	o.Action, err = elicitFormSubscribe.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptSubscribe is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptSubscribe func(v Subscribe) (*runtime.Response, error)
+func AcceptSubscribe(v Subscribe) (*runtime.Response, error) {
+	return elicitFormSubscribe.Accept(&v)
+}
 
 // DeclineSubscribe is the client-side answer that declines a Subscribe form.
-var DeclineSubscribe = elicitimpl.Decline
+func DeclineSubscribe() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelSubscribe is the client-side answer that dismisses a Subscribe form.
-var CancelSubscribe = elicitimpl.Cancel
+func CancelSubscribe() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // BookArgsSchema returns a copy of the requestedSchema of BookArgs.
-// It is set when the package initialises.
-var BookArgsSchema func() *runtime.Schema
+func BookArgsSchema() *runtime.Schema {
+	return elicitFormBookArgs.Schema()
+}
 
 // Validate checks v against every rule of the BookArgs schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *BookArgs) Validate() error {
-	return elicitDescriptors[4].Validate(v)
+	return elicitFormBookArgs.Validate(v)
 }
 
 // AskBookArgs asks the user to fill in BookArgs. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskBookArgs func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*BookArgs], error)
+func AskBookArgs(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*BookArgs], err error) {
+	o.Action, err = elicitFormBookArgs.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptBookArgs is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptBookArgs func(v BookArgs) (*runtime.Response, error)
+func AcceptBookArgs(v BookArgs) (*runtime.Response, error) {
+	return elicitFormBookArgs.Accept(&v)
+}
 
 // DeclineBookArgs is the client-side answer that declines a BookArgs form.
-var DeclineBookArgs = elicitimpl.Decline
+func DeclineBookArgs() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelBookArgs is the client-side answer that dismisses a BookArgs form.
-var CancelBookArgs = elicitimpl.Cancel
+func CancelBookArgs() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // AskMissingBookArgs asks the person for the fields of v tagged ask that the model
 // left out or gave invalid values for, in one form, and merges the answer
 // into v. It returns runtime.ActionAccept, without asking when nothing was
 // missing, once v is complete; see runtime.Form.AskMissing.
 func AskMissingBookArgs(ctx context.Context, asker runtime.Asker, v *BookArgs, message string, opts ...runtime.AskOption) (runtime.Action, error) {
-	return elicitDescriptors[4].AskMissing(ctx, asker, v, message, opts...)
+	return elicitFormBookArgs.AskMissing(ctx, asker, v, message, opts...)
 }
 
 // ReleaseSchema returns a copy of the requestedSchema of Release.
-// It is set when the package initialises.
-var ReleaseSchema func() *runtime.Schema
+func ReleaseSchema() *runtime.Schema {
+	return elicitFormRelease.Schema()
+}
 
 // Validate checks v against every rule of the Release schema; the error is a
 // *runtime.ValidationError naming each field that is wrong.
 func (v *Release) Validate() error {
-	return elicitDescriptors[5].Validate(v)
+	return elicitFormRelease.Validate(v)
 }
 
 // AskRelease asks the user to fill in Release. Only an answer that decodes and
 // validates is an accept, with the new value in the outcome's Value (nil
 // otherwise). An unreachable client matches runtime.ErrUnavailable.
-// It is set when the package initialises.
-var AskRelease func(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (runtime.Outcome[*Release], error)
+func AskRelease(ctx context.Context, asker runtime.Asker, message string, opts ...runtime.AskOption) (o runtime.Outcome[*Release], err error) {
+	o.Action, err = elicitFormRelease.Ask(ctx, asker, &o.Value, message, opts...)
+	return o, err
+}
 
 // AcceptRelease is the client-side answer that submits v, if v validates.
-// It is set when the package initialises.
-var AcceptRelease func(v Release) (*runtime.Response, error)
+func AcceptRelease(v Release) (*runtime.Response, error) {
+	return elicitFormRelease.Accept(&v)
+}
 
 // DeclineRelease is the client-side answer that declines a Release form.
-var DeclineRelease = elicitimpl.Decline
+func DeclineRelease() *runtime.Response {
+	return elicitimpl.Decline()
+}
 
 // CancelRelease is the client-side answer that dismisses a Release form.
-var CancelRelease = elicitimpl.Cancel
+func CancelRelease() *runtime.Response {
+	return elicitimpl.Cancel()
+}
 
 // If this does not compile, Deploy changed after elicitgen ran: run go generate.
 func _() {
@@ -188,11 +236,6 @@ func _() {
 		Confirm  bool   `json:"confirm,omitempty" elicit:"default=false"`
 	}
 	var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
-}
-
-// If this does not compile (duplicate key false), the constants of Env changed: run go generate.
-func _() {
-	_ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProd == "prod": 1}
 }
 
 // If this does not compile, Approve changed after elicitgen ran: run go generate.
@@ -210,11 +253,6 @@ func _() {
 		Channels []Channel `json:"channels" elicit:"minItems=1"`
 	}
 	var _ _Notify_changed_since_elicitgen_ran_run_go_generate = Notify{}
-}
-
-// If this does not compile (duplicate key false), the constants of Channel changed: run go generate.
-func _() {
-	_ = map[bool]int{false: 0, ChannelEmail == "email" && ChannelSlack == "slack": 1}
 }
 
 // If this does not compile, Subscribe changed after elicitgen ran: run go generate.
@@ -245,34 +283,46 @@ func _() {
 	var _ _Release_changed_since_elicitgen_ran_run_go_generate = Release{}
 }
 
-// elicitDescriptors holds the form of each type above, in order: its schema,
-// the Go field of each property, and its TSchema, AskT and AcceptT, which
-// the package's init sets.
-var elicitDescriptors = [...]elicitimpl.Form{
-	{Type: (*Deploy)(nil), SchemaVar: &DeploySchema, AskVar: &AskDeploy, AcceptVar: &AcceptDeploy, Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
+// If this does not compile (duplicate key false), the constants of Channel changed: run go generate.
+func _() {
+	_ = map[bool]int{false: 0, ChannelEmail == "email" && ChannelSlack == "slack": 1}
+}
+
+// If this does not compile (duplicate key false), the constants of Env changed: run go generate.
+func _() {
+	_ = map[bool]int{false: 0, EnvStaging == "staging" && EnvProd == "prod": 1}
+}
+
+// elicitFormDeploy is the form of Deploy: its schema and the Go field of each property.
+var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
 {"name":"branch","field":"Branch","kind":"string","description":"The git branch to deploy.","minLength":1,"default":"main"},
 {"name":"env","field":"Env","kind":"enum","title":"Environment","description":"The target environment.","options":[{"value":"staging","title":"Staging"},{"value":"prod","title":"Production"}],"style":"titled","default":"staging"},
 {"name":"replicas","field":"Replicas","kind":"integer","description":"How many instances to run.","required":true,"minimum":1,"maximum":10},
-{"name":"confirm","field":"Confirm","kind":"boolean","description":"I understand that the deploy takes live traffic.","default":false}]}`},
-	{Type: (*Approve)(nil), SchemaVar: &ApproveSchema, AskVar: &AskApprove, AcceptVar: &AcceptApprove, Spec: `{"name":"Approve","properties":[
-{"name":"approve","field":"Approve","kind":"boolean","description":"Go ahead with the deploy.","required":true,"default":false},
-{"name":"note","field":"Note","kind":"string","description":"Left in the audit log.","maxLength":200}]}`},
-	{Type: (*Notify)(nil), SchemaVar: &NotifySchema, AskVar: &AskNotify, AcceptVar: &AcceptNotify, Spec: `{"name":"Notify","properties":[
-{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify.","required":true,"options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","minItems":1}]}`},
-	{Type: (*Subscribe)(nil), SchemaVar: &SubscribeSchema, AskVar: &AskSubscribe, AcceptVar: &AcceptSubscribe, Spec: `{"name":"Subscribe","properties":[
-{"name":"email","field":"Email","kind":"string","description":"Email address for the digest.","required":true,"format":"email"},
-{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify besides the digest.","options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","default":["email"]}]}`},
-	{Type: (*BookArgs)(nil), SchemaVar: &BookArgsSchema, AskVar: &AskBookArgs, AcceptVar: &AcceptBookArgs, Spec: `{"name":"BookArgs","properties":[
-{"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
-{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","required":true,"minimum":1,"maximum":12}]}`},
-	{Type: (*Release)(nil), SchemaVar: &ReleaseSchema, AskVar: &AskRelease, AcceptVar: &AcceptRelease, Spec: `{"name":"Release","properties":[
-{"name":"ticket","field":"Ticket","kind":"string","description":"The change ticket.","required":true,"pattern":"^CHG-[0-9]{4,8}$","patternMessage":"a change number like CHG-1234"},
-{"name":"approve","field":"Approve","kind":"boolean","title":"Approve","description":"Ship it to production.","required":true,"default":false,"confirm":true}]}`},
-}
+{"name":"confirm","field":"Confirm","kind":"boolean","description":"I understand that the deploy takes live traffic.","default":false}]}`}
 
-func init() {
-	elicitimpl.Init(elicitDescriptors[:])
-}
+// elicitFormApprove is the form of Approve: its schema and the Go field of each property.
+var elicitFormApprove = elicitimpl.Form{Type: (*Approve)(nil), Spec: `{"name":"Approve","properties":[
+{"name":"approve","field":"Approve","kind":"boolean","description":"Go ahead with the deploy.","required":true,"default":false},
+{"name":"note","field":"Note","kind":"string","description":"Left in the audit log.","maxLength":200}]}`}
+
+// elicitFormNotify is the form of Notify: its schema and the Go field of each property.
+var elicitFormNotify = elicitimpl.Form{Type: (*Notify)(nil), Spec: `{"name":"Notify","properties":[
+{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify.","required":true,"options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","minItems":1}]}`}
+
+// elicitFormSubscribe is the form of Subscribe: its schema and the Go field of each property.
+var elicitFormSubscribe = elicitimpl.Form{Type: (*Subscribe)(nil), Spec: `{"name":"Subscribe","properties":[
+{"name":"email","field":"Email","kind":"string","description":"Email address for the digest.","required":true,"format":"email"},
+{"name":"channels","field":"Channels","kind":"multi","description":"Channels to notify besides the digest.","options":[{"value":"email","title":"E-mail"},{"value":"slack","title":"Slack"}],"style":"titled","default":["email"]}]}`}
+
+// elicitFormBookArgs is the form of BookArgs: its schema and the Go field of each property.
+var elicitFormBookArgs = elicitimpl.Form{Type: (*BookArgs)(nil), Spec: `{"name":"BookArgs","properties":[
+{"name":"date","field":"Date","kind":"string","title":"Date","description":"The date to book.","required":true,"format":"date"},
+{"name":"party_size","field":"PartySize","kind":"integer","title":"Party size","required":true,"minimum":1,"maximum":12}]}`}
+
+// elicitFormRelease is the form of Release: its schema and the Go field of each property.
+var elicitFormRelease = elicitimpl.Form{Type: (*Release)(nil), Spec: `{"name":"Release","properties":[
+{"name":"ticket","field":"Ticket","kind":"string","description":"The change ticket.","required":true,"pattern":"^CHG-[0-9]{4,8}$","patternMessage":"a change number like CHG-1234"},
+{"name":"approve","field":"Approve","kind":"boolean","title":"Approve","description":"Ship it to production.","required":true,"default":false,"confirm":true}]}`}
 
 // The translations of the elicit.<tag>.json catalogs, one variable per translated form.
 var elicitLocalesDeploy = []elicitimpl.Locale{
