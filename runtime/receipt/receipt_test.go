@@ -241,6 +241,7 @@ func TestVerifyTampered(t *testing.T) {
 	}{
 		{"changed payload byte", join(lines[0], flip(lines[1], payloadAt), lines[2], lines[3]), "", 2, nil, ""},
 		{"changed signature byte", join(lines[0], flip(lines[1], sigAt), lines[2], lines[3]), "", 2, receipt.ErrSignature, ""},
+		{"changed last base64 digit", join(lines[0], flip(lines[1], len(lines[1])-4), lines[2], lines[3]), "", 2, receipt.ErrSignature, ""},
 		{"changed key name", join(lines[0], lines[1], strings.Replace(lines[2], `"payload"`, `"payloaD"`, 1), lines[3]), "", 3, receipt.ErrMalformed, ""},
 		{"added space", join(lines[0], lines[1], strings.Replace(lines[2], `,"payload"`, `, "payload"`, 1), lines[3]), "", 3, receipt.ErrMalformed, ""},
 		{"removed middle line", join(lines[0], lines[2], lines[3]), "", 2, receipt.ErrChain, "receipt 3 follows receipt 1"},

@@ -198,7 +198,9 @@ func verifyLine(ln []byte, keys *Keys) (*Receipt, *LineError) {
 	compact := fl.Protected + "." + fl.Payload + "." + fl.Signature
 	jws, err := jose.ParseSignedCompact(compact, []jose.SignatureAlgorithm{jose.EdDSA})
 	if err != nil {
-		return bad(ErrMalformed, "%v", err)
+		// The header read well: a payload or signature that is not even
+		// base64url was changed after signing.
+		return bad(ErrSignature, "the signature of key %q does not hold: %v", h.Kid, err)
 	}
 	body, err := jws.Verify(pub)
 	if err != nil {
