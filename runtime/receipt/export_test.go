@@ -10,3 +10,6 @@ func SetFile(s *FileSink, f interface {
 	defer s.mu.Unlock()
 	s.w = f
 }
+
+// EvictionRisk is evictionRisk.
+var EvictionRisk = evictionRisk
