@@ -18,7 +18,8 @@ type file interface {
 }
 
 // FileSink appends receipts to a JSONL file, one line each, and syncs
-// the file (fsync) before Append returns. It holds an exclusive lock on
+// the file (fsync) before Log.Append returns: it is a Syncer, so
+// receipts appended at the same time share one fsync. It holds an exclusive lock on
 // the file (flock, where the system has it) while open, so a second
 // process cannot write the same log and fork its chain; within a
 // process it is safe for concurrent use. After a failed write or sync it
@@ -28,12 +29,19 @@ type FileSink struct {
 	path string
 	f    *os.File
 
+	// syncMu lets one Sync at a time run fsync.
+	syncMu sync.Mutex
+
 	mu     sync.Mutex
 	w      file
-	size   int64
-	head   Head
+	size   int64 // bytes written
+	head   Head  // last receipt written
 	failed error
 	closed bool
+	// synced is the last receipt known durable, and syncedSize the
+	// file's size then.
+	synced     uint64
+	syncedSize int64
 }
 
 var _ Sink = (*FileSink)(nil)
@@ -64,7 +72,7 @@ func OpenFile(path string) (*FileSink, error) {
 		f.Close()
 		return nil, fmt.Errorf("%w: %s: %w", ErrSink, path, err)
 	}
-	return &FileSink{path: path, f: f, w: f, size: size, head: h}, nil
+	return &FileSink{path: path, f: f, w: f, size: size, head: h, synced: h.Seq, syncedSize: size}, nil
 }
 
 // tailChunk is how much of a file lastLine reads at a time, from the end.
@@ -136,8 +144,8 @@ func (s *FileSink) Head(ctx context.Context) (Head, error) {
 	return s.head, nil
 }
 
-// Append implements Sink: one write of the line and its line break, then
-// fsync.
+// Append implements Sink: one write of the line and its line break;
+// Sync makes it durable.
 func (s *FileSink) Append(ctx context.Context, prev Head, r *Receipt) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -155,21 +163,53 @@ func (s *FileSink) Append(ctx context.Context, prev Head, r *Receipt) error {
 	buf := make([]byte, 0, len(r.Line)+1)
 	buf = append(append(buf, r.Line...), '\n')
 	n, err := s.w.Write(buf)
-	if err == nil {
-		err = s.w.Sync()
-	}
 	if err != nil {
-		s.failed = err
-		if n > 0 {
-			// Take back a partial line, best effort: the file is not
-			// used again either way.
-			_ = s.w.Truncate(s.size)
-		}
+		s.fail(err)
 		return fmt.Errorf("%s: %w", s.path, err)
 	}
 	s.size += int64(n)
 	s.head = r.Head()
 	return nil
+}
+
+// Sync implements Syncer: one fsync covers every receipt written before
+// it started.
+func (s *FileSink) Sync(ctx context.Context, h Head) error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	s.mu.Lock()
+	switch {
+	case s.synced >= h.Seq:
+		s.mu.Unlock()
+		return nil // an fsync that started after h was written covered it
+	case s.failed != nil:
+		s.mu.Unlock()
+		return fmt.Errorf("%s: an earlier write failed: %w", s.path, s.failed)
+	case s.closed:
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	target, size := s.head.Seq, s.size
+	s.mu.Unlock()
+	err := s.w.Sync()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.fail(err)
+		return fmt.Errorf("%s: %w", s.path, err)
+	}
+	s.synced, s.syncedSize = target, size
+	return nil
+}
+
+// fail records the first failed write or sync, after which the sink
+// refuses every Append and Sync, and takes back the lines not known
+// durable, best effort: the file is not written again either way.
+func (s *FileSink) fail(err error) {
+	if s.failed == nil {
+		s.failed = err
+	}
+	_ = s.w.Truncate(s.syncedSize)
 }
 
 // Close releases the lock and closes the file.

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"os"
@@ -24,9 +25,12 @@ const Type = "elicitgen-receipt"
 // base64url), so a verifier derives it from the public key alone. It is
 // safe for concurrent use.
 type Signer struct {
-	kid    string
-	priv   ed25519.PrivateKey
-	signer jose.Signer
+	kid  string
+	priv ed25519.PrivateKey
+	// header is the base64url of the protected header,
+	// {"alg":"EdDSA","kid":"...","typ":"elicitgen-receipt"}: the same
+	// for every receipt of the key.
+	header string
 }
 
 // NewSigner returns a Signer for priv.
@@ -38,12 +42,11 @@ func NewSigner(priv ed25519.PrivateKey) (*Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := (&jose.SignerOptions{}).WithType(Type)
-	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.EdDSA, Key: jose.JSONWebKey{Key: priv, KeyID: kid}}, opts)
+	h, err := json.Marshal(header{Alg: string(jose.EdDSA), Kid: kid, Typ: Type})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrKey, err)
 	}
-	return &Signer{kid: kid, priv: priv, signer: s}, nil
+	return &Signer{kid: kid, priv: priv, header: base64.RawURLEncoding.EncodeToString(h)}, nil
 }
 
 // ParsePrivateKey returns a Signer for the first PEM block of data, a
@@ -120,13 +123,22 @@ func (s *Signer) Keys() *Keys {
 	return k
 }
 
-// sign returns the compact serialization of a JWS over payload.
-func (s *Signer) sign(payload []byte) (string, error) {
-	obj, err := s.signer.Sign(payload)
-	if err != nil {
-		return "", fmt.Errorf("receipt: sign: %w", err)
-	}
-	return obj.CompactSerialize()
+// sign returns the compact serialization of a JWS over payload (RFC
+// 7515 section 7.1; EdDSA as RFC 8037 defines it): the signing input
+// BASE64URL(header) "." BASE64URL(payload), a dot, and the base64url of
+// its Ed25519 signature. The header is fixed per key, so the JWS is
+// assembled here rather than by a JOSE library, which would encode the
+// same header again for every receipt; Verify checks receipts with
+// go-jose.
+func (s *Signer) sign(payload []byte) string {
+	enc := base64.RawURLEncoding
+	buf := make([]byte, 0, len(s.header)+2+enc.EncodedLen(len(payload))+enc.EncodedLen(ed25519.SignatureSize))
+	buf = append(buf, s.header...)
+	buf = append(buf, '.')
+	buf = enc.AppendEncode(buf, payload)
+	sig := ed25519.Sign(s.priv, buf)
+	buf = append(buf, '.')
+	return string(enc.AppendEncode(buf, sig))
 }
 
 // Keys is a set of Ed25519 public keys by key id: every key whose

@@ -2,7 +2,6 @@ package receipt
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -44,13 +43,21 @@ type flattened struct {
 	Signature string `json:"signature"`
 }
 
-// line returns the log line of a compact JWS.
+// line returns the log line of a compact JWS, as encoding/json would
+// write its flattened form (base64url needs no escaping).
 func line(compact string) ([]byte, error) {
 	parts := strings.Split(compact, ".")
 	if len(parts) != 3 {
 		return nil, fmt.Errorf("receipt: a compact JWS has 3 parts, not %d", len(parts))
 	}
-	return json.Marshal(flattened{Protected: parts[0], Payload: parts[1], Signature: parts[2]})
+	b := make([]byte, 0, len(compact)+48)
+	b = append(b, `{"protected":"`...)
+	b = append(b, parts[0]...)
+	b = append(b, `","payload":"`...)
+	b = append(b, parts[1]...)
+	b = append(b, `","signature":"`...)
+	b = append(b, parts[2]...)
+	return append(b, `"}`...), nil
 }
 
 // Sink stores a log's receipts, in order. Implementations are safe for
@@ -65,6 +72,17 @@ type Sink interface {
 	// returns an error matching ErrConflict. Any other error means r may
 	// not be stored.
 	Append(ctx context.Context, prev Head, r *Receipt) error
+}
+
+// Syncer is a Sink whose Append writes a receipt without making it
+// durable, and whose Sync makes durable every receipt written up to and
+// including head. Log.Append calls Sync after Append, outside its lock,
+// so that receipts appended at the same time share one sync (group
+// commit). When Sync fails, the receipts it covered are not stored and
+// the sink must fail every later Sync and Append. FileSink is a Syncer.
+type Syncer interface {
+	Sink
+	Sync(ctx context.Context, head Head) error
 }
 
 // conflictRetries is how many times Append re-reads a sink's head after
@@ -106,15 +124,31 @@ func (l *Log) Head() Head {
 }
 
 // Append signs a receipt of f, chained to the log's last receipt, and
-// returns it once the sink has stored it. On any error nothing may be
-// taken as recorded: the decision f describes must not take effect.
-// Invalid fields fail with an error matching ErrFields, a sink that
-// could not store the receipt with one matching ErrSink.
+// returns it once the sink has stored it durably. On any error nothing
+// may be taken as recorded: the decision f describes must not take
+// effect. Invalid fields fail with an error matching ErrFields, a sink
+// that could not store the receipt with one matching ErrSink.
 func (l *Log) Append(ctx context.Context, f Fields) (*Receipt, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
 	f = f.normal()
+	r, err := l.append(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	// Outside the lock, so that the receipts appended meanwhile share
+	// one sync.
+	if sy, ok := l.sink.(Syncer); ok {
+		if err := sy.Sync(ctx, r.Head()); err != nil {
+			return nil, sinkError(err)
+		}
+	}
+	return r, nil
+}
+
+// append signs and appends the receipt of f under the log's lock.
+func (l *Log) append(ctx context.Context, f Fields) (*Receipt, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -152,10 +186,7 @@ func (l *Log) sign(head Head, f Fields) (*Receipt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrFields, err)
 	}
-	jws, err := l.signer.sign(body)
-	if err != nil {
-		return nil, err
-	}
+	jws := l.signer.sign(body)
 	ln, err := line(jws)
 	if err != nil {
 		return nil, err

@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	jose "github.com/go-jose/go-jose/v4"
+
 	"github.com/elicitgen/elicitgen/runtime/receipt"
 )
 
@@ -562,5 +564,110 @@ func TestDigestJSON(t *testing.T) {
 	}
 	if _, err := receipt.DigestJSON(func() {}); err == nil {
 		t.Error("a function has a digest")
+	}
+}
+
+// The JWS a Signer assembles is byte for byte the one go-jose signs with
+// the same key, key id and type, and a line is the flattened JWS as
+// encoding/json writes it.
+func TestJWSAsGoJose(t *testing.T) {
+	s := signer(t, 4)
+	log, _ := receipt.NewLog(context.Background(), s, &memSink{})
+	r, err := log.Append(context.Background(), fields(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.EdDSA, Key: jose.JSONWebKey{Key: seedKey(4), KeyID: s.KeyID()}},
+		(&jose.SignerOptions{}).WithType(receipt.Type))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, err := js.Sign(decodePayload(t, r.Line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := obj.CompactSerialize()
+	if r.JWS != want {
+		t.Fatalf("JWS\n%s\ngo-jose\n%s", r.JWS, want)
+	}
+	parts := strings.Split(want, ".")
+	ln, _ := json.Marshal(map[string]string{"protected": parts[0], "payload": parts[1], "signature": parts[2]})
+	var a, b map[string]string
+	json.Unmarshal(ln, &a)
+	json.Unmarshal(r.Line, &b)
+	if fmt.Sprint(a) != fmt.Sprint(b) || !bytes.HasPrefix(r.Line, []byte(`{"protected":"`)) {
+		t.Fatalf("line %s", r.Line)
+	}
+}
+
+// slowSync writes to the real file and counts its fsyncs, each taking a
+// while, as on a disk; fail makes them fail.
+type slowSync struct {
+	f     *os.File
+	mu    sync.Mutex
+	syncs int
+	fail  bool
+}
+
+func (s *slowSync) Write(b []byte) (int, error) { return s.f.Write(b) }
+func (s *slowSync) Truncate(n int64) error      { return s.f.Truncate(n) }
+func (s *slowSync) Sync() error {
+	time.Sleep(20 * time.Millisecond)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.syncs++
+	if s.fail {
+		return errors.New("EIO")
+	}
+	return s.f.Sync()
+}
+
+// Receipts appended at the same time share fsyncs (group commit), and a
+// failed fsync fails every receipt it covered and takes their lines back.
+func TestGroupCommit(t *testing.T) {
+	for _, fail := range []bool{false, true} {
+		s := signer(t, 1)
+		path, _ := writeLog(t, s, 1)
+		sink, err := receipt.OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		w := &slowSync{f: f, fail: fail}
+		receipt.SetFile(sink, w)
+		log, _ := receipt.NewLog(context.Background(), s, sink)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var ok, failed int
+		for i := range 40 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := log.Append(context.Background(), fields(i))
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil && r != nil:
+					ok++
+				case errors.Is(err, receipt.ErrSink) && r == nil:
+					failed++
+				default:
+					t.Errorf("append: %v %v", r, err)
+				}
+			}()
+		}
+		wg.Wait()
+		log.Close()
+		f.Close()
+		rep, err := verifyFile(t, path, s.Keys(), receipt.VerifyOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !fail && (ok != 40 || rep.Receipts != 41 || w.syncs > 20) {
+			t.Errorf("%d appended, %d in the file, %d fsyncs for 40 concurrent receipts: want 40, 41, and fsyncs shared", ok, rep.Receipts, w.syncs)
+		}
+		if fail && (ok != 0 || failed != 40 || rep.Receipts != 1) {
+			t.Errorf("fsync failing: %d appended, %d failed, %d in the file; want 0, 40, the 1 earlier", ok, failed, rep.Receipts)
+		}
 	}
 }
