@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/elicitgen/elicitgen/runtime/receipt"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 
@@ -112,6 +113,10 @@ type Options struct {
 	// app-rendered elicitation (SEP-3118, draft; gosdk.Config.FormApps):
 	// the server advertises the extension and serves the form app.
 	FormApps bool
+	// Receipts, when set, is the open log of signed receipts
+	// (--receipts FILE --receipt-key KEY.pem; runtime/receipt), for a
+	// receipt of every decided question. Nil means no receipts.
+	Receipts *receipt.Log
 }
 
 // App is the server's state: its configuration and store.
