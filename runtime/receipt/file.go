@@ -18,8 +18,8 @@ type file interface {
 }
 
 // FileSink appends receipts to a JSONL file, one line each, and syncs
-// the file (fsync) before Log.Append returns: it is a Syncer, so
-// receipts appended at the same time share one fsync. It holds an exclusive lock on
+// the file (fdatasync on Linux, fsync elsewhere) before Log.Append returns: it is a Syncer, so
+// receipts appended at the same time share one sync. It holds an exclusive lock on
 // the file (flock, where the system has it) while open, so a second
 // process cannot write the same log and fork its chain; within a
 // process it is safe for concurrent use. After a failed write or sync it
@@ -72,7 +72,7 @@ func OpenFile(path string) (*FileSink, error) {
 		f.Close()
 		return nil, fmt.Errorf("%w: %s: %w", ErrSink, path, err)
 	}
-	return &FileSink{path: path, f: f, w: f, size: size, head: h, synced: h.Seq, syncedSize: size}, nil
+	return &FileSink{path: path, f: f, w: dataFile{f}, size: size, head: h, synced: h.Seq, syncedSize: size}, nil
 }
 
 // tailChunk is how much of a file lastLine reads at a time, from the end.
