@@ -5,7 +5,9 @@ package receipt_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -104,18 +106,32 @@ func BenchmarkVerify(b *testing.B) {
 // receipt adds. "on" does what a server with receipts does per decided
 // question before the handler acts: the argument, schema and answer
 // digests, one signed receipt chained to the last, written to a JSONL
-// file and fsynced.
+// file and synced ("file"; "sign" only signs, for the share of the
+// disk). With 1 client the two alternate call by call; with 16, each
+// op is a round of 16 concurrent approvals (one per client) of one kind,
+// the kinds alternating round by round, so that receipts written at
+// once share syncs as on a busy server.
 func BenchmarkApprovalSideBySide(b *testing.B) {
 	for _, version := range []string{runtime.Version20251125, runtime.Version20260728} {
-		b.Run(version, func(b *testing.B) { benchApprovals(b, version) })
+		for _, sink := range []string{"file", "sign"} {
+			for _, clients := range []int{1, 16} {
+				b.Run(fmt.Sprintf("%s/%s/clients=%d", version, sink, clients), func(b *testing.B) { benchApprovals(b, version, sink, clients) })
+			}
+		}
 	}
 }
 
-func benchApprovals(b *testing.B, version string) {
+// benchApprovals runs BenchmarkApprovalSideBySide with receipts written
+// to a file (sinkName "file") or only signed ("sign").
+func benchApprovals(b *testing.B, version, sinkName string, clients int) {
 	ctx := context.Background()
-	sink, err := receipt.OpenFile(filepath.Join(b.TempDir(), "receipts.jsonl"))
-	if err != nil {
-		b.Fatal(err)
+	var sink receipt.Sink = &discardSink{}
+	if sinkName == "file" {
+		fs, err := receipt.OpenFile(filepath.Join(b.TempDir(), "receipts.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		sink = fs
 	}
 	log, err := receipt.NewLog(ctx, signer(b, 1), sink)
 	if err != nil {
@@ -160,7 +176,7 @@ func benchApprovals(b *testing.B, version string) {
 	answer, _ := testforms.AcceptDeploy(testforms.Deploy{Branch: "main", Env: testforms.EnvProd, Replicas: 2})
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept", Content: answer.Content}, nil
+			return &mcp.ElicitResult{Action: "accept", Content: maps.Clone(answer.Content)}, nil // the SDK writes to it
 		},
 	})
 	ct, st := mcp.NewInMemoryTransports()
@@ -175,32 +191,54 @@ func benchApprovals(b *testing.B, version string) {
 	}
 	defer cs.Close()
 	tools := []string{"off", "on"}
-	call := func(tool string) time.Duration {
-		t := readCPU()
+	approve := func(tool string) error {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"project": "alpha"}})
-		d := readCPU() - t
-		if err != nil || res.IsError {
-			b.Fatalf("%s: %v %v", tool, res, err)
+		if err == nil && res.IsError {
+			err = fmt.Errorf("tool error: %v", res.Content)
 		}
-		return d
+		return err
+	}
+	// round serves one approval per client, all at once, and returns
+	// the CPU time it took.
+	round := func(tool string) time.Duration {
+		t := readCPU()
+		if clients == 1 {
+			if err := approve(tool); err != nil {
+				b.Fatal(tool, err)
+			}
+			return readCPU() - t
+		}
+		var wg sync.WaitGroup
+		for range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := approve(tool); err != nil {
+					b.Error(tool, err)
+				}
+			}()
+		}
+		wg.Wait()
+		return readCPU() - t
 	}
 	for range 20 { // warm up both
-		call("off")
-		call("on")
+		round("off")
+		round("on")
 	}
 	cpu := make([]time.Duration, 2)
 	n := 0
 	for b.Loop() {
 		for j := range tools {
 			i := (j + n) % 2 // alternate who goes first
-			cpu[i] += call(tools[i])
+			cpu[i] += round(tools[i])
 		}
 		n++
 	}
-	b.ReportMetric(float64(cpu[0].Microseconds())/float64(n), "off-cpu-µs/op")
-	b.ReportMetric(float64(cpu[1].Microseconds())/float64(n), "on-cpu-µs/op")
+	approvals := float64(n * clients)
+	b.ReportMetric(float64(cpu[0].Microseconds())/approvals, "off-cpu-µs/op")
+	b.ReportMetric(float64(cpu[1].Microseconds())/approvals, "on-cpu-µs/op")
 	b.ReportMetric(100*float64(cpu[1]-cpu[0])/float64(cpu[0]), "receipt-cpu-%")
-	if h := log.Head(); h.Seq < uint64(n) {
-		b.Fatalf("%d receipts for %d approvals", h.Seq, n)
+	if h := log.Head(); h.Seq < uint64(n*clients) {
+		b.Fatalf("%d receipts for %d approvals", h.Seq, n*clients)
 	}
 }
