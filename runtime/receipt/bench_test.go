@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
@@ -39,15 +40,18 @@ func (d *discardSink) Append(_ context.Context, _ receipt.Head, r *receipt.Recei
 }
 
 // BenchmarkAppend measures one receipt: signed and chained (sign), also
-// written to a JSONL file with fsync (file), and the same from 8
-// goroutines per core at once (file-parallel), whose receipts share
-// fsyncs.
+// written to a JSONL file with fsync (file), the same from 8 goroutines
+// per core at once (file-parallel), whose receipts share fsyncs, and
+// appended to a Redis list (redis, with ELICITGEN_REDIS_URL; the CPU is
+// this process's only).
 func BenchmarkAppend(b *testing.B) {
 	ctx := context.Background()
-	for _, name := range []string{"sign", "file", "file-parallel"} {
+	for _, name := range []string{"sign", "file", "file-parallel", "redis"} {
 		b.Run(name, func(b *testing.B) {
 			var sink receipt.Sink = &discardSink{}
-			if name != "sign" {
+			if name == "redis" {
+				sink = benchRedisSink(b)
+			} else if name != "sign" {
 				fs, err := receipt.OpenFile(filepath.Join(b.TempDir(), "r.jsonl"))
 				if err != nil {
 					b.Fatal(err)
@@ -84,6 +88,27 @@ func BenchmarkAppend(b *testing.B) {
 	}
 }
 
+// benchRedisSink returns a sink on an empty Redis list, emptied again
+// when the benchmark ends; it skips without ELICITGEN_REDIS_URL.
+func benchRedisSink(b *testing.B) receipt.Sink {
+	ctx := context.Background()
+	url := redisURL(b)
+	const key = "{elicitgen-bench:receipts}"
+	rs, err := receipt.OpenRedis(url, key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt, _ := redis.ParseURL(url)
+	c := redis.NewClient(opt)
+	c.Del(ctx, key, key+":head")
+	b.Cleanup(func() {
+		c.Del(ctx, key, key+":head")
+		c.Close()
+		rs.Close()
+	})
+	return rs
+}
+
 // BenchmarkVerify measures Verify per receipt of a 100-receipt log.
 func BenchmarkVerify(b *testing.B) {
 	s := signer(b, 1)
@@ -106,14 +131,15 @@ func BenchmarkVerify(b *testing.B) {
 // receipt adds. "on" does what a server with receipts does per decided
 // question before the handler acts: the argument, schema and answer
 // digests, one signed receipt chained to the last, written to a JSONL
-// file and synced ("file"; "sign" only signs, for the share of the
-// disk). With 1 client the two alternate call by call; with 16, each
+// file and synced ("file"), or to a Redis list ("redis", with
+// ELICITGEN_REDIS_URL; the Redis server's CPU is not counted); "sign"
+// only signs, for the share of the disk. With 1 client the two alternate call by call; with 16, each
 // op is a round of 16 concurrent approvals (one per client) of one kind,
 // the kinds alternating round by round, so that receipts written at
 // once share syncs as on a busy server.
 func BenchmarkApprovalSideBySide(b *testing.B) {
 	for _, version := range []string{runtime.Version20251125, runtime.Version20260728} {
-		for _, sink := range []string{"file", "sign"} {
+		for _, sink := range []string{"file", "redis", "sign"} {
 			for _, clients := range []int{1, 16} {
 				b.Run(fmt.Sprintf("%s/%s/clients=%d", version, sink, clients), func(b *testing.B) { benchApprovals(b, version, sink, clients) })
 			}
@@ -122,10 +148,14 @@ func BenchmarkApprovalSideBySide(b *testing.B) {
 }
 
 // benchApprovals runs BenchmarkApprovalSideBySide with receipts written
-// to a file (sinkName "file") or only signed ("sign").
+// to a file (sinkName "file") or Redis ("redis"), or only signed
+// ("sign").
 func benchApprovals(b *testing.B, version, sinkName string, clients int) {
 	ctx := context.Background()
 	var sink receipt.Sink = &discardSink{}
+	if sinkName == "redis" {
+		sink = benchRedisSink(b)
+	}
 	if sinkName == "file" {
 		fs, err := receipt.OpenFile(filepath.Join(b.TempDir(), "receipts.jsonl"))
 		if err != nil {
