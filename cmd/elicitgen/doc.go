@@ -20,6 +20,7 @@
 //	elicitgen diff [--json | --format ...] [--allow FILE] --base REV [packages]
 //	elicitgen docs [--type A,B] [--tags t] [-o FILE] [--template FILE] [packages]
 //	elicitgen locale [--tags t] [--stdout] TAG [packages]
+//	elicitgen verify --key PUB.pem [--key OLD.pem] [--head DIGEST] [--format text|json] RECEIPTS.jsonl
 //	elicitgen version
 //
 // Packages are go list patterns (default "."). Every rejected input is
@@ -239,6 +240,15 @@
 // title, description and option title, "" where a translation is missing,
 // the source text under "//" as a hint. --stdout prints it instead (one
 // package only). Exit 0, 2.
+//
+// elicitgen verify --key PUB.pem RECEIPTS.jsonl checks a signed receipt
+// log (runtime/receipt; docs/receipts.md): every line's EdDSA signature
+// under a key id of the --key public keys (PKIX PEM; repeat --key for
+// rotated keys), and the hash chain from line to line. A changed byte, a
+// removed, added or reordered line, a cut last line or an unknown key
+// fails, naming the first bad line; --head DIGEST also catches receipts
+// removed from the end. --format json prints one JSON object. Exit 0
+// verified, 1 a bad line, 2 bad input.
 //
 // elicitgen version prints the version.
 //

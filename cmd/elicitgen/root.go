@@ -125,6 +125,7 @@ func commands() []*cobra.Command {
 		newDiffCmd(),
 		newDocsCmd(),
 		newLocaleCmd(),
+		newVerifyCmd(),
 		newVersionCmd(),
 	}
 }

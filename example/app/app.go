@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/receipt"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 
@@ -122,6 +123,10 @@ type Options struct {
 	// set it when the HTTP handler mounts a tasks front
 	// (serve.Options.Tasks, with TaskPolicy for the tools).
 	Tasks bool
+	// Receipts, when set, is the open log of signed receipts
+	// (--receipts FILE --receipt-key KEY.pem; runtime/receipt), for a
+	// receipt of every decided question. Nil means no receipts.
+	Receipts *receipt.Log
 }
 
 // App is the server's state: its configuration and store.

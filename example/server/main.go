@@ -57,6 +57,14 @@
 // With ELICIT_REPLAY_STORE=redis://..., the pages' answers are kept in
 // the same Redis, so any instance serves any page.
 //
+// Signed receipts: --receipts FILE --receipt-key KEY.pem (a PKCS#8 PEM
+// Ed25519 private key) opens a receipt log (runtime/receipt): a JSONL
+// file this process alone writes, or with --receipts redis://HOST:PORT/DB
+// a Redis list every instance shares. The server does not start when
+// receipts are asked for and the key is missing, unreadable or not
+// Ed25519, or the log cannot be written. Check a log with elicitgen
+// verify --key PUB.pem FILE; see docs/receipts.md.
+//
 // The audit log: every question a tool asks and every answer is written
 // to stderr as one JSON line per event (runtime.NewLogObserver on a
 // slog JSON handler, with the instance's name), beside the plain request
@@ -171,6 +179,7 @@ func main() {
 	pages := flag.Bool("pages", os.Getenv(PagesEnv) == "1", "serve hosted form pages (with --http) to clients that cannot show a form (also "+PagesEnv+"=1)")
 	lim := httpFlags(flag.CommandLine)
 	replayLim := replayFlags(flag.CommandLine)
+	receipts := receiptFlags(flag.CommandLine)
 	flag.Parse()
 	id := *instance
 	if id == "" {
@@ -183,13 +192,19 @@ func main() {
 	if *cgiMode && *httpAddr != "" {
 		log.Fatal("--cgi and --http exclude each other")
 	}
-	if err := run(*httpAddr, *cgiMode, *conformance, *pages, lim, replayLim, auditObserver(os.Stderr, id)); err != nil {
+	if err := run(*httpAddr, *cgiMode, *conformance, *pages, lim, replayLim, auditObserver(os.Stderr, id), receipts); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, replayLim *replayLimits, audit runtime.Observer) error {
+func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, replayLim *replayLimits, audit runtime.Observer, receipts *receiptOptions) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
+	rlog, closeReceipts, err := receipts.open(context.Background())
+	if err != nil {
+		return err
+	}
+	defer closeReceipts()
+	opts.Receipts = rlog
 	opts.FormApps = os.Getenv(FormAppsEnv) == "1"
 	switch r := runtime.Rendering(os.Getenv(RenderingEnv)); {
 	case r == "" || r == "auto":

@@ -17,7 +17,7 @@ func TestRenderingEnvRefusesWhatCannotWork(t *testing.T) {
 		{"url-page", "start with --pages"},
 	} {
 		t.Setenv(RenderingEnv, tc.value)
-		err := run("127.0.0.1:0", false, false, false, lim, replayLim, nil)
+		err := run("127.0.0.1:0", false, false, false, lim, replayLim, nil, &receiptOptions{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s=%s: %v, want %q", RenderingEnv, tc.value, err, tc.want)
 		}

@@ -1,0 +1,15 @@
+package receipt
+
+// SetFile makes s write through f: a test's faulty file.
+func SetFile(s *FileSink, f interface {
+	Write([]byte) (int, error)
+	Sync() error
+	Truncate(int64) error
+}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.w = f
+}
+
+// EvictionRisk is evictionRisk.
+var EvictionRisk = evictionRisk
