@@ -129,6 +129,9 @@ type Options struct {
 	Receipts *receipt.Log
 }
 
+// ReceiptServer names the example server in its signed receipts.
+const ReceiptServer = "elicitgen-example"
+
 // App is the server's state: its configuration and store.
 type App struct {
 	cfg         *gosdk.Config
@@ -174,9 +177,17 @@ func New(opts Options) *App {
 			Rendering:        opts.Rendering,
 		},
 	}
+	verified := receipt.VerifiedNone // a loopback server without authentication
 	if opts.Identity != nil {
 		cfg.Principal = gosdk.IdentityPrincipal(opts.Identity)
 		cfg.PromptPrincipal = gosdk.IdentityPromptPrincipal(opts.Identity)
+		verified = receipt.VerifiedTrustedHeader
+	}
+	if opts.Receipts != nil {
+		// Every decided question is signed and stored before the tool
+		// sees it; a receipt that cannot be stored keeps the tool from
+		// running.
+		cfg.Record = receipt.Recorder(opts.Receipts, ReceiptServer, func(adapter.Decided) string { return verified })
 	}
 	return &App{cfg: cfg, store: store, connectBase: base,
 		// The 2026-07-28 suite's basic-elicitation and

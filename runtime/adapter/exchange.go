@@ -124,6 +124,13 @@ type Exchange struct {
 	// routes choose the deliveries of questions off the client's form
 	// (hosted pages, links) and keep the choices and links.
 	routes deliver.Routes
+
+	// recorder is Options.Record; started is when the exchange began;
+	// replayed are the keys whose answer came from the sealed state (an
+	// earlier round's, already recorded then).
+	recorder func(context.Context, Decided) error
+	started  time.Time
+	replayed map[string]bool
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request
@@ -340,6 +347,7 @@ func (x *Exchange) askModern(key string, req *runtime.Request) (*runtime.Respons
 		return nil, errUnclaimed
 	}
 	if r, ok := x.state.Answer(key); ok {
+		x.noteReplayed(key)
 		return r, nil
 	}
 	if reason, bad := x.call.Malformed[key]; bad {
@@ -515,11 +523,7 @@ func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Rep
 		}
 	}
 	if links := x.Links(); len(links) > 0 {
-		now := time.Now
-		if x.sealer != nil && x.sealer.Now != nil {
-			now = x.sealer.Now
-		}
-		return Reply{Kind: ReplyLink, Text: deliver.LinkText(x.call.Tool, links, now())}
+		return Reply{Kind: ReplyLink, Text: deliver.LinkText(x.call.Tool, links, x.now())}
 	}
 	if x.era.MultiRoundTrip() {
 		if pending := x.Pending(); len(pending) > 0 {

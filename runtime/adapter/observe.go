@@ -308,6 +308,9 @@ func (x *Exchange) observeRetry(ctx context.Context, key string, req *runtime.Re
 // a 2026-07-28 call (from the sealed state) was reported in the round
 // that received it. It never refuses a Decision.
 func (x *Exchange) Decided(ctx context.Context, d *runtime.Decision) error {
+	if err := x.record(ctx, d); err != nil {
+		return err
+	}
 	if x.obs == nil || d == nil || d.Request == nil {
 		return nil
 	}

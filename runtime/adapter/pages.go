@@ -52,7 +52,10 @@ func (x *Exchange) deliver(ctx context.Context, key string, req *runtime.Request
 	if x.needClaim && !x.claimed {
 		r.Unclaimed = errUnclaimed
 	}
-	r.Answer, _ = x.state.Answer(key)
+	if a, ok := x.state.Answer(key); ok {
+		r.Answer = a
+		x.noteReplayed(key)
+	}
 	x.mu.Unlock()
 	resp, err := d.Deliver(ctx, r, q)
 	x.routes.Note(err)

@@ -113,6 +113,14 @@ type Options struct {
 	// rendering is not asked (Unavailable). runtime.RenderingAuto, the
 	// default, chooses per client (deliver.ChooseRendering).
 	Rendering runtime.Rendering
+	// Record, when set, is called once for every question the runtime
+	// decides (accepted, declined or cancelled, confirm applied; not an
+	// answer that failed validation), before the handler sees the answer,
+	// on every era and rendering: the one place a signed receipt is
+	// written (runtime/receipt). An error keeps the answer from the
+	// handler: AskT fails with it (matching runtime.ErrDecisionRefused),
+	// so nothing runs on an approval whose record was not kept.
+	Record func(ctx context.Context, q Decided) error
 }
 
 // Claim spends the state of x in the options' replay store when it
@@ -154,6 +162,7 @@ func (s *Options) Start(c *Call, state string, responses map[string]*runtime.Res
 		x.askedFirst = !s.AcceptUnasked
 		x.narrowClaim()
 		x.routes.Pages, x.routes.FormApps, x.routes.Policy = s.Pages, s.FormApps, s.Rendering
+		x.recorder, x.started = s.Record, x.now()
 	}
 	s.observeStart(c, x, err)
 	return x, err
