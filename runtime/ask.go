@@ -15,6 +15,7 @@ type AskOption func(*askConfig)
 
 type askConfig struct {
 	timeout  time.Duration
+	wait     time.Duration
 	key      string
 	keySet   bool
 	options  []fieldValue
@@ -63,6 +64,16 @@ func WithTimeout(d time.Duration) AskOption {
 	return func(c *askConfig) { c.timeout = d }
 }
 
+// WithWait sets how long this question stays open for a person, for
+// approvals that wait hours or days: the 2026-07-28 sealed state that
+// carries it, its hosted page and the replay store's record of it follow
+// it (the default is the adapter's StateTTL, 15 minutes). An adapter caps
+// it at its Options.MaxWait (30 days at most). It does not bound a
+// 2025-era push, which waits on the request (see WithTimeout).
+func WithWait(d time.Duration) AskOption {
+	return func(c *askConfig) { c.wait = max(d, 0) }
+}
+
 // WithKey sets the key that names this question in a 2026-07-28
 // inputRequests map (and in the sealed requestState), instead of the
 // default: the form's Go type name, or "url" for a URL-mode question. A
@@ -107,7 +118,7 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 	if !cfg.rendering.Valid() {
 		return none, askErr(s.Name, fmt.Errorf("WithRendering: unknown rendering %q", cfg.rendering))
 	}
-	req.Rendering = cfg.rendering
+	req.Rendering, req.Wait = cfg.rendering, cfg.wait
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	asked := req
 	for tries := 0; ; tries++ {
@@ -349,7 +360,7 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	if a == nil {
 		return "", &UnavailableError{Reason: "no asker (nil)", Mode: ModeURL, Message: message}
 	}
-	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: wire.NewID(), AskedFirst: cfg.askedFirst}
+	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: wire.NewID(), AskedFirst: cfg.askedFirst, Wait: cfg.wait}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
 		return "", askErr("url", err)

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 )
@@ -67,6 +68,10 @@ type Request struct {
 	// AskedFirst: an answer counts only if this server asked the
 	// question earlier in the call (WithAskedFirst).
 	AskedFirst bool
+	// Wait is how long the question stays open for a person (WithWait):
+	// its sealed state, its hosted page and the replay store's record of
+	// it follow it. Zero means the adapter's default (its StateTTL).
+	Wait time.Duration
 	// Attempt is 0 for the first ask of a question and n for its n-th
 	// re-ask after an invalid answer (WithRetries); a re-ask carries the
 	// problems of the last answer in Message.

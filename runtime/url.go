@@ -42,7 +42,7 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 	if err := wire.CheckURL(rawURL); err != nil {
 		return URLOutcome{}, err
 	}
-	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: id, AskedFirst: cfg.askedFirst}
+	req := &Request{Mode: ModeURL, Key: cfg.key, Message: message, URL: rawURL, ElicitationID: id, AskedFirst: cfg.askedFirst, Wait: cfg.wait}
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	if err != nil {
 		return URLOutcome{}, askErr("url", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -15,6 +16,10 @@ import (
 
 // MaxRebooks is how many times book_table offers another date.
 const MaxRebooks = 3
+
+// DeployWait is how long a deploy approval stays open: its sealed state,
+// its hosted page and, for a client with the Tasks extension, its task.
+const DeployWait = 72 * time.Hour
 
 // DeployArgs are the arguments of deploy_to_production.
 type DeployArgs struct {
@@ -127,7 +132,8 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 		return nil, res, fmt.Errorf("unknown service %q", in.Service)
 	}
 	out, err := forms.AskDeploy(ctx, ask, deployMessage(ask, in.Service, branch), // locale.go
-		runtime.WithDefault("branch", branch), runtime.WithAuditFields("environment"), reaskOnce)
+		runtime.WithDefault("branch", branch), runtime.WithAuditFields("environment"), reaskOnce,
+		runtime.WithWait(DeployWait)) // a production deploy may wait days for its approver
 	if err != nil {
 		res.Outcome = OutcomeUnavailable
 		return askFailed(err, res)

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -131,6 +132,8 @@ type Exchange struct {
 	recorder func(context.Context, Decided) error
 	started  time.Time
 	replayed map[string]bool
+	// maxWait caps a question's runtime.WithWait (Options.MaxWait).
+	maxWait time.Duration
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request
@@ -418,10 +421,22 @@ func (x *Exchange) SealState() (string, error) {
 	}
 	x.state.Epoch = epoch
 	x.state.Asked = x.state.Asked[:0]
+	// The state lives as long as its longest question waits
+	// (runtime.WithWait; StateTTL for a question without one).
+	sealer, ttl := x.sealer, x.sealer.TTL
+	if ttl <= 0 {
+		ttl = seal.DefaultStateTTL
+	}
+	longest := time.Duration(0)
 	for _, p := range x.pending {
 		x.state.Asked = append(x.state.Asked, p.Key)
+		longest = max(longest, cmp.Or(x.wait(p.Request), ttl))
 	}
-	return x.sealer.Seal(x.binding(), &x.state)
+	if longest > 0 && longest != ttl {
+		s := *sealer
+		s.TTL, sealer = longest, &s
+	}
+	return sealer.Seal(x.binding(), &x.state)
 }
 
 // ReplyKind says what a tool wrapper must send after the handler ran.

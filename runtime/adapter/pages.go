@@ -46,7 +46,7 @@ func (x *Exchange) rendering(key string) (runtime.Rendering, string) { return x.
 // deliver asks req under key with d. x.mu is not held.
 func (x *Exchange) deliver(ctx context.Context, key string, req *runtime.Request, d deliver.Delivery) (*runtime.Response, error) {
 	x.mu.Lock()
-	q := &deliver.Question{Key: key, Request: req, Call: x.binding(), Language: x.call.Language, Client: ReplayClient(x.call)}
+	q := &deliver.Question{Key: key, Request: req, Call: x.binding(), Language: x.call.Language, Client: ReplayClient(x.call), Wait: x.wait(req)}
 	r := &deliver.Round{Era: x.era, Peer: x.call.Peer, Flow: x.state.Flows[key], Reply: x.call.Responses[key],
 		Asked: x.call.State != "" && x.state.WasAsked(key), Record: record{x}}
 	if x.needClaim && !x.claimed {

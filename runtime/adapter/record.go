@@ -85,3 +85,15 @@ func (x *Exchange) noteReplayed(key string) {
 	}
 	x.replayed[key] = true
 }
+
+// wait returns how long req stays open: its runtime.WithWait, capped at
+// Options.MaxWait; zero for the default.
+func (x *Exchange) wait(req *runtime.Request) time.Duration {
+	if req == nil || req.Wait <= 0 {
+		return 0
+	}
+	if x.maxWait > 0 && req.Wait > x.maxWait {
+		return x.maxWait
+	}
+	return req.Wait
+}

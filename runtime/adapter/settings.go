@@ -27,8 +27,12 @@ type Options struct {
 	// stateless deployment needs the same ring.
 	Keys *seal.KeyRing
 	// StateTTL bounds how long a sealed state stays valid; zero means
-	// seal.DefaultStateTTL.
+	// seal.DefaultStateTTL. A question asked with runtime.WithWait stays
+	// open that long instead, up to MaxWait.
 	StateTTL time.Duration
+	// MaxWait caps runtime.WithWait; zero means DefaultMaxWait, and
+	// nothing waits longer than DefaultMaxWait.
+	MaxWait time.Duration
 	// Unavailable chooses what a handler failure matching
 	// runtime.ErrUnavailable becomes. The default (UnavailableAuto) is
 	// JSON-RPC -32021 with requiredCapabilities on 2026-07-28 requests
@@ -123,6 +127,18 @@ type Options struct {
 	Record func(ctx context.Context, q Decided) error
 }
 
+// DefaultMaxWait is the longest a question can stay open
+// (runtime.WithWait): 30 days.
+const DefaultMaxWait = 30 * 24 * time.Hour
+
+// maxWait returns MaxWait, within DefaultMaxWait.
+func (s *Options) maxWait() time.Duration {
+	if s.MaxWait <= 0 || s.MaxWait > DefaultMaxWait {
+		return DefaultMaxWait
+	}
+	return s.MaxWait
+}
+
 // Claim spends the state of x in the options' replay store when it
 // carries answers (Exchange.Claim). Adapters call it right after Start,
 // with the request's context.
@@ -162,7 +178,7 @@ func (s *Options) Start(c *Call, state string, responses map[string]*runtime.Res
 		x.askedFirst = !s.AcceptUnasked
 		x.narrowClaim()
 		x.routes.Pages, x.routes.FormApps, x.routes.Policy = s.Pages, s.FormApps, s.Rendering
-		x.recorder, x.started = s.Record, x.now()
+		x.recorder, x.started, x.maxWait = s.Record, x.now(), s.maxWait()
 	}
 	s.observeStart(c, x, err)
 	return x, err

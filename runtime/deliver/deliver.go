@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/page"
@@ -48,6 +49,9 @@ type Question struct {
 	// Client is the key of the call's client, whose page budget the
 	// question counts against.
 	Client string
+	// Wait is how long the question stays open (runtime.WithWait, capped
+	// by the adapter); zero means the pages' own TTL.
+	Wait time.Duration
 }
 
 // Round is what a Delivery knows of the request that asks: its era, the
@@ -116,7 +120,7 @@ type Recorder interface {
 // call's client.
 func pageQuestion(q *Question, id string) *page.Question {
 	pq := page.QuestionFor(q.Request, q.Call)
-	pq.Key, pq.ID, pq.Preference, pq.Client = q.Key, id, q.Language, q.Client
+	pq.Key, pq.ID, pq.Preference, pq.Client, pq.TTL = q.Key, id, q.Language, q.Client, q.Wait
 	return pq
 }
 

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -185,8 +186,11 @@ type Question struct {
 	// what the transport knows of the client (adapter.ReplayClient); ""
 	// counts against the total only.
 	Client string
-	// Expires is when the page closes; zero means Config.TTL from now.
+	// Expires is when the page closes; zero means TTL from now.
 	Expires time.Time
+	// TTL is how long the page stays open when Expires is zero (the
+	// question's runtime.WithWait); zero means Config.TTL.
+	TTL time.Duration
 }
 
 // QuestionFor returns the question of req, a form-mode request as an
@@ -348,7 +352,7 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 	now := p.now()
 	expires := q.Expires
 	if expires.IsZero() {
-		expires = now.Add(p.cfg.TTL)
+		expires = now.Add(cmp.Or(q.TTL, p.cfg.TTL))
 	}
 	if !expires.After(now.Add(time.Second)) {
 		return nil, fmt.Errorf("elicit page: issue: expiry %s is not in the future", expires.Format(time.RFC3339))
