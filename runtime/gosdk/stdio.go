@@ -1,6 +1,7 @@
 package gosdk
 
 import (
+	"errors"
 	"io"
 	"os"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/tasks"
 )
 
 // StdioTransport returns the stdio transport (os.Stdin, os.Stdout) of a
@@ -50,3 +52,37 @@ type readCloser struct {
 }
 
 func (r readCloser) Close() error { return r.c.Close() }
+
+// TaskStdioTransport is StdioTransport with the MCP Tasks extension
+// (io.modelcontextprotocol/tasks) served in front of the server by ts (see
+// tasks.Server.Stdio): a 2026-07-28 tools/call that declares the extension
+// and whose tool asks becomes a task, and tasks/get, tasks/update and
+// tasks/cancel are answered for opts.Principal. Every other line passes
+// through unchanged. Advertise the extension with TaskCapabilities. A nil
+// ts is StdioTransport.
+func TaskStdioTransport(ts *tasks.Server, opts tasks.StdioOptions, maxLineBytes int) mcp.Transport {
+	return TaskIOTransport(os.Stdin, nopCloser{os.Stdout}, ts, opts, maxLineBytes)
+}
+
+// TaskIOTransport is TaskStdioTransport over r and w.
+func TaskIOTransport(r io.ReadCloser, w io.WriteCloser, ts *tasks.Server, opts tasks.StdioOptions, maxLineBytes int) mcp.Transport {
+	if ts == nil {
+		return IOTransport(r, w, maxLineBytes)
+	}
+	f := adapter.NewLineFilter(r, w, maxLineBytes, checkMessage, nil)
+	front := ts.Stdio(f, f.Writer(), opts)
+	return &mcp.IOTransport{Reader: readCloser{front, closeBoth{front, r}}, Writer: writeCloser{front, f.Writer()}, MaxLineLength: -1}
+}
+
+// closeBoth closes a then b.
+type closeBoth struct{ a, b io.Closer }
+
+func (c closeBoth) Close() error { return errors.Join(c.a.Close(), c.b.Close()) }
+
+// writeCloser writes to a front and closes the stream under it.
+type writeCloser struct {
+	io.Writer
+	c io.Closer
+}
+
+func (w writeCloser) Close() error { return w.c.Close() }

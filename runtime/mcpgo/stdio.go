@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/tasks"
 )
 
 // ServeStdio serves s on os.Stdin and os.Stdout until ctx ends or stdin
@@ -34,6 +35,33 @@ func ServeIO(ctx context.Context, s *server.MCPServer, r io.Reader, w io.Writer,
 	f := adapter.NewLineFilter(r, w, maxLineBytes, checkMessage, nil)
 	// The filter also reads answers with exact keys (adapter.ExactAnswers).
 	return std.Listen(ctx, f, f.Writer())
+}
+
+// ServeTaskStdio is ServeStdio with the MCP Tasks extension
+// (io.modelcontextprotocol/tasks) served in front of s by ts (see
+// tasks.Server.Stdio): a 2026-07-28 tools/call that declares the extension
+// and whose tool asks becomes a task, and tasks/get, tasks/update and
+// tasks/cancel are answered for opts.Principal. Every other line passes
+// through unchanged. Advertise the extension with
+// server.WithExtensions(map[string]any{tasks.Extension: map[string]any{}}).
+// A nil ts is ServeStdio.
+func ServeTaskStdio(ctx context.Context, s *server.MCPServer, ts *tasks.Server, opts tasks.StdioOptions, maxLineBytes int, stdioOpts ...server.StdioOption) error {
+	return ServeTaskIO(ctx, s, os.Stdin, os.Stdout, ts, opts, maxLineBytes, stdioOpts...)
+}
+
+// ServeTaskIO is ServeTaskStdio over r and w.
+func ServeTaskIO(ctx context.Context, s *server.MCPServer, r io.Reader, w io.Writer, ts *tasks.Server, opts tasks.StdioOptions, maxLineBytes int, stdioOpts ...server.StdioOption) error {
+	if ts == nil {
+		return ServeIO(ctx, s, r, w, maxLineBytes, stdioOpts...)
+	}
+	std := server.NewStdioServer(s)
+	for _, opt := range stdioOpts {
+		opt(std)
+	}
+	f := adapter.NewLineFilter(r, w, maxLineBytes, checkMessage, nil)
+	front := ts.Stdio(f, f.Writer(), opts)
+	defer front.Close()
+	return std.Listen(ctx, front, front)
 }
 
 // checkMessage reports whether line, which is JSON, is a JSON-RPC

@@ -314,21 +314,9 @@ func (s *Server) rerun(ctx context.Context, r *http.Request, rec Record, next ht
 	if next == nil {
 		return Step{Err: &Error{Code: CodeInternal, Message: "no handler to run the task's tool"}}
 	}
-	var p map[string]json.RawMessage
-	if err := json.Unmarshal(rec.Args, &p); err != nil {
-		return Step{Err: &Error{Code: CodeInternal, Message: "the task's call does not decode: " + err.Error()}}
-	}
-	answers, err := json.Marshal(rec.RoundAnswers())
-	if err != nil {
-		return Step{Err: &Error{Code: CodeInternal, Message: err.Error()}}
-	}
-	p["inputResponses"] = answers
-	if rec.State != "" {
-		p["requestState"], _ = json.Marshal(rec.State)
-	}
-	params, err := json.Marshal(p)
-	if err != nil {
-		return Step{Err: &Error{Code: CodeInternal, Message: err.Error()}}
+	params, perr := retryParams(rec)
+	if perr != nil {
+		return Step{Err: perr}
 	}
 	body, _ := json.Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(`"task-` + rec.ID + `"`), Method: "tools/call", Params: params})
 	req := r.Clone(ctx)
@@ -343,6 +331,29 @@ func (s *Server) rerun(ctx context.Context, r *http.Request, rec Record, next ht
 		return Step{Err: &Error{Code: CodeInternal, Message: "the tool's run gave no JSON-RPC response (HTTP " + strconv.Itoa(out.Code) + ")"}}
 	}
 	return step
+}
+
+// retryParams returns the params of the 2026-07-28 retry of task rec's
+// tools/call: its call with the answers of the round and the sealed state
+// the task kept.
+func retryParams(rec Record) (json.RawMessage, *Error) {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(rec.Args, &p); err != nil {
+		return nil, &Error{Code: CodeInternal, Message: "the task's call does not decode: " + err.Error()}
+	}
+	answers, err := json.Marshal(rec.RoundAnswers())
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Message: err.Error()}
+	}
+	p["inputResponses"] = answers
+	if rec.State != "" {
+		p["requestState"], _ = json.Marshal(rec.State)
+	}
+	params, err := json.Marshal(p)
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Message: err.Error()}
+	}
+	return params, nil
 }
 
 // response is a JSON-RPC response.
@@ -360,6 +371,12 @@ func readStep(rec *httptest.ResponseRecorder) (Step, bool) {
 	if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream") {
 		raw = lastEventData(raw)
 	}
+	return stepOf(raw)
+}
+
+// stepOf reads a JSON-RPC response to a tools/call as a Step:
+// input_required (with its sealed state), a result or an error.
+func stepOf(raw []byte) (Step, bool) {
 	var resp response
 	if len(raw) == 0 || json.Unmarshal(raw, &resp) != nil {
 		return Step{}, false
