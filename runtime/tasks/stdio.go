@@ -265,7 +265,8 @@ func (f *Stdio) background(env envelope) error {
 // reaches the client; when ctx ends first, the SDK is told to cancel the
 // call.
 func (f *Stdio) run(ctx context.Context, params json.RawMessage) Step {
-	id, _ := json.Marshal(f.prefix + strconv.FormatUint(f.seq.Add(1), 10))
+	var id json.RawMessage
+	id, _ = json.Marshal(f.prefix + strconv.FormatUint(f.seq.Add(1), 10))
 	key := idKey(id)
 	answer := make(chan []byte, 1)
 	f.mu.Lock()

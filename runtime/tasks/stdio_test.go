@@ -142,10 +142,40 @@ func errCode(m map[string]any) any {
 	return e["code"]
 }
 
+// stdioFixture is a server's tools' side: deploys counts the deploys;
+// the work tool waits for release (and then answers "worked") or for its
+// call to be cancelled, which it counts in stopped.
+type stdioFixture struct {
+	deploys, started, stopped *atomic.Int32
+	release          chan struct{}
+}
+
+func (x stdioFixture) work(ctx context.Context) (string, error) {
+	x.started.Add(1)
+	select {
+	case <-x.release:
+		return "worked", nil
+	case <-ctx.Done():
+		x.stopped.Add(1)
+		return "", ctx.Err()
+	}
+}
+
 // stdioServers returns, per SDK, how to run a server whose deploy tool asks
-// for approval (AskConfirm) and whose echo tool does not, with the count
-// of deploys; ts nil serves without the extension.
+// for approval (AskConfirm), whose echo tool does not and whose work tool
+// waits, with the count of deploys; ts nil serves without the extension.
 func stdioServers() map[string]func(ts *tasks.Server, opts tasks.StdioOptions) (serveFunc, *atomic.Int32) {
+	servers := map[string]func(ts *tasks.Server, opts tasks.StdioOptions) (serveFunc, *atomic.Int32){}
+	for name, start := range stdioFixtures() {
+		servers[name] = func(ts *tasks.Server, opts tasks.StdioOptions) (serveFunc, *atomic.Int32) {
+			serve, x := start(ts, opts)
+			return serve, x.deploys
+		}
+	}
+	return servers
+}
+
+func stdioFixtures() map[string]func(ts *tasks.Server, opts tasks.StdioOptions) (serveFunc, stdioFixture) {
 	ask := func(ctx context.Context, asker runtime.Asker, deploys *atomic.Int32) (string, error) {
 		out, err := runtime.AskConfirm(ctx, asker, "Deploy to production?")
 		if err != nil {
@@ -158,9 +188,13 @@ func stdioServers() map[string]func(ts *tasks.Server, opts tasks.StdioOptions) (
 		return "deployed", nil
 	}
 	keys := seal.NewRandomKeyRing()
-	return map[string]func(*tasks.Server, tasks.StdioOptions) (serveFunc, *atomic.Int32){
-		"go-sdk": func(ts *tasks.Server, opts tasks.StdioOptions) (serveFunc, *atomic.Int32) {
-			deploys := new(atomic.Int32)
+	fixture := func() stdioFixture {
+		return stdioFixture{deploys: new(atomic.Int32), started: new(atomic.Int32), stopped: new(atomic.Int32), release: make(chan struct{})}
+	}
+	return map[string]func(*tasks.Server, tasks.StdioOptions) (serveFunc, stdioFixture){
+		"go-sdk": func(ts *tasks.Server, opts tasks.StdioOptions) (serveFunc, stdioFixture) {
+			x := fixture()
+			deploys := x.deploys
 			s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, &mcp.ServerOptions{Capabilities: gosdk.TaskCapabilities(nil)})
 			cfg := &gosdk.Config{Options: adapter.Options{Keys: keys}}
 			s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
@@ -175,15 +209,24 @@ func stdioServers() map[string]func(ts *tasks.Server, opts tasks.StdioOptions) (
 				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo"}}}, nil
 				})
+			s.AddTool(&mcp.Tool{Name: "work", InputSchema: map[string]any{"type": "object"}},
+				func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					text, err := x.work(ctx)
+					if err != nil {
+						return nil, err
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+				})
 			return func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 				if ts == nil {
 					return s.Run(ctx, gosdk.IOTransport(in, out, 0))
 				}
 				return s.Run(ctx, gosdk.TaskIOTransport(in, out, ts, opts, 0))
-			}, deploys
+			}, x
 		},
-		"mcp-go": func(ts *tasks.Server, opts tasks.StdioOptions) (serveFunc, *atomic.Int32) {
-			deploys := new(atomic.Int32)
+		"mcp-go": func(ts *tasks.Server, opts tasks.StdioOptions) (serveFunc, stdioFixture) {
+			x := fixture()
+			deploys := x.deploys
 			s := mcpgoserver.NewMCPServer("srv", "v0", mcpgoserver.WithExtensions(map[string]any{tasks.Extension: map[string]any{}}))
 			cfg := &mcpgo.Config{Options: adapter.Options{Keys: keys}}
 			s.AddTool(mcpgolib.NewTool("deploy"), mcpgo.Handle(cfg, func(ctx context.Context, _ mcpgolib.CallToolRequest, asker runtime.Asker) (*mcpgolib.CallToolResult, error) {
@@ -196,12 +239,19 @@ func stdioServers() map[string]func(ts *tasks.Server, opts tasks.StdioOptions) (
 			s.AddTool(mcpgolib.NewTool("echo"), func(context.Context, mcpgolib.CallToolRequest) (*mcpgolib.CallToolResult, error) {
 				return mcpgolib.NewToolResultText("echo"), nil
 			})
+			s.AddTool(mcpgolib.NewTool("work"), func(ctx context.Context, _ mcpgolib.CallToolRequest) (*mcpgolib.CallToolResult, error) {
+				text, err := x.work(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return mcpgolib.NewToolResultText(text), nil
+			})
 			return func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 				if ts == nil {
 					return mcpgo.ServeIO(ctx, s, in, out, 0)
 				}
 				return mcpgo.ServeTaskIO(ctx, s, in, out, ts, opts, 0)
-			}, deploys
+			}, x
 		},
 	}
 }
@@ -384,6 +434,72 @@ func TestStdioOtherTrafficUnchanged(t *testing.T) {
 					t.Errorf("response %s:\n without the front: %s\n with it:         %s", ids[i], plain[i], fronted[i])
 				}
 			}
+		})
+	}
+}
+
+// A background tool answers with a working task at once and runs through
+// the SDK meanwhile: one completes when the tool does, one that
+// tasks/cancel ends has its call cancelled in the SDK.
+func TestStdioBackgroundTask(t *testing.T) {
+	for name, start := range stdioFixtures() {
+		t.Run(name, func(t *testing.T) {
+			serve, x := start(&tasks.Server{Store: tasks.NewMemoryStore()}, tasks.StdioOptions{Tools: func(name string) tasks.Policy {
+				if name == "work" {
+					return tasks.Policy{Mode: tasks.ModeBackground}
+				}
+				return tasks.Policy{}
+			}})
+			c := dialStdio(t, serve)
+			begin := func(id string) string {
+				created := result(t, c.call(id, "tools/call", `{"name":"work","arguments":{},`+meta(true)+`}`))
+				if created["resultType"] != "task" || created["status"] != "working" {
+					t.Fatalf("background tools/call = %v", created)
+				}
+				return created["taskId"].(string)
+			}
+			status := func(id, taskID string) map[string]any {
+				return result(t, c.call(id, "tasks/get", `{"taskId":"`+taskID+`",`+meta(true)+`}`))
+			}
+			cancelled := begin("1")
+			// The tool is running in the SDK (a cancel that overtook the
+			// call could find nothing to cancel there).
+			for i := 0; x.started.Load() == 0; i++ {
+				if i == 1000 {
+					t.Fatal("the background task's tool never started")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			result(t, c.call("2", "tasks/cancel", `{"taskId":"`+cancelled+`",`+meta(true)+`}`))
+			if task := status("3", cancelled); task["status"] != "cancelled" {
+				t.Errorf("after tasks/cancel: %v", task)
+			}
+			// The cancel reaches the tool's call in the SDK.
+			for i := 0; x.stopped.Load() == 0; i++ {
+				if i == 1000 {
+					t.Fatal("the cancelled task's tool call was never cancelled")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			worked := begin("4")
+			close(x.release)
+			for i := 0; ; i++ {
+				task := status(fmt.Sprint(100+i), worked)
+				if task["status"] == "completed" {
+					if out, _ := json.Marshal(task["result"]); !strings.Contains(string(out), "worked") {
+						t.Errorf("completed task = %v", task)
+					}
+					break
+				}
+				if i == 1000 {
+					t.Fatalf("the background task never completed: %v", task)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if task := status("5", cancelled); task["status"] != "cancelled" {
+				t.Errorf("the cancelled task later: %v", task)
+			}
+			c.onlyOwnIDs()
 		})
 	}
 }
