@@ -147,7 +147,7 @@ func errCode(m map[string]any) any {
 // call to be cancelled, which it counts in stopped.
 type stdioFixture struct {
 	deploys, started, stopped *atomic.Int32
-	release          chan struct{}
+	release                   chan struct{}
 }
 
 func (x stdioFixture) work(ctx context.Context) (string, error) {
