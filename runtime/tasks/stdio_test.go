@@ -16,6 +16,7 @@ import (
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/elicitgen/elicitgen/internal/wiretest"
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
@@ -290,6 +291,8 @@ func TestStdioAnAskingToolBecomesATask(t *testing.T) {
 	for name, start := range stdioServers() {
 		t.Run(name, func(t *testing.T) {
 			serve, deploys := start(&tasks.Server{Store: tasks.NewMemoryStore()}, tasks.StdioOptions{})
+			// Runs after the stream's end: the front leaves no goroutine.
+			t.Cleanup(func() { wiretest.CheckNoLeaks(t, "runtime/tasks.(*Stdio)") })
 			c := dialStdio(t, serve)
 			id, key := createTask(t, c, "1")
 			if deploys.Load() != 0 {
@@ -450,6 +453,7 @@ func TestStdioBackgroundTask(t *testing.T) {
 				}
 				return tasks.Policy{}
 			}})
+			t.Cleanup(func() { wiretest.CheckNoLeaks(t, "runtime/tasks.(*Stdio)") })
 			c := dialStdio(t, serve)
 			begin := func(id string) string {
 				created := result(t, c.call(id, "tools/call", `{"name":"work","arguments":{},`+meta(true)+`}`))
