@@ -2,6 +2,7 @@ package tasks_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -505,5 +506,43 @@ func TestStdioBackgroundTask(t *testing.T) {
 			}
 			c.onlyOwnIDs()
 		})
+	}
+}
+
+// BenchmarkStdioPassThrough measures a tools/call that is not a task
+// (2026-07-28, extension not declared) round trip on stdio pipes, without
+// and with the tasks front: the front's cost on ordinary traffic.
+func BenchmarkStdioPassThrough(b *testing.B) {
+	for _, sdk := range []string{"go-sdk", "mcp-go"} {
+		for _, front := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/front=%v", sdk, front), func(b *testing.B) {
+				var ts *tasks.Server
+				if front {
+					ts = &tasks.Server{Store: tasks.NewMemoryStore()}
+				}
+				serve, _ := stdioFixtures()[sdk](ts, tasks.StdioOptions{})
+				inR, inW := io.Pipe()
+				outR, outW := io.Pipe()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				done := make(chan struct{})
+				go func() { defer close(done); _ = serve(ctx, inR, outW); outW.Close() }()
+				out := bufio.NewReader(outR)
+				params := `{"name":"echo","arguments":{"text":"` + strings.Repeat("x", 256) + `"},` + meta(false) + `}`
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":`+fmt.Sprint(i)+`,"method":"tools/call","params":`+params+"}\n"); err != nil {
+						b.Fatal(err)
+					}
+					line, err := out.ReadBytes('\n')
+					if err != nil || !bytes.Contains(line, []byte(`"echo"`)) {
+						b.Fatalf("%s %v", line, err)
+					}
+				}
+				inW.Close()
+				go io.Copy(io.Discard, outR)
+				<-done
+			})
+		}
 	}
 }
