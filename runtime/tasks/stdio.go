@@ -68,8 +68,9 @@ type stdioCall struct {
 }
 
 // Stdio returns the extension served in front of an SDK on a
-// newline-delimited JSON-RPC stream (stdio): in holds the client's lines
-// (each ending in '\n', as adapter.LineFilter passes them on) and out
+// newline-delimited JSON-RPC stream (stdio): in holds the client's lines,
+// valid and bounded (as adapter.LineFilter passes them on: the front reads
+// a whole line into memory), and out
 // takes every line for the client, each in one Write (a locked writer,
 // such as adapter.LineFilter's). The SDK reads the returned Stdio and
 // writes to it. Lines of the 2026-07-28 protocol (their _meta names it)

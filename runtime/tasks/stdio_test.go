@@ -546,3 +546,36 @@ func BenchmarkStdioPassThrough(b *testing.B) {
 		}
 	}
 }
+
+// ModeInputFirst: the questions go to the client as 2026-07-28 rounds, and
+// the answered call's result comes as a completed task.
+func TestStdioInputFirst(t *testing.T) {
+	for name, start := range stdioServers() {
+		t.Run(name, func(t *testing.T) {
+			serve, deploys := start(&tasks.Server{Store: tasks.NewMemoryStore()}, tasks.StdioOptions{Tools: func(string) tasks.Policy {
+				return tasks.Policy{Mode: tasks.ModeInputFirst}
+			}})
+			c := dialStdio(t, serve)
+			round := result(t, c.call("1", "tools/call", `{"name":"deploy","arguments":{},`+meta(true)+`}`))
+			reqs, _ := round["inputRequests"].(map[string]any)
+			state, _ := round["requestState"].(string)
+			if round["resultType"] != "input_required" || len(reqs) != 1 || state == "" {
+				t.Fatalf("first round = %v", round)
+			}
+			var key string
+			for k := range reqs {
+				key = k
+			}
+			retry := `{"name":"deploy","arguments":{},"inputResponses":{"` + key + `":{"action":"accept","content":{"confirm":true}}},"requestState":"` + state + `",` + meta(true) + `}`
+			created := result(t, c.call("2", "tools/call", retry))
+			id, _ := created["taskId"].(string)
+			if created["resultType"] != "task" || created["status"] != "completed" || deploys.Load() != 1 {
+				t.Fatalf("the answered call = %v, %d deploys", created, deploys.Load())
+			}
+			task := result(t, c.call("3", "tasks/get", `{"taskId":"`+id+`",`+meta(true)+`}`))
+			if out, _ := json.Marshal(task["result"]); task["status"] != "completed" || !strings.Contains(string(out), "deployed") {
+				t.Errorf("tasks/get = %v", task)
+			}
+		})
+	}
+}
