@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -23,7 +24,8 @@ import (
 // TestApprovalDaysLater: deploy_to_production waits app.DeployWait (72
 // hours) for its approver. On a simulated clock (elicittest.Clock), an
 // approval answered three days (less a minute) after the question deploys; another
-// question answered seven days after it was asked is refused as expired.
+// question answered seven days after it was asked reaches the tool as a
+// decline whose Outcome.Expired is true, once.
 // The days pass in no wall time.
 func TestApprovalDaysLater(t *testing.T) {
 	clock := elicittest.NewClock(time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC))
@@ -69,8 +71,15 @@ func TestApprovalDaysLater(t *testing.T) {
 	search := ask("search")
 	clock.Advance(7 * 24 * time.Hour) // nobody answered for a week
 	late := call("search", map[string]any{"requestState": search, "inputResponses": approve})
-	if e, _ := late["error"].(map[string]any); e == nil || !strings.Contains(e["message"].(string), "expired") {
-		t.Fatalf("approval after seven days = %v; want refused as expired", late)
+	r, _ := late["result"].(map[string]any)
+	sc, _ := r["structuredContent"].(map[string]any)
+	if r == nil || r["isError"] == true || sc["outcome"] != app.OutcomeDeclined || !strings.Contains(fmt.Sprint(r["content"]), "expired") {
+		t.Fatalf("approval after seven days = %v; want the tool's expired decline", late)
+	}
+	// Decided once: the same late answer again is refused.
+	again := call("search", map[string]any{"requestState": search, "inputResponses": approve})
+	if e, _ := again["error"].(map[string]any); e == nil || !strings.Contains(e["message"].(string), "already used") {
+		t.Fatalf("the expired state sent again = %v; want -32602 already used", again)
 	}
 	if n := len(a.Store().Deployments()); n != 1 {
 		t.Fatalf("%d deployments after the expired approval, want 1", n)

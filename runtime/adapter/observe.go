@@ -274,6 +274,7 @@ func (x *Exchange) observePush(ctx context.Context, key string, req *runtime.Req
 // held.
 func (x *Exchange) observeModern(ctx context.Context, key string, req *runtime.Request) (*runtime.Response, error) {
 	_, had := x.state.Answer(key)
+	had = had && !x.expired // an expired call reports its declines
 	var ci seal.CallInfo
 	if x.state.Call != nil {
 		ci = *x.state.Call
@@ -330,8 +331,11 @@ func (x *Exchange) Decided(ctx context.Context, d *runtime.Decision) error {
 	e.Decision = d
 	if d.Valid() {
 		e.Action, e.Content = d.Action, d.AuditMap()
-		if d.Unconfirmed {
+		switch {
+		case d.Unconfirmed:
 			e.Reason = runtime.ReasonUnconfirmed
+		case d.Action.Expired():
+			e.Reason = runtime.ReasonExpired
 		}
 		x.obs.obs.Observe(ctx, e)
 		return nil
