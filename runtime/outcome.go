@@ -3,7 +3,9 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 )
@@ -105,7 +107,10 @@ type Response struct {
 //	case runtime.ActionCancel:
 //	}
 //
-// Outcome has one method and is not comparable, so that each form's
+// A question that expired before its answer arrived (runtime.WithWait)
+// comes back as a decline that Expired tells apart.
+//
+// Outcome has two methods and is not comparable, so that each form's
 // instance adds as little as possible to a build.
 type Outcome[T any] struct {
 	_      [0]func() // not comparable: no equality function per form
@@ -126,6 +131,37 @@ func (o *Outcome[T]) Accepted() (T, bool) {
 		return zero, false
 	}
 	return o.Value, true
+}
+
+// Expired reports whether the outcome is the decline of a question that
+// expired before it was answered (see Action.Expired): do not act on
+// it; ask again if the action is still wanted.
+//
+//go:noinline
+func (o *Outcome[T]) Expired() bool { return o.Action.Expired() }
+
+// expiredDecline is the action of an expired question: ActionDecline in
+// a string of its own, which Action.Expired recognizes. It is never
+// modified.
+var expiredDecline = Action(strings.Clone(string(ActionDecline)))
+
+// ExpiredDecline is the answer an adapter gives a question whose time ran
+// out (runtime.WithWait) before its answer arrived: a decline (its
+// Action equals ActionDecline) whose Action.Expired is true. Audit
+// records give it Reason ReasonExpired.
+func ExpiredDecline() *Response { return &Response{Action: expiredDecline} }
+
+// ReasonExpired is the Event.Reason of the EventAnswered of an expired
+// question (ExpiredDecline).
+const ReasonExpired = "expired"
+
+// Expired reports whether a is the decline of an expired question
+// (ExpiredDecline). It equals ActionDecline, so code that only tells
+// the three actions apart reads it as a decline; Expired tells it apart.
+// The mark is the runtime's own string, kept by copies of a: an action
+// re-created from text (a JSON round trip) is a plain decline.
+func (a Action) Expired() bool {
+	return len(a) == len(expiredDecline) && unsafe.StringData(string(a)) == unsafe.StringData(string(expiredDecline))
 }
 
 // The errors to match (errors.Is) when an ask, or a request, fails.

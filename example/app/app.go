@@ -127,6 +127,10 @@ type Options struct {
 	// (--receipts FILE --receipt-key KEY.pem; runtime/receipt), for a
 	// receipt of every decided question. Nil means no receipts.
 	Receipts *receipt.Log
+	// Now is the clock of the questions' deadlines (adapter.Options.Now,
+	// and the in-memory replay store's); nil means time.Now. Tests set
+	// it to an elicittest.Clock to answer days later in no time.
+	Now func() time.Time
 }
 
 // ReceiptServer names the example server in its signed receipts.
@@ -160,7 +164,9 @@ func New(opts Options) *App {
 	}
 	replay := opts.Replay
 	if replay == nil {
-		replay = seal.NewMemoryReplayStore(0)
+		m := seal.NewMemoryReplayStore(0)
+		m.SetClock(opts.Now)
+		replay = m
 	}
 	logf := opts.Logf
 	if logf == nil {
@@ -175,6 +181,7 @@ func New(opts Options) *App {
 			ProgressInterval: opts.ProgressInterval,
 			FormApps:         opts.FormApps,
 			Rendering:        opts.Rendering,
+			Now:              opts.Now,
 		},
 	}
 	verified := receipt.VerifiedNone // a loopback server without authentication
@@ -194,7 +201,7 @@ func New(opts Options) *App {
 		// ignore-extra-params scenarios send a first call that already
 		// answers user_name and expect it to complete: the fixtures
 		// alone accept unasked answers.
-		fixtures: &gosdk.Config{Options: adapter.Options{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer}}, logf: logf,
+		fixtures: &gosdk.Config{Options: adapter.Options{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer, Now: opts.Now}}, logf: logf,
 		tasks: opts.Tasks}
 }
 

@@ -140,7 +140,10 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 	}
 	res.Outcome = outcome(out.Action)
 	v, ok := out.Accepted()
-	if !ok {
+	switch {
+	case out.Expired():
+		return &mcp.CallToolResult{Content: text("Not deployed: the approval expired before it was answered. Ask again if the deploy is still wanted.")}, res, nil
+	case !ok:
 		return &mcp.CallToolResult{Content: text(fmt.Sprintf("Not deployed: the user %s.", res.Outcome))}, res, nil
 	}
 	res.Branch, res.Environment, res.Confirmed = v.Branch, string(v.Environment), v.Confirmed

@@ -134,6 +134,9 @@ type Exchange struct {
 	replayed map[string]bool
 	// maxWait caps a question's runtime.WithWait (Options.MaxWait).
 	maxWait time.Duration
+	// expired: the call's requestState expired before the answers it
+	// brought; every ask answers runtime.ExpiredDecline.
+	expired bool
 }
 
 // NewExchange starts the exchange of one call. On a 2026-07-28 request
@@ -155,13 +158,35 @@ func NewExchange(s *seal.Sealer, c *Call) (*Exchange, error) {
 	}
 	if x.era.MultiRoundTrip() && c.State != "" {
 		st, err := s.Open(x.binding(), c.State)
-		if err != nil {
+		var late *seal.ExpiredError
+		switch {
+		case errors.As(err, &late) && answersAsked(late.State, c):
+			// Answered too late: the call is decided, once (Claim), and
+			// every question of it declines as expired.
+			st, x.expired = late.State, true
+		case err != nil:
 			return nil, err
 		}
 		x.state = *st
-		x.needClaim = st.HasAnswers() || len(c.Responses) > 0
+		x.needClaim = x.expired || st.HasAnswers() || len(c.Responses) > 0
 	}
 	return x, nil
+}
+
+// answersAsked reports whether c brings an answer (well-formed or not)
+// to a question st asked.
+func answersAsked(st *seal.State, c *Call) bool {
+	for k := range c.Responses {
+		if st.WasAsked(k) {
+			return true
+		}
+	}
+	for k := range c.Malformed {
+		if st.WasAsked(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // binding returns the call's state binding, digesting the arguments once
@@ -249,15 +274,17 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 		x.mu.Unlock()
 		return nil, err
 	}
-	if d, err := x.route(key, req); err != nil || d != nil {
-		if req.Attempt > 0 {
-			delete(x.state.Flows, key)
+	if !x.expired { // an expired call delivers nothing: its time is over
+		if d, err := x.route(key, req); err != nil || d != nil {
+			if req.Attempt > 0 {
+				delete(x.state.Flows, key)
+			}
+			x.mu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+			return x.deliver(ctx, key, req, d)
 		}
-		x.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		return x.deliver(ctx, key, req, d)
 	}
 	if !x.era.MultiRoundTrip() {
 		x.mu.Unlock()
@@ -348,6 +375,9 @@ func (x *Exchange) askPush(ctx context.Context, req *runtime.Request) (*runtime.
 func (x *Exchange) askModern(key string, req *runtime.Request) (*runtime.Response, error) {
 	if x.needClaim && !x.claimed {
 		return nil, errUnclaimed
+	}
+	if x.expired {
+		return runtime.ExpiredDecline(), nil
 	}
 	if r, ok := x.state.Answer(key); ok {
 		x.noteReplayed(key)

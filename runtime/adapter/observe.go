@@ -45,7 +45,8 @@ type observing struct {
 	obs   runtime.Observer
 	ctx   context.Context
 	start time.Time
-	base  runtime.Event // the call's fields, copied into every event
+	now   func() time.Time // the Options clock
+	base  runtime.Event    // the call's fields, copied into every event
 
 	mu sync.Mutex // guards the fields below
 	// emitted counts the pending questions already reported as asked.
@@ -102,7 +103,8 @@ func (s *Options) observeStart(c *Call, x *Exchange, err error) {
 	if origin == nil {
 		origin = &Origin{}
 	}
-	o := &observing{obs: s.Observer, ctx: origin.Context, start: time.Now()}
+	now := s.clock()
+	o := &observing{obs: s.Observer, ctx: origin.Context, start: now(), now: now}
 	if o.ctx == nil {
 		o.ctx = context.Background()
 	}
@@ -128,7 +130,7 @@ func (s *Options) observeStart(c *Call, x *Exchange, err error) {
 		o.obs.Observe(o.ctx, e)
 		end := o.event(runtime.EventCallEnd, "", nil)
 		end.Reply = "invalid_params"
-		end.RoundTime = time.Since(o.start)
+		end.RoundTime = o.since(o.start)
 		end.CallTime = end.RoundTime
 		o.obs.Observe(o.ctx, end)
 		return
@@ -154,11 +156,14 @@ func (s *Options) observeStart(c *Call, x *Exchange, err error) {
 	o.base.CallID = ci.ID
 }
 
+// since is the time elapsed from t on the Options clock.
+func (o *observing) since(t time.Time) time.Duration { return o.now().Sub(t) }
+
 // event returns an event of kind about req (nil: the call) under key,
 // with the call's fields.
 func (o *observing) event(kind runtime.EventKind, key string, req *runtime.Request) runtime.Event {
 	e := o.base
-	e.Kind, e.Time, e.Key = kind, time.Now(), key
+	e.Kind, e.Time, e.Key = kind, o.now(), key
 	if req != nil {
 		e.Mode = req.Mode
 		if req.Schema != nil {
@@ -255,10 +260,10 @@ func (x *Exchange) observePush(ctx context.Context, key string, req *runtime.Req
 	if x.checkCaps(req) == nil && x.call.Push != nil {
 		x.obs.obs.Observe(ctx, e)
 	}
-	start := time.Now()
+	start := x.obs.now()
 	resp, err := x.askPush(ctx, req)
-	e.WaitTime = time.Since(start)
-	e.Time = time.Now()
+	e.Time = x.obs.now()
+	e.WaitTime = e.Time.Sub(start)
 	x.outcome(ctx, e, req, resp, err)
 	return resp, err
 }
@@ -269,6 +274,7 @@ func (x *Exchange) observePush(ctx context.Context, key string, req *runtime.Req
 // held.
 func (x *Exchange) observeModern(ctx context.Context, key string, req *runtime.Request) (*runtime.Response, error) {
 	_, had := x.state.Answer(key)
+	had = had && !x.expired // an expired call reports its declines
 	var ci seal.CallInfo
 	if x.state.Call != nil {
 		ci = *x.state.Call
@@ -282,7 +288,7 @@ func (x *Exchange) observeModern(ctx context.Context, key string, req *runtime.R
 	e := x.question(runtime.EventAsked, key, req, attempt)
 	e.Asked = asked
 	if asked && !ci.Sealed.IsZero() {
-		e.WaitTime = time.Since(ci.Sealed)
+		e.WaitTime = x.obs.since(ci.Sealed)
 	}
 	x.outcome(ctx, e, req, resp, err)
 	return resp, err
@@ -325,8 +331,11 @@ func (x *Exchange) Decided(ctx context.Context, d *runtime.Decision) error {
 	e.Decision = d
 	if d.Valid() {
 		e.Action, e.Content = d.Action, d.AuditMap()
-		if d.Unconfirmed {
+		switch {
+		case d.Unconfirmed:
 			e.Reason = runtime.ReasonUnconfirmed
+		case d.Action.Expired():
+			e.Reason = runtime.ReasonExpired
 		}
 		x.obs.obs.Observe(ctx, e)
 		return nil
@@ -334,7 +343,7 @@ func (x *Exchange) Decided(ctx context.Context, d *runtime.Decision) error {
 	e.Action = runtime.ActionAccept // only an accept is validated
 	x.obs.obs.Observe(ctx, e)
 	inv := e
-	inv.Kind, inv.Time, inv.Action, inv.WaitTime = runtime.EventInvalid, time.Now(), "", 0
+	inv.Kind, inv.Time, inv.Action, inv.WaitTime = runtime.EventInvalid, x.obs.now(), "", 0
 	inv.InvalidFields = decisionFields(d)
 	x.obs.obs.Observe(ctx, inv)
 	return nil
@@ -348,7 +357,7 @@ func (x *Exchange) noteSeal() {
 		return // set by observeStart; never nil here
 	}
 	ci.Round = x.obs.base.Round
-	ci.Sealed = time.Now()
+	ci.Sealed = x.obs.now()
 }
 
 // replyNames are the Event.Reply names of the reply kinds.
@@ -420,10 +429,10 @@ func (x *Exchange) ObserveEnd(r Reply) {
 	if r.Kind != ReplyInputRequired {
 		e.Reason = errorClass(r.Err)
 	}
-	e.RoundTime = time.Since(o.start)
+	e.RoundTime = o.since(o.start)
 	e.CallTime = e.RoundTime
 	if ci := x.state.Call; ci != nil && !ci.Started.IsZero() && x.era.MultiRoundTrip() {
-		e.CallTime = time.Since(ci.Started)
+		e.CallTime = o.since(ci.Started)
 	}
 	o.obs.Observe(ctx, e)
 }
@@ -467,6 +476,6 @@ func (x *Exchange) observeRefused(err error) {
 	o.obs.Observe(o.ctx, e)
 	end := o.event(runtime.EventCallEnd, "", nil)
 	end.Reply = reply
-	end.RoundTime = time.Since(o.start)
+	end.RoundTime = o.since(o.start)
 	o.obs.Observe(o.ctx, end)
 }

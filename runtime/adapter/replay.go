@@ -63,7 +63,13 @@ func (x *Exchange) Claim(ctx context.Context, store seal.ReplayStore) error {
 	if store == nil {
 		return fmt.Errorf("%w: none configured", seal.ErrReplayStore)
 	}
-	c, err := store.Claim(ctx, x.state.Claim(ReplayClient(x.call)))
+	claim := x.state.Claim(ReplayClient(x.call))
+	if x.expired {
+		// Decided as expired, once: the store keeps the id as long again
+		// as the question stayed open, so that a retry finds it used.
+		claim.Until = x.now().Add(max(x.state.Expires.Sub(x.state.Issued), seal.MaxClockSkew))
+	}
+	c, err := store.Claim(ctx, claim)
 	switch {
 	case err != nil && errors.Is(err, runtime.ErrInvalidState):
 		return err // issued under another epoch, or a claim whose reply was lost: spent

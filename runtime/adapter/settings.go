@@ -150,6 +150,15 @@ func (s *Options) Claim(ctx context.Context, x *Exchange) error {
 	return err
 }
 
+// clock returns Now, or time.Now without one: the one clock of the
+// exchange's deadlines and audit times.
+func (s *Options) clock() func() time.Time {
+	if s.Now != nil {
+		return s.Now
+	}
+	return time.Now
+}
+
 // Sealer returns the sealer of the options' key ring, TTL and clock.
 func (s *Options) Sealer() *seal.Sealer {
 	return &seal.Sealer{Keys: s.Keys, TTL: s.StateTTL, Now: s.Now}

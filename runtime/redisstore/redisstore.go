@@ -84,7 +84,10 @@ type Store struct {
 	// eviction policy); slog.Default() when nil.
 	Logger *slog.Logger
 	// Now is the instance's clock, compared with Redis's; nil means
-	// time.Now.
+	// time.Now. Expiry is decided on Redis's clock (TIME) and key TTLs,
+	// which no fake clock moves: a test that simulates days uses the
+	// in-memory stores (elicittest.Clock); a Now far from Redis's time
+	// fails every claim as skewed.
 	Now func() time.Time
 }
 
@@ -244,6 +247,14 @@ end
 return {0, tonumber(epoch)}
 `)
 
+// now reads the instance's clock (Now, time.Now without one).
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
 // Claim implements seal.ReplayStore (Client and Issued are not used). A
 // Redis that answers with an error, or cannot be reached, fails the
 // claim with an error matching seal.ErrReplayStore; a reply that does
@@ -251,10 +262,6 @@ return {0, tonumber(epoch)}
 // spent); a lost epoch key or a state of another epoch, with
 // seal.ErrStoreForgot.
 func (s *Store) Claim(ctx context.Context, c seal.Claim) (seal.Claimed, error) {
-	now := time.Now
-	if s.Now != nil {
-		now = s.Now
-	}
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -271,7 +278,7 @@ func (s *Store) Claim(ctx context.Context, c seal.Claim) (seal.Claimed, error) {
 		keys = append(keys, p+c.ID)
 	}
 	res, err := claimScript.Run(ctx, s.client, keys,
-		strconv.FormatUint(c.Epoch, 10), c.Until.UnixMilli(), now().UnixMilli(), skew.Milliseconds()).Int64Slice()
+		strconv.FormatUint(c.Epoch, 10), c.Until.UnixMilli(), s.now().UnixMilli(), skew.Milliseconds()).Int64Slice()
 	if err != nil {
 		return seal.Claimed{}, claimError(err)
 	}
@@ -279,7 +286,7 @@ func (s *Store) Claim(ctx context.Context, c seal.Claim) (seal.Claimed, error) {
 		return seal.Claimed{}, fmt.Errorf("%w: redis: unexpected reply %v to the claim (is the epoch key a number?)", seal.ErrReplayStore, res)
 	}
 	if res[0] == -3 {
-		diff := now().Sub(time.UnixMilli(res[1])).Round(time.Millisecond)
+		diff := s.now().Sub(time.UnixMilli(res[1])).Round(time.Millisecond)
 		return seal.Claimed{}, fmt.Errorf("%w: this instance's clock differs from Redis's by %s, more than the %s allowed: fix the clock (NTP)", seal.ErrReplayStore, diff, skew)
 	}
 	if res[1] <= 0 {

@@ -42,6 +42,21 @@ var (
 	ErrClaimUnknown error = &stateError{RefusedSpent, "the replay store did not answer in time, so the state counts as spent; call the tool again without requestState to be asked again"}
 )
 
+// ExpiredError is the error of Open for a state that authenticates, is
+// bound to the call, and has expired (it matches ErrStateExpired and
+// runtime.ErrInvalidState). State is what it carried: an adapter may
+// decide its questions as expired (runtime.ExpiredDecline) instead of
+// refusing the request; never use its answers.
+type ExpiredError struct {
+	State *State
+	err   error
+}
+
+func (e *ExpiredError) Error() string { return e.err.Error() }
+
+// Unwrap returns the error matching ErrStateExpired.
+func (e *ExpiredError) Unwrap() error { return e.err }
+
 // The reasons RefusalReason gives (runtime.Event.Reason of
 // runtime.EventStateRefused).
 const (

@@ -245,7 +245,8 @@ func sizeHint(st *State) int {
 // Open decrypts and verifies a requestState sealed by Seal and returns
 // its contents. Every failure matches ErrInvalidState, and more precisely
 // one of ErrStateTampered, ErrStateExpired, ErrStateForeign,
-// ErrStateNotYetValid or ErrStateOutdated.
+// ErrStateNotYetValid or ErrStateOutdated. The error of a state that
+// authenticates but has expired is an *ExpiredError.
 func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	if s == nil || s.Keys == nil {
 		return nil, fmt.Errorf("%w: no key ring configured to open it", ErrStateTampered)
@@ -296,12 +297,12 @@ func (s *Sealer) Open(b Binding, state string) (*State, error) {
 	if issued > now.Add(MaxClockSkew).Unix() {
 		return nil, fmt.Errorf("%w: %s ahead of this server's clock (at most %s allowed)", ErrStateNotYetValid, time.Duration(issued-now.Unix())*time.Second, MaxClockSkew)
 	}
-	if n := now.Unix(); n > expires {
-		return nil, fmt.Errorf("%w: %s ago", ErrStateExpired, time.Duration(n-expires)*time.Second)
-	}
 	st.ID = hex.EncodeToString([]byte(id))
 	st.Expires = time.Unix(expires, 0).Add(time.Second - time.Nanosecond)
 	st.Issued = time.Unix(issued, 0)
+	if n := now.Unix(); n > expires {
+		return nil, &ExpiredError{State: st, err: fmt.Errorf("%w: %s ago", ErrStateExpired, time.Duration(n-expires)*time.Second)}
+	}
 	return st, nil
 }
 

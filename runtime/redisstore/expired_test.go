@@ -1,0 +1,98 @@
+package redisstore_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/elicitgen/elicitgen/runtime"
+	"github.com/elicitgen/elicitgen/runtime/adapter"
+	"github.com/elicitgen/elicitgen/runtime/elicittest"
+	"github.com/elicitgen/elicitgen/runtime/redisstore"
+	"github.com/elicitgen/elicitgen/runtime/seal"
+)
+
+// epochStore plays the shared store for the instance that asked, eight
+// days ago: it reports the Redis store's epoch (a fake clock cannot move
+// Redis, whose TIME the real store compares with).
+type epochStore struct{ epoch uint64 }
+
+func (e epochStore) Claim(context.Context, seal.Claim) (seal.Claimed, error) {
+	return seal.Claimed{First: true, Epoch: e.epoch}, nil
+}
+
+// A late answer sent to several instances at once is decided once
+// across them, in the shared Redis store: exactly one runs the handler,
+// which sees an expired decline; the others are refused as used.
+func TestExpiredDecidedOnceAcrossInstances(t *testing.T) {
+	s, err := redisstore.Open(redisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Claim(ctx, seal.Claim{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := seal.NewRandomKeyRing()
+	call := func() *adapter.Call {
+		return &adapter.Call{Tool: "deploy", Args: []byte(`{}`), Principal: "alice", Version: runtime.Version20260728, Caps: adapter.ClientCaps{Form: true}}
+	}
+	// Asked eight days ago, waiting 72 hours.
+	past := elicittest.NewClock(time.Now().Add(-8 * 24 * time.Hour))
+	asker := &adapter.Options{Keys: keys, Replay: epochStore{e.Epoch}, Now: past.Now}
+	x, err := asker.Start(call(), "", nil, nil, nil)
+	if err == nil {
+		err = asker.Claim(ctx, x)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runtime.AskConfirm(ctx, x, "Deploy?", runtime.WithKey("confirm"), runtime.WithWait(72*time.Hour))
+	r := asker.Finish(x, err)
+	if r.Kind != adapter.ReplyInputRequired {
+		t.Fatalf("first round: %+v", r)
+	}
+
+	answer := map[string]*runtime.Response{"confirm": {Action: runtime.ActionAccept, Content: map[string]any{runtime.ConfirmField: true}}}
+	const instances = 4
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var expired, used int
+	for range instances {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o := &adapter.Options{Keys: keys, Replay: s} // the real clock
+			x, err := o.Start(call(), r.State, answer, nil, nil)
+			if err == nil {
+				err = o.Claim(ctx, x)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if errors.Is(err, seal.ErrStateUsed) {
+				used++
+				return
+			}
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			out, err := runtime.AskConfirm(ctx, x, "Deploy?", runtime.WithKey("confirm"), runtime.WithWait(72*time.Hour))
+			if err != nil || out.Action != runtime.ActionDecline || !out.Expired() {
+				t.Errorf("late answer: %+v (expired %v), %v; want an expired decline", out, out.Expired(), err)
+			}
+			expired++
+		}()
+	}
+	wg.Wait()
+	if expired != 1 || used != instances-1 {
+		t.Fatalf("%d expired declines and %d refusals; want 1 and %d", expired, used, instances-1)
+	}
+}
