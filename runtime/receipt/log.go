@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Head is the last receipt of a log: its sequence number and digest. The
@@ -86,8 +88,14 @@ type Syncer interface {
 }
 
 // conflictRetries is how many times Append re-reads a sink's head after
-// ErrConflict before giving up.
-const conflictRetries = 8
+// ErrConflict before giving up. Between tries it waits a random pause of
+// up to a millisecond per try so far (at most conflictPause), so that
+// instances appending to one sink at once take turns instead of one
+// starving.
+const (
+	conflictRetries = 64
+	conflictPause   = 16 * time.Millisecond
+)
 
 // Log signs receipts and appends them to a sink, each chained to the one
 // before it. It is safe for concurrent use: appends are serialized.
@@ -154,7 +162,7 @@ func (l *Log) append(ctx context.Context, f Fields) (*Receipt, error) {
 	if l.closed {
 		return nil, fmt.Errorf("%w: %w", ErrSink, ErrClosed)
 	}
-	for range conflictRetries {
+	for try := range conflictRetries {
 		if err := ctx.Err(); err != nil {
 			return nil, sinkError(err)
 		}
@@ -175,6 +183,12 @@ func (l *Log) append(ctx context.Context, f Fields) (*Receipt, error) {
 			return nil, sinkError(herr)
 		}
 		l.head = h
+		pause := time.Duration(rand.Int64N(int64(min(time.Duration(try+1)*time.Millisecond, conflictPause)) + 1))
+		select {
+		case <-ctx.Done():
+			return nil, sinkError(ctx.Err())
+		case <-time.After(pause):
+		}
 	}
 	return nil, sinkError(fmt.Errorf("%w %d times in a row", ErrConflict, conflictRetries))
 }
