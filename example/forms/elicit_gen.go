@@ -462,7 +462,7 @@ func _() {
 	type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
 		Branch      string      `json:"branch" elicit:"title=Branch,default=main,minLength=1,maxLength=100"`
 		Environment Environment `json:"environment" elicit:"title=Environment"`
-		Confirmed   bool        `json:"confirmed" elicit:"title=I confirm this deploy"`
+		Confirmed   bool        `json:"confirmed" elicit:"confirm,title=I confirm this deploy"`
 	}
 	var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 }
@@ -545,7 +545,7 @@ var elicitDescriptors = [...]elicitimpl.Form{
 	{Type: (*Deploy)(nil), SchemaVar: &DeploySchema, AskVar: &AskDeploy, AcceptVar: &AcceptDeploy, Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
 {"name":"branch","field":"Branch","kind":"string","title":"Branch","description":"The git branch to deploy.","minLength":1,"maxLength":100,"default":"main"},
 {"name":"environment","field":"Environment","kind":"enum","title":"Environment","description":"Where the branch goes.","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
-{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false}]}`},
+{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false,"confirm":true}]}`},
 	{Type: (*Rebook)(nil), SchemaVar: &RebookSchema, AskVar: &AskRebook, AcceptVar: &AcceptRebook, Spec: `{"name":"Rebook","properties":[
 {"name":"try_another_date","field":"TryAnotherDate","kind":"boolean","title":"Try another date?","description":"Look for a table on another date.","required":true,"default":false},
 {"name":"preferred_date","field":"PreferredDate","kind":"string","title":"Preferred date","description":"The date to try instead.","format":"date"}]}`},
