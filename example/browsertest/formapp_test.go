@@ -1,4 +1,4 @@
-package example
+package browsertest
 
 import (
 	"context"

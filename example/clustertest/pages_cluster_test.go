@@ -1,4 +1,4 @@
-package example
+package clustertest
 
 import (
 	"context"
@@ -16,9 +16,6 @@ import (
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/internal/pagetest"
 )
-
-// trustedHeader is the identity header the tests' "proxy" sets.
-const trustedHeader = "X-Forwarded-User"
 
 // userTransport sets the identity header, as an identity-aware proxy
 // in front of the server would.

@@ -1,11 +1,9 @@
-package example
+package clustertest
 
 import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,35 +40,6 @@ type instance struct {
 	cmd  *exec.Cmd
 	log  *syncBuffer
 }
-
-// syncBuffer is a log sink safe for the process's writer and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// newKeySpec returns a fresh ELICIT_STATE_KEYS value with one key.
-func newKeySpec(t *testing.T, id string) string {
-	secret := make([]byte, 32)
-	if _, err := rand.Read(secret); err != nil {
-		t.Fatal(err)
-	}
-	return id + ":" + base64.StdEncoding.EncodeToString(secret)
-}
-
-var servingLine = regexp.MustCompile(`serving (http://127\.0\.0\.1:[0-9]+)/mcp`)
 
 // startInstance runs bin as the instance name with the key ring keys
 // (and the environment variables env) and waits until it serves.
@@ -204,32 +173,6 @@ func (rr *roundRobin) last() string {
 	}
 	return rr.served[len(rr.served)-1]
 }
-
-// buildDir holds the binary buildServer built; TestMain removes it.
-var buildDir string
-
-// TestMain removes what buildServer built.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
-
-// buildServer builds ./server once per test binary.
-var buildServer = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "elicitgen-example-")
-	if err != nil {
-		return "", err
-	}
-	buildDir = dir
-	bin := filepath.Join(dir, "example-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./server").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./example/server: %v\n%s", err, out)
-	}
-	return bin, nil
-})
 
 // callLine matches the log line of one round of a tool call, with the
 // instance's name.
