@@ -1,7 +1,6 @@
 package example
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,18 +29,17 @@ func TestTypeScriptSDKInterop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testContext(t, 2*time.Minute)
 	defer cancel()
 
-	bin := filepath.Join(t.TempDir(), "example-server")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./server")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./example/server: %v\n%s", err, out)
+	bin, err := buildServer()
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	cmd := exec.CommandContext(ctx, node, "interop.mjs", bin)
 	cmd.Dir = "node"
-	cmd.WaitDelay = 5 * time.Second
+	cmd.WaitDelay = timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s interop.mjs:\n%s", node, out)
 	if err != nil {
@@ -66,7 +64,7 @@ func TestTypeScriptSDKLegacyMultiSelect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testContext(t, 2*time.Minute)
 	defer cancel()
 	bin := filepath.Join(t.TempDir(), "multiserver")
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./internal/multiserver").CombinedOutput(); err != nil {
@@ -74,7 +72,7 @@ func TestTypeScriptSDKLegacyMultiSelect(t *testing.T) {
 	}
 	cmd := exec.CommandContext(ctx, node, "interop-legacy.mjs", bin)
 	cmd.Dir = "node"
-	cmd.WaitDelay = 5 * time.Second
+	cmd.WaitDelay = timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s interop-legacy.mjs:\n%s", node, out)
 	if err != nil {

@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,13 +29,13 @@ func TestTypeScriptSDKv2Client(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testContext(t, 2*time.Minute)
 	defer cancel()
 	mcpURL := startHTTPExample(ctx, t)
 
 	cmd := exec.CommandContext(ctx, node, "interop-v2.mjs", mcpURL)
 	cmd.Dir = "node"
-	cmd.WaitDelay = 5 * time.Second
+	cmd.WaitDelay = timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s interop-v2.mjs %s:\n%s", node, mcpURL, out)
 	if err != nil {
@@ -72,14 +71,14 @@ func TestInspectorWebUI(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // inspector-ui.mjs stops itself after 4 minutes
+	ctx, cancel := testContext(t, 5*time.Minute) // inspector-ui.mjs stops itself after 4 minutes
 	defer cancel()
 	mcpURL := startHTTPExample(ctx, t)
 
 	cmd := exec.CommandContext(ctx, node, "inspector-ui.mjs", mcpURL, artifacts)
 	cmd.Dir = "node"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	cmd.WaitDelay = 10 * time.Second
+	cmd.WaitDelay = timeout(10 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s inspector-ui.mjs %s:\n%s", node, mcpURL, out)
 	if err != nil {

@@ -2,7 +2,6 @@ package clustertest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -68,7 +67,7 @@ func TestOneProcessPerRequest(t *testing.T) {
 			t.Logf("CGI stderr:\n%s", stderr.String())
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testContext(t, 60*time.Second)
 	defer cancel()
 
 	// call posts one tools/call of a 2026-07-28 client declaring caps and

@@ -56,7 +56,7 @@ func startInstance(t *testing.T, bin, name, keys string, env ...string) *instanc
 		_ = in.cmd.Process.Kill()
 		_ = in.cmd.Wait()
 	})
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(timeout(20 * time.Second))
 	for time.Now().Before(deadline) {
 		if m := servingLine.FindStringSubmatch(in.log.String()); m != nil {
 			u, err := url.Parse(m[1])
@@ -116,7 +116,7 @@ func (c *closeHook) Close() error {
 // quiet waits until no response is being copied, so that killing an
 // instance cuts no stream.
 func (rr *roundRobin) quiet(t *testing.T) {
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		rr.mu.Lock()
 		n := rr.open
 		rr.mu.Unlock()
@@ -239,7 +239,7 @@ func TestAcrossInstances(t *testing.T) {
 	})
 	defer proxy.Close()
 	endpoint := proxy.URL + "/mcp"
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testContext(t, 60*time.Second)
 	defer cancel()
 
 	t.Run("conformance", func(t *testing.T) {
@@ -290,7 +290,7 @@ func TestAcrossInstances(t *testing.T) {
 		// The lines reach the test through the processes' pipes: wait
 		// for them.
 		var served []round
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			if served = rounds(cluster, marks, app.FixtureIRRMultiRound); len(served) >= 3 {
 				break
 			}
@@ -388,7 +388,7 @@ func runConformanceThrough(ctx context.Context, t *testing.T, endpoint string) {
 		out := t.TempDir()
 		cmd := exec.CommandContext(ctx, node, suite, "server", "--url", endpoint, "--scenario", name,
 			"--spec-version", "2026-07-28", "-o", out)
-		cmd.WaitDelay = 5 * time.Second
+		cmd.WaitDelay = timeout(5 * time.Second)
 		output, err := cmd.CombinedOutput()
 		if bad := checkResults(out); err != nil || bad != "" {
 			t.Errorf("%s through the proxy: %v %s\n%s", name, err, bad, output)
