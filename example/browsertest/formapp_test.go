@@ -33,7 +33,7 @@ func TestInspectorFormApp(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := testContext(t, 3*time.Minute) // inspector-app.mjs stops itself after 2 minutes
+	ctx, cancel := testContext(t, 4*time.Minute) // inspector-app.mjs stops itself after 3 minutes
 	defer cancel()
 	// The example server advertises and serves the form app.
 	mcpURL := startHTTPExampleWith(ctx, t, []string{"ELICIT_FORM_APPS=1"})

@@ -239,7 +239,7 @@ func TestAcrossInstances(t *testing.T) {
 	})
 	defer proxy.Close()
 	endpoint := proxy.URL + "/mcp"
-	ctx, cancel := testContext(t, 60*time.Second)
+	ctx, cancel := testContext(t, 3*time.Minute) // a dozen conformance scenarios, each a Node process
 	defer cancel()
 
 	t.Run("conformance", func(t *testing.T) {

@@ -37,7 +37,7 @@ for (const f of fs.readdirSync(artifacts)) if (f.endsWith('.png')) fs.rmSync(pat
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const stepTimeout = scaled(15_000);
 
-const { check, cleanups, finish } = runner('inspector-app', 120_000);
+const { check, cleanups, finish } = runner('inspector-app', 180_000);
 
 // The one server entry: the example on 2026-07-28.
 const era = { entry: 'elicitgen-app', protocolEra: 'modern', version: '2026-07-28' };
