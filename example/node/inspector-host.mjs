@@ -143,5 +143,9 @@ export async function disconnect(page, entry) {
     const all = [...document.querySelectorAll('input[role=switch]')];
     return all.length > 0 && all.every((el) => !el.checked && !el.disabled);
   });
+  // The header keeps its Servers and Tools tabs a moment longer: they go
+  // once the page is drawn disconnected (on a busy machine, well after
+  // the switches), and the next showScreen must not see them go.
+  await page.getByRole('banner').getByRole('radio', { name: 'Servers', exact: true }).waitFor({ state: 'detached' });
 }
 
