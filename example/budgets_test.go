@@ -23,7 +23,7 @@ import (
 // kept open once idle.
 func fromHost(src string) *http.Client {
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
-	return &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 64}}
+	return &http.Client{Timeout: timeout(20 * time.Second), Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 64}}
 }
 
 // deployApproval runs one approval of the example's deploy tool as a
@@ -77,7 +77,7 @@ func TestBudgetsHoldForOthers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the example server")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testContext(t, 2*time.Minute)
 	defer cancel()
 	mcpURL := startHTTPExampleWith(ctx, t, nil,
 		"--max-conns", "8", "--max-conns-per-client", "4",

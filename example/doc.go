@@ -12,9 +12,15 @@
 //   - node: pinned Node tooling (Node 22, the conformance suites, the
 //     TypeScript SDK) and the TypeScript interop client;
 //   - conformance: run.sh, which runs the official conformance suites
-//     against the server.
+//     against the server;
+//   - browsertest, clustertest: the tests in headless Chromium and the
+//     multi-process tests (three server processes with one key ring
+//     behind a round-robin reverse proxy; see the README's Deployment
+//     section), each a package of its own so that no test binary runs
+//     them all; internal/exampletest: what the test packages share,
+//     with the one time budget, ELICITGEN_TEST_SCALE, that scales every
+//     deadline of theirs.
 //
-// This package holds only tests: the TypeScript SDK interop test, and the
-// multi-instance test (three server processes with one key ring behind a
-// round-robin reverse proxy; see the README's Deployment section).
+// This package holds only tests: the TypeScript SDK interop tests over
+// stdio and HTTP, and the server's budgets under attack.
 package example

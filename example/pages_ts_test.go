@@ -24,7 +24,7 @@ func runNode(ctx context.Context, t *testing.T, script, mcpURL string) {
 	}
 	cmd := exec.CommandContext(ctx, node, script, mcpURL, trustedHeader)
 	cmd.Dir = "node"
-	cmd.WaitDelay = 5 * time.Second
+	cmd.WaitDelay = timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s %s:\n%s", node, script, out)
 	if err != nil {
@@ -40,7 +40,7 @@ func runNode(ctx context.Context, t *testing.T, script, mcpURL string) {
 // (node/pages-link.mjs).
 func TestTypeScriptClientGetsTheLink(t *testing.T) {
 	requireNodePackages(t, "@modelcontextprotocol/sdk")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testContext(t, 2*time.Minute)
 	defer cancel()
 	runNode(ctx, t, "pages-link.mjs", startPagesExample(ctx, t))
 }
@@ -51,7 +51,7 @@ func TestTypeScriptClientGetsTheLink(t *testing.T) {
 // (node/pages-url-v2.mjs).
 func TestTypeScriptV2URLModeOnly(t *testing.T) {
 	requireNodePackages(t, "@modelcontextprotocol/client")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testContext(t, 2*time.Minute)
 	defer cancel()
 	runNode(ctx, t, "pages-url-v2.mjs", startPagesExample(ctx, t))
 }

@@ -416,13 +416,13 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
-// TestDeployNotConfirmed: accepted but not confirmed deploys nothing.
+// TestDeployNotConfirmed: an accept with the confirm box unticked is a
+// decline (forms.Deploy.Confirmed is tagged confirm) and deploys nothing.
 func TestDeployNotConfirmed(t *testing.T) {
 	c, store := connect(t, clientOpts{elicit: true})
 	c.script(accept(map[string]any{"branch": "hotfix", "environment": "staging", "confirmed": false}))
 	out, _ := c.call(t, app.ToolDeploy, map[string]any{"service": "search"})
-	want(t, out, "outcome", app.OutcomeAccepted)
-	want(t, out, "branch", "hotfix")
+	want(t, out, "outcome", app.OutcomeDeclined)
 	want(t, out, "deployed", false)
 	if n := len(store.Deployments()); n != 0 {
 		t.Errorf("%d deployments, want 0", n)

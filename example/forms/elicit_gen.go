@@ -551,7 +551,7 @@ func _() {
 	type _Deploy_changed_since_elicitgen_ran_run_go_generate = struct {
 		Branch      string      `json:"branch" elicit:"title=Branch,default=main,minLength=1,maxLength=100"`
 		Environment Environment `json:"environment" elicit:"title=Environment"`
-		Confirmed   bool        `json:"confirmed" elicit:"title=I confirm this deploy"`
+		Confirmed   bool        `json:"confirmed" elicit:"confirm,title=I confirm this deploy"`
 	}
 	var _ _Deploy_changed_since_elicitgen_ran_run_go_generate = Deploy{}
 }
@@ -662,7 +662,7 @@ var elicitFormPromptContext = elicitimpl.Form{Type: (*PromptContext)(nil), Spec:
 var elicitFormDeploy = elicitimpl.Form{Type: (*Deploy)(nil), Locales: elicitLocalesDeploy, Spec: `{"name":"Deploy","properties":[
 {"name":"branch","field":"Branch","kind":"string","title":"Branch","description":"The git branch to deploy.","minLength":1,"maxLength":100,"default":"main"},
 {"name":"environment","field":"Environment","kind":"enum","title":"Environment","description":"Where the branch goes.","required":true,"options":[{"value":"staging","title":"Staging"},{"value":"production","title":"Production"}],"style":"titled"},
-{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false}]}`}
+{"name":"confirmed","field":"Confirmed","kind":"boolean","title":"I confirm this deploy","description":"I understand that the deploy reaches live traffic.","required":true,"default":false,"confirm":true}]}`}
 
 // elicitFormRebook is the form of Rebook: its schema and the Go field of each property.
 var elicitFormRebook = elicitimpl.Form{Type: (*Rebook)(nil), Spec: `{"name":"Rebook","properties":[

@@ -16,7 +16,7 @@ type Deploy struct {
 	// Environment is where the branch goes.
 	Environment Environment `json:"environment" elicit:"title=Environment"`
 	// I understand that the deploy reaches live traffic.
-	Confirmed bool `json:"confirmed" elicit:"title=I confirm this deploy"`
+	Confirmed bool `json:"confirmed" elicit:"confirm,title=I confirm this deploy"`
 }
 
 // Rebook asks what to do when the requested date is fully booked (tool

@@ -36,7 +36,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicitgen/elicitgen/internal/servebench"
+	"github.com/elicitgen/elicitgen/example/internal/servebench"
 	"github.com/elicitgen/elicitgen/runtime"
 )
 

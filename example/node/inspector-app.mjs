@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { connect, disconnect, runner, showScreen, startInspector } from './inspector-host.mjs';
+import { scaled } from './scale.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverURL = process.argv[2];
@@ -34,9 +35,9 @@ const artifacts = path.resolve(process.argv[3] ?? path.join(here, 'artifacts', '
 fs.mkdirSync(artifacts, { recursive: true });
 for (const f of fs.readdirSync(artifacts)) if (f.endsWith('.png')) fs.rmSync(path.join(artifacts, f)); // this run's screenshots only
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const stepTimeout = 15_000;
+const stepTimeout = scaled(15_000);
 
-const { check, cleanups, finish } = runner('inspector-app', 120_000);
+const { check, cleanups, finish } = runner('inspector-app', 180_000);
 
 // The one server entry: the example on 2026-07-28.
 const era = { entry: 'elicitgen-app', protocolEra: 'modern', version: '2026-07-28' };
@@ -62,7 +63,7 @@ async function runTool(page, tool, args) {
 // frame (inside the Inspector's sandbox proxy frame).
 async function appForm(page) {
   const modal = page.locator('[data-testid="app-elicitation"][data-app-elicitation-status="ready"]');
-  await modal.waitFor({ state: 'attached', timeout: 30_000 });
+  await modal.waitFor({ state: 'attached', timeout: scaled(30_000) });
   const app = page.frameLocator('[data-testid="app-elicitation"] iframe').frameLocator('iframe');
   await app.locator('form#form:not([hidden])').waitFor({ timeout: stepTimeout });
   return app;
@@ -90,7 +91,7 @@ async function main() {
     locale: 'en-US',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout: 30_000,
+    timeout: scaled(30_000),
   });
   cleanups.push(() => { context.close().catch(() => {}); });
   await context.route((u) => !/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(u.href), (route) => route.abort('blockedbyclient'));

@@ -8,14 +8,16 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scaled } from './scale.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 // runner returns a script's check (one line per check), its cleanups (run
 // at exit, last first) and finish, which runs them, prints the closing
 // "N passed, N failed" and exits 1 on any failure; the whole run fails
-// after limitMs.
+// after limitMs (scaled: scale.mjs).
 export function runner(name, limitMs) {
+  limitMs = scaled(limitMs);
   const t0 = Date.now();
   let passed = 0;
   let failed = 0;
@@ -88,7 +90,7 @@ export async function startInspector(tmp, servers, cleanups) {
   child.stdout.on('data', (b) => { out += b; });
   child.stderr.on('data', (b) => { out += b; });
   const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 30_000;
+  const until = Date.now() + scaled(30_000);
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`the Inspector exited (${child.exitCode}):\n${out}`);
     if (out.includes('is up and running at')) {
@@ -141,5 +143,9 @@ export async function disconnect(page, entry) {
     const all = [...document.querySelectorAll('input[role=switch]')];
     return all.length > 0 && all.every((el) => !el.checked && !el.disabled);
   });
+  // The header keeps its Servers and Tools tabs a moment longer: they go
+  // once the page is drawn disconnected (on a busy machine, well after
+  // the switches), and the next showScreen must not see them go.
+  await page.getByRole('banner').getByRole('radio', { name: 'Servers', exact: true }).waitFor({ state: 'detached' });
 }
 

@@ -29,7 +29,7 @@
 // Screenshots go to ARTIFACTS_DIR (default: ./artifacts). Only loopback
 // is reached: every other request of the page (the Inspector's web fonts)
 // is aborted and listed. Every step has a timeout, and the whole run
-// stops after 240 s.
+// stops after 240 s (each scaled by ELICITGEN_TEST_SCALE: scale.mjs).
 //
 // Prints one line per check and a closing "N passed, N failed"; exits 1
 // on any failure.
@@ -40,6 +40,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { connect, disconnect, runner, showScreen, startInspector } from './inspector-host.mjs';
+import { scaled } from './scale.mjs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -52,7 +53,7 @@ const artifacts = path.resolve(process.argv[3] ?? path.join(here, 'artifacts', '
 fs.mkdirSync(artifacts, { recursive: true });
 for (const f of fs.readdirSync(artifacts)) if (f.endsWith('.png')) fs.rmSync(path.join(artifacts, f)); // this run's screenshots only
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const stepTimeout = 15_000;
+const stepTimeout = scaled(15_000);
 
 const { check, cleanups, finish } = runner('inspector-ui', 240_000);
 
@@ -348,7 +349,7 @@ async function main() {
     locale: 'en-US',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout: 30_000,
+    timeout: scaled(30_000),
   });
   cleanups.push(() => { context.close().catch(() => {}); });
   const blocked = new Set();

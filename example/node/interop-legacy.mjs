@@ -13,6 +13,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { scaled } from './scale.mjs';
 
 const serverPath = process.argv[2];
 if (!serverPath) {
@@ -20,9 +21,9 @@ if (!serverPath) {
   process.exit(2);
 }
 const deadline = setTimeout(() => {
-  console.error('interop-legacy: timed out after 60s');
+  console.error(`interop-legacy: timed out after ${scaled(60_000) / 1000}s`);
   process.exit(1);
-}, 60_000);
+}, scaled(60_000));
 deadline.unref();
 
 let passed = 0;

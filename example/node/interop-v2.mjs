@@ -25,6 +25,7 @@
 // on any failure.
 
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { scaled } from './scale.mjs';
 
 const url = process.argv[2];
 if (!url) {
@@ -32,9 +33,9 @@ if (!url) {
   process.exit(2);
 }
 const deadline = setTimeout(() => {
-  console.error('interop-v2: timed out after 90s');
+  console.error(`interop-v2: timed out after ${scaled(90_000) / 1000}s`);
   process.exit(1);
-}, 90_000);
+}, scaled(90_000));
 deadline.unref();
 
 let passed = 0;

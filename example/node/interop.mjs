@@ -20,6 +20,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { scaled } from './scale.mjs';
 
 const serverPath = process.argv[2];
 if (!serverPath) {
@@ -27,9 +28,9 @@ if (!serverPath) {
   process.exit(2);
 }
 const deadline = setTimeout(() => {
-  console.error('interop: timed out after 90s');
+  console.error(`interop: timed out after ${scaled(90_000) / 1000}s`);
   process.exit(1);
-}, 90_000);
+}, scaled(90_000));
 deadline.unref();
 
 let passed = 0;

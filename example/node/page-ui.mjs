@@ -5,7 +5,7 @@
 //
 //   node page-ui.mjs PLAN.json [ARTIFACTS_DIR]
 //
-// PLAN.json is written by example/pages_test.go: for each page, its URL,
+// PLAN.json is written by example/browsertest/pages_test.go: for each page, its URL,
 // the person's identity header, the language, the sentences to expect,
 // and the inputs to fill in, first invalid (the page must come back with
 // an error beside each named field, keeping what was typed), then valid.
@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { scaled } from './scale.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const planPath = process.argv[2];
@@ -46,10 +47,10 @@ function check(name, ok, detail) {
   }
 }
 const deadline = setTimeout(() => {
-  console.log('FAIL page-ui: timed out after 120s');
+  console.log(`FAIL page-ui: timed out after ${scaled(120_000) / 1000}s`);
   console.log(`${passed} passed, ${failed + 1} failed`);
   process.exit(1);
-}, 120_000);
+}, scaled(120_000));
 
 // axe checks the page in its current state: every WCAG 2.x A/AA rule
 // and best practice axe has.
@@ -190,13 +191,13 @@ const browser = await chromium.launch({
   headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  timeout: 30_000,
+  timeout: scaled(30_000),
 });
 try {
   // One context and one tab for the person: each page's CSRF cookie is
   // scoped to its own path.
   const context = await browser.newContext({ extraHTTPHeaders: plan.headers, viewport: { width: 900, height: 1000 } });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(scaled(10_000));
   await context.route((u) => !/^http:\/\/127\.0\.0\.1[:/]/.test(u.href), (route) => route.abort('blockedbyclient'));
   const page = await context.newPage();
   const cspErrors = [];

@@ -10,6 +10,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { answerPage, checker, linkIn, textOf } from './pages-common.mjs';
+import { scaled } from './scale.mjs';
 
 const [url, header] = process.argv.slice(2);
 if (!url || !header) {
@@ -17,9 +18,9 @@ if (!url || !header) {
   process.exit(2);
 }
 setTimeout(() => {
-  console.error('pages-link: timed out after 60s');
+  console.error(`pages-link: timed out after ${scaled(60_000) / 1000}s`);
   process.exit(1);
-}, 60_000).unref();
+}, scaled(60_000)).unref();
 const base = new URL('/elicit/', url).href;
 const c = checker();
 

@@ -9,6 +9,7 @@
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { answerPage, checker, textOf } from './pages-common.mjs';
+import { scaled } from './scale.mjs';
 
 const [url, header] = process.argv.slice(2);
 if (!url || !header) {
@@ -16,9 +17,9 @@ if (!url || !header) {
   process.exit(2);
 }
 setTimeout(() => {
-  console.error('pages-url-v2: timed out after 60s');
+  console.error(`pages-url-v2: timed out after ${scaled(60_000) / 1000}s`);
   process.exit(1);
-}, 60_000).unref();
+}, scaled(60_000)).unref();
 const c = checker();
 
 for (const era of [
@@ -43,7 +44,7 @@ for (const era of [
   c.check(`${era.name}: one URL-mode request to the page`, asked.length === 1 && asked[0].mode === 'url' && asked[0].url.includes('/elicit/'), asked);
   c.check(`${era.name}: the call completes with the page's answer`, !res.isError && textOf(res).startsWith('Deployed billing@main to staging'), textOf(res));
   if (era.name === '2025-11-25') {
-    const id = await Promise.race([completion, new Promise((r) => setTimeout(() => r(null), 5000))]);
+    const id = await Promise.race([completion, new Promise((r) => setTimeout(() => r(null), scaled(5000)))]);
     c.check(`${era.name}: notifications/elicitation/complete arrives for the flow`, id !== null && id === asked[0].elicitationId, { id, asked: asked[0]?.elicitationId });
   }
   await client.close();

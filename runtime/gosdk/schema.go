@@ -23,6 +23,13 @@ import (
 // as null when go-sdk re-reads it to validate the result (it then returns
 // the content as the client sent it), and as itself everywhere else (the
 // wire, logging middleware, stores).
+//
+// go-sdk v1.8.0 has no public way to skip that check (no option, and a
+// sending middleware belongs to a whole mcp.Server, which elicitgen's
+// handlers do not own), so the workaround is this file alone:
+// elicitParams wraps a form's schema in sentSchema, and nothing else
+// depends on go-sdk's internals. schema_sdk_test.go names the go-sdk
+// release it was verified against and fails on another one.
 type sentSchema json.RawMessage
 
 // MarshalJSON implements json.Marshaler.

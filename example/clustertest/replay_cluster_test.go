@@ -1,7 +1,6 @@
-package example
+package clustertest
 
 import (
-	"context"
 	"errors"
 	"log"
 	"net/http/httptest"
@@ -51,7 +50,7 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 		ErrorLog:      log.New(testWriter{t}, "proxy: ", 0),
 	})
 	defer proxy.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testContext(t, 60*time.Second)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "replayer", Version: "v0"}, &mcp.ClientOptions{
 		Capabilities:   &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
@@ -113,7 +112,7 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 	// The instances' own logs: exactly one deployment went out, and the
 	// replays reached every instance.
 	var lines int
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(timeout(5 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		lines = 0
 		for _, in := range cluster {
 			lines += len(deployedLine.FindAllString(in.log.String(), -1))
@@ -122,7 +121,7 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 			break
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // a second deployment would be logged by now
+	time.Sleep(timeout(200 * time.Millisecond)) // a second deployment would be logged by now
 	lines = 0
 	for _, in := range cluster {
 		lines += len(deployedLine.FindAllString(in.log.String(), -1))

@@ -1,7 +1,6 @@
-package example
+package browsertest
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,7 +33,7 @@ func TestInspectorFormApp(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // inspector-app.mjs stops itself after 2 minutes
+	ctx, cancel := testContext(t, 4*time.Minute) // inspector-app.mjs stops itself after 3 minutes
 	defer cancel()
 	// The example server advertises and serves the form app.
 	mcpURL := startHTTPExampleWith(ctx, t, []string{"ELICIT_FORM_APPS=1"})
@@ -42,7 +41,7 @@ func TestInspectorFormApp(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, "inspector-app.mjs", mcpURL, artifacts)
 	cmd.Dir = "node"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	cmd.WaitDelay = 10 * time.Second
+	cmd.WaitDelay = timeout(10 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s inspector-app.mjs %s:\n%s", node, mcpURL, out)
 	if err != nil {

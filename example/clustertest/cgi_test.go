@@ -1,8 +1,7 @@
-package example
+package clustertest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -60,7 +59,7 @@ func TestOneProcessPerRequest(t *testing.T) {
 			t.Logf("CGI stderr:\n%s", stderr.String())
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testContext(t, 60*time.Second)
 	defer cancel()
 
 	// call posts one tools/call of a 2026-07-28 client declaring caps and

@@ -1,8 +1,6 @@
-package example
+package browsertest
 
 import (
-	"context"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,13 +29,13 @@ func TestTypeScriptSDKv2Client(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testContext(t, 2*time.Minute)
 	defer cancel()
 	mcpURL := startHTTPExample(ctx, t)
 
 	cmd := exec.CommandContext(ctx, node, "interop-v2.mjs", mcpURL)
 	cmd.Dir = "node"
-	cmd.WaitDelay = 5 * time.Second
+	cmd.WaitDelay = timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s interop-v2.mjs %s:\n%s", node, mcpURL, out)
 	if err != nil {
@@ -73,80 +71,17 @@ func TestInspectorWebUI(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // inspector-ui.mjs stops itself after 4 minutes
+	ctx, cancel := testContext(t, 5*time.Minute) // inspector-ui.mjs stops itself after 4 minutes
 	defer cancel()
 	mcpURL := startHTTPExample(ctx, t)
 
 	cmd := exec.CommandContext(ctx, node, "inspector-ui.mjs", mcpURL, artifacts)
 	cmd.Dir = "node"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	cmd.WaitDelay = 10 * time.Second
+	cmd.WaitDelay = timeout(10 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s inspector-ui.mjs %s:\n%s", node, mcpURL, out)
 	if err != nil {
 		t.Fatalf("inspector-ui.mjs: %v (screenshots in %s)", err, artifacts)
 	}
-}
-
-// requireNodePackages skips (or, with ELICITGEN_REQUIRE_NODE=1, fails)
-// the test unless every package is installed in node/node_modules.
-func requireNodePackages(t *testing.T, pkgs ...string) {
-	t.Helper()
-	for _, p := range pkgs {
-		if _, err := os.Stat(filepath.Join("node", "node_modules", filepath.FromSlash(p), "package.json")); err != nil {
-			skipOrFail(t, "example/node/node_modules has no "+p+": run `npm ci` in example/node")
-		}
-	}
-}
-
-func skipOrFail(t *testing.T, msg string) {
-	t.Helper()
-	if os.Getenv("ELICITGEN_REQUIRE_NODE") == "1" {
-		t.Fatal(msg + " (ELICITGEN_REQUIRE_NODE=1)")
-	}
-	t.Skip(msg + " (set ELICITGEN_REQUIRE_NODE=1 to make this a failure)")
-}
-
-// startHTTPExample builds the example server, runs it on a free loopback
-// port until the test ends, and returns its MCP URL.
-func startHTTPExample(ctx context.Context, t *testing.T) string {
-	t.Helper()
-	return startHTTPExampleWith(ctx, t, nil)
-}
-
-// startHTTPExampleWith builds and starts the example server on a loopback
-// port with env added to its environment and args after its own flags,
-// and returns its /mcp URL.
-func startHTTPExampleWith(ctx context.Context, t *testing.T, env []string, args ...string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "example-server")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./server")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./example/server: %v\n%s", err, out)
-	}
-	log := &syncBuffer{}
-	cmd := exec.Command(bin, append([]string{"--http", "127.0.0.1:0", "--instance", t.Name()}, args...)...)
-	cmd.Env = append(cmd.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if t.Failed() {
-			t.Logf("example server log:\n%s", log.String())
-		}
-	})
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := servingLine.FindStringSubmatch(log.String()); m != nil {
-			u, err := url.JoinPath(m[1], "mcp")
-			if err != nil {
-				t.Fatal(err)
-			}
-			return u
-		}
-	}
-	t.Fatalf("the example server did not start:\n%s", log.String())
-	return ""
 }

@@ -1,11 +1,9 @@
-package example
+package clustertest
 
 import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,35 +41,6 @@ type instance struct {
 	log  *syncBuffer
 }
 
-// syncBuffer is a log sink safe for the process's writer and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// newKeySpec returns a fresh ELICIT_STATE_KEYS value with one key.
-func newKeySpec(t *testing.T, id string) string {
-	secret := make([]byte, 32)
-	if _, err := rand.Read(secret); err != nil {
-		t.Fatal(err)
-	}
-	return id + ":" + base64.StdEncoding.EncodeToString(secret)
-}
-
-var servingLine = regexp.MustCompile(`serving (http://127\.0\.0\.1:[0-9]+)/mcp`)
-
 // startInstance runs bin as the instance name with the key ring keys
 // (and the environment variables env) and waits until it serves.
 func startInstance(t *testing.T, bin, name, keys string, env ...string) *instance {
@@ -87,7 +56,7 @@ func startInstance(t *testing.T, bin, name, keys string, env ...string) *instanc
 		_ = in.cmd.Process.Kill()
 		_ = in.cmd.Wait()
 	})
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(timeout(20 * time.Second))
 	for time.Now().Before(deadline) {
 		if m := servingLine.FindStringSubmatch(in.log.String()); m != nil {
 			u, err := url.Parse(m[1])
@@ -147,7 +116,7 @@ func (c *closeHook) Close() error {
 // quiet waits until no response is being copied, so that killing an
 // instance cuts no stream.
 func (rr *roundRobin) quiet(t *testing.T) {
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		rr.mu.Lock()
 		n := rr.open
 		rr.mu.Unlock()
@@ -204,32 +173,6 @@ func (rr *roundRobin) last() string {
 	}
 	return rr.served[len(rr.served)-1]
 }
-
-// buildDir holds the binary buildServer built; TestMain removes it.
-var buildDir string
-
-// TestMain removes what buildServer built.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
-
-// buildServer builds ./server once per test binary.
-var buildServer = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "elicitgen-example-")
-	if err != nil {
-		return "", err
-	}
-	buildDir = dir
-	bin := filepath.Join(dir, "example-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./server").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./example/server: %v\n%s", err, out)
-	}
-	return bin, nil
-})
 
 // callLine matches the log line of one round of a tool call, with the
 // instance's name.
@@ -296,7 +239,7 @@ func TestAcrossInstances(t *testing.T) {
 	})
 	defer proxy.Close()
 	endpoint := proxy.URL + "/mcp"
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testContext(t, 3*time.Minute) // a dozen conformance scenarios, each a Node process
 	defer cancel()
 
 	t.Run("conformance", func(t *testing.T) {
@@ -347,7 +290,7 @@ func TestAcrossInstances(t *testing.T) {
 		// The lines reach the test through the processes' pipes: wait
 		// for them.
 		var served []round
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			if served = rounds(cluster, marks, app.FixtureIRRMultiRound); len(served) >= 3 {
 				break
 			}
@@ -445,7 +388,7 @@ func runConformanceThrough(ctx context.Context, t *testing.T, endpoint string) {
 		out := t.TempDir()
 		cmd := exec.CommandContext(ctx, node, suite, "server", "--url", endpoint, "--scenario", name,
 			"--spec-version", "2026-07-28", "-o", out)
-		cmd.WaitDelay = 5 * time.Second
+		cmd.WaitDelay = timeout(5 * time.Second)
 		output, err := cmd.CombinedOutput()
 		if bad := checkResults(out); err != nil || bad != "" {
 			t.Errorf("%s through the proxy: %v %s\n%s", name, err, bad, output)

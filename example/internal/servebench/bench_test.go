@@ -97,7 +97,7 @@ func BenchmarkHandlerSideBySide(b *testing.B) {
 // labeled server=raw or server=memory (the goroutines it starts inherit
 // the label), so that a profile splits the two:
 //
-//	go test -run '^$' -bench HandlerLabels -benchtime 6000x -cpuprofile cpu.prof ./internal/servebench
+//	go test -run '^$' -bench HandlerLabels -benchtime 6000x -cpuprofile cpu.prof ./example/internal/servebench
 //	go tool pprof -tags cpu.prof
 //	go tool pprof -top -cum -tagfocus server=memory cpu.prof
 //

@@ -1,7 +1,6 @@
-package example
+package clustertest
 
 import (
-	"context"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -16,9 +15,6 @@ import (
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/internal/pagetest"
 )
-
-// trustedHeader is the identity header the tests' "proxy" sets.
-const trustedHeader = "X-Forwarded-User"
 
 // userTransport sets the identity header, as an identity-aware proxy
 // in front of the server would.
@@ -74,7 +70,7 @@ func TestPagesAcrossInstances(t *testing.T) {
 	}
 	proxy.Start()
 	defer proxy.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testContext(t, 60*time.Second)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "no-elicitation", Version: "v0"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: proxy.URL + "/mcp", HTTPClient: &http.Client{Transport: userTransport{"alice"}}}, nil)
@@ -118,9 +114,9 @@ func TestPagesAcrossInstances(t *testing.T) {
 		}
 		return n
 	}
-	for deadline := time.Now().Add(5 * time.Second); deploys() == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(timeout(5 * time.Second)); deploys() == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 	}
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(timeout(200 * time.Millisecond))
 	if n := deploys(); n != 1 {
 		t.Fatalf("%d deploys, want 1", n)
 	}

@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 // and 1, 50 and 500 clients, b.N approvals per server in three rounds,
 // the servers alternating. Run it with a fixed count, for example
 //
-//	go test -run '^$' -bench Serve -benchtime 1500x ./internal/servebench
+//	go test -run '^$' -bench Serve -benchtime 1500x ./example/internal/servebench
 //
 // Per server s: s-per-core is approvals per second of the server
 // process's CPU time, s-ratio that over raw's, s-rps approvals per

@@ -1,4 +1,4 @@
-package example
+package clustertest
 
 import (
 	"bufio"
@@ -22,7 +22,7 @@ type auditRecord struct {
 // the test through the processes' pipes).
 func auditEnds(instances []*instance, marks map[string]int, tool string, n int) []auditRecord {
 	var out []auditRecord
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		out = out[:0]
 		for _, in := range instances {
 			sc := bufio.NewScanner(strings.NewReader(in.log.String()[marks[in.name]:]))

@@ -1,4 +1,4 @@
-package example
+package browsertest
 
 import (
 	"context"
@@ -96,7 +96,7 @@ func TestPagesInChromium(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // page-ui.mjs stops itself after 2 minutes
+	ctx, cancel := testContext(t, 3*time.Minute) // page-ui.mjs stops itself after 2 minutes
 	defer cancel()
 
 	const header = "X-Elicit-User"
@@ -263,7 +263,7 @@ func TestPagesInChromium(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, "page-ui.mjs", planFile, artifacts)
 	cmd.Dir = "node"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	cmd.WaitDelay = 10 * time.Second
+	cmd.WaitDelay = timeout(10 * time.Second)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s page-ui.mjs (%s):\n%s", node, time.Since(start).Round(time.Millisecond), out)
