@@ -1,7 +1,6 @@
-package example
+package browsertest
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"testing"
@@ -31,7 +30,7 @@ func TestFormAppFrames(t *testing.T) {
 	}
 	for _, which := range []string{"before-init", "after-init"} {
 		t.Run(which, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // the script stops itself after 60 s
+			ctx, cancel := testContext(t, 2*time.Minute) // the script stops itself after 60 s
 			defer cancel()
 			cmd := exec.CommandContext(ctx, node, "formapp-frames.mjs", which)
 			cmd.Dir = "node"
