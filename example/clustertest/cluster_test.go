@@ -217,10 +217,12 @@ func distinct(rs []round) int {
 }
 
 // TestAcrossInstances: see the comment at the top of the file.
-func TestAcrossInstances(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts three server processes")
-	}
+// startCluster builds the example server and starts three instances of it
+// (node-a, node-b, node-c) sharing one key ring, with env, behind a
+// round-robin reverse proxy; it returns them, the proxy's transport and
+// the proxy's /mcp URL.
+func startCluster(t *testing.T, env ...string) ([]*instance, *roundRobin, string) {
+	t.Helper()
 	bin, err := buildServer()
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +230,7 @@ func TestAcrossInstances(t *testing.T) {
 	keys := newKeySpec(t, "k1")
 	var cluster []*instance
 	for _, name := range []string{"node-a", "node-b", "node-c"} {
-		cluster = append(cluster, startInstance(t, bin, name, keys))
+		cluster = append(cluster, startInstance(t, bin, name, keys, env...))
 	}
 	rr := &roundRobin{backends: cluster}
 	proxy := httptest.NewServer(&httputil.ReverseProxy{
@@ -237,8 +239,16 @@ func TestAcrossInstances(t *testing.T) {
 		FlushInterval: -1,
 		ErrorLog:      log.New(testWriter{t}, "proxy: ", 0),
 	})
-	defer proxy.Close()
-	endpoint := proxy.URL + "/mcp"
+	t.Cleanup(proxy.Close)
+	return cluster, rr, proxy.URL + "/mcp"
+}
+
+func TestAcrossInstances(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three server processes")
+	}
+	cluster, rr, mcpURL := startCluster(t)
+	endpoint := mcpURL
 	ctx, cancel := testContext(t, 3*time.Minute) // a dozen conformance scenarios, each a Node process
 	defer cancel()
 
@@ -323,6 +333,10 @@ func TestAcrossInstances(t *testing.T) {
 	// A state sealed by the cluster opens on any of its instances, and
 	// on no instance with another key.
 	t.Run("foreign key rejects the state", func(t *testing.T) {
+		bin, err := buildServer() // built once per test binary
+		if err != nil {
+			t.Fatal(err)
+		}
 		stranger := startInstance(t, bin, "node-x", newKeySpec(t, "k1"))
 		manual := func(u string) *mcp.ClientSession {
 			c := mcp.NewClient(&mcp.Implementation{Name: "manual", Version: "v0"}, &mcp.ClientOptions{

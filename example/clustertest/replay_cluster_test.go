@@ -2,9 +2,6 @@ package clustertest
 
 import (
 	"errors"
-	"log"
-	"net/http/httptest"
-	"net/http/httputil"
 	"os"
 	"regexp"
 	"strings"
@@ -33,30 +30,14 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 		t.Skip("starts three server processes")
 	}
 	redisURL := redisURLOrSkip(t)
-	bin, err := buildServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := newKeySpec(t, "k1")
-	var cluster []*instance
-	for _, name := range []string{"node-a", "node-b", "node-c"} {
-		cluster = append(cluster, startInstance(t, bin, name, keys, "ELICIT_REPLAY_STORE="+redisURL))
-	}
-	rr := &roundRobin{backends: cluster}
-	proxy := httptest.NewServer(&httputil.ReverseProxy{
-		Rewrite:       func(r *httputil.ProxyRequest) { r.Out.URL.Scheme, r.Out.URL.Host = "http", "cluster" },
-		Transport:     rr,
-		FlushInterval: -1,
-		ErrorLog:      log.New(testWriter{t}, "proxy: ", 0),
-	})
-	defer proxy.Close()
+	cluster, _, mcpURL := startCluster(t, "ELICIT_REPLAY_STORE="+redisURL)
 	ctx, cancel := testContext(t, 60*time.Second)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "replayer", Version: "v0"}, &mcp.ClientOptions{
 		Capabilities:   &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 	})
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: proxy.URL + "/mcp"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"log"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
 	"strings"
 	"testing"
 	"time"
@@ -59,24 +56,8 @@ func TestTaskAcrossInstances(t *testing.T) {
 		t.Skip("starts three server processes")
 	}
 	redisURL := redisURLOrSkip(t)
-	bin, err := buildServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := newKeySpec(t, "k1")
-	var cluster []*instance
-	for _, name := range []string{"node-a", "node-b", "node-c"} {
-		cluster = append(cluster, startInstance(t, bin, name, keys, "ELICIT_REPLAY_STORE="+redisURL))
-	}
-	rr := &roundRobin{backends: cluster}
-	proxy := httptest.NewServer(&httputil.ReverseProxy{
-		Rewrite:       func(r *httputil.ProxyRequest) { r.Out.URL.Scheme, r.Out.URL.Host = "http", "cluster" },
-		Transport:     rr,
-		FlushInterval: -1,
-		ErrorLog:      log.New(testWriter{t}, "proxy: ", 0),
-	})
-	defer proxy.Close()
-	url := proxy.URL + "/mcp"
+	cluster, rr, mcpURL := startCluster(t, "ELICIT_REPLAY_STORE="+redisURL)
+	url := mcpURL
 
 	created := taskRPC(t, url, "tools/call", app.ToolDeploy, `{"name":"`+app.ToolDeploy+`","arguments":{"service":"billing"},`+taskMeta+`}`)
 	id, _ := created["taskId"].(string)
