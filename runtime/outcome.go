@@ -84,6 +84,10 @@ type Request struct {
 	// Rendering is the ask's WithRendering (form mode only);
 	// RenderingAuto lets the adapter choose.
 	Rendering Rendering
+	// Approvers is the ask's WithApprovers (form mode only); nil means
+	// the requester answers. An Asker that cannot apply it must not ask
+	// the question.
+	Approvers *Approvers
 }
 
 // Response is a client's answer, as an Asker returns it.

@@ -249,7 +249,7 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 		x.mu.Unlock()
 		return nil, err
 	}
-	if d, err := x.route(key, req); err != nil || d != nil {
+	if d, err := x.route(ctx, key, req); err != nil || d != nil {
 		if req.Attempt > 0 {
 			delete(x.state.Flows, key)
 		}

@@ -15,7 +15,12 @@ import (
 // it, and returns the delivery that asks it off the client's own form
 // (nil: the client's form asks it); an override the client cannot take is
 // an unavailable error. It runs with x.mu held.
-func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, error) {
+func (x *Exchange) route(ctx context.Context, key string, req *runtime.Request) (deliver.Delivery, error) {
+	if req.Mode == runtime.ModeForm && req.Approvers != nil {
+		if d, err := x.routeApproval(ctx, key, req); d != nil || err != nil {
+			return d, err
+		}
+	}
 	if req.Mode == runtime.ModeURL && x.routes.Pages != nil {
 		// A URL flow the client cannot open goes out as its link.
 		var ue *runtime.UnavailableError
@@ -38,6 +43,45 @@ func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, er
 		x.outcome(x.obs.ctx, x.question(runtime.EventAsked, key, req, x.attempt(key)), req, nil, err)
 	}
 	return d, err
+}
+
+// routeApproval routes a question asked with runtime.WithApprovers. The
+// client's own form (and a task update, which reruns the call as its
+// requester) answers as the call's principal, so it may answer only when
+// the policy's one check (runtime.Approvers.Admit) admits the requester
+// and one approval is enough: then it returns nil and the question is
+// routed as any other. Otherwise the question goes to the hosted page,
+// whose link the tool result carries for the requester to pass on
+// (runtime.RenderingLink), and which admits each approver by the same
+// check; without pages it is unavailable. It runs with x.mu held.
+func (x *Exchange) routeApproval(ctx context.Context, key string, req *runtime.Request) (deliver.Delivery, error) {
+	p := req.Approvers
+	var member runtime.MemberFunc
+	if x.routes.Pages != nil {
+		member = x.routes.Pages.Member()
+	}
+	admitErr := p.Admit(ctx, x.call.Principal, x.call.Principal, member)
+	if admitErr == nil && p.Need() == 1 {
+		return nil, nil
+	}
+	why := "WithApprovers: needs " + p.Who()
+	if admitErr != nil && x.call.Principal != "" {
+		why += "; the requester cannot answer"
+	}
+	var err error
+	switch {
+	case x.routes.Pages == nil:
+		err = x.unavailable(req, why+", and the server serves no hosted pages for the approvers")
+	case x.call.Principal == "":
+		err = x.unavailable(req, why+", and the call names no principal to tell the requester from the approvers")
+	}
+	if err != nil {
+		if x.obs != nil {
+			x.outcome(x.obs.ctx, x.question(runtime.EventAsked, key, req, x.attempt(key)), req, nil, err)
+		}
+		return nil, err
+	}
+	return x.routes.Approval(key, why+"; the tool result carries the page's link"), nil
 }
 
 // rendering returns the rendering recorded for key.
