@@ -552,6 +552,9 @@ func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Rep
 	if handlerErr == nil {
 		return Reply{Kind: ReplyResult}
 	}
+	if errors.Is(handlerErr, runtime.ErrUnavailable) && errors.Is(handlerErr, runtime.ErrNotApprover) && policy != runtime.UnavailablePassThrough {
+		return Reply{Kind: ReplyToolError, Text: approvalText(handlerErr), Err: handlerErr}
+	}
 	if errors.Is(handlerErr, runtime.ErrUnavailable) {
 		mode := runtime.ModeForm
 		var ue *runtime.UnavailableError

@@ -71,9 +71,9 @@ func (x *Exchange) routeApproval(ctx context.Context, key string, req *runtime.R
 	var err error
 	switch {
 	case x.routes.Pages == nil:
-		err = x.unavailable(req, why+", and the server serves no hosted pages for the approvers")
+		err = &approvalUnavailable{x.unavailable(req, why+", and the server serves no hosted pages for the approvers").(*runtime.UnavailableError)}
 	case x.call.Principal == "":
-		err = x.unavailable(req, why+", and the call names no principal to tell the requester from the approvers")
+		err = &approvalUnavailable{x.unavailable(req, why+", and the call names no principal to tell the requester from the approvers").(*runtime.UnavailableError)}
 	}
 	if err != nil {
 		if x.obs != nil {
@@ -149,3 +149,27 @@ func (r record) Pend(key string, req *runtime.Request) error {
 // Links returns the questions of this call waiting on pages whose links
 // the tool result carries (RenderingLink), in the order asked.
 func (x *Exchange) Links() []*deliver.LinkRequiredError { return x.routes.Links() }
+
+// approvalUnavailable is the error of a question asked with
+// runtime.WithApprovers that no approver can reach: it matches
+// runtime.ErrUnavailable and runtime.ErrNotApprover, and is never a
+// missing client capability (no capability would let the requester
+// approve it).
+type approvalUnavailable struct{ *runtime.UnavailableError }
+
+func (e *approvalUnavailable) Unwrap() []error {
+	return []error{e.UnavailableError, runtime.ErrNotApprover}
+}
+
+// approvalText is the tool result of a call whose approval no approver
+// can reach.
+func approvalText(err error) string {
+	var ue *runtime.UnavailableError
+	errors.As(err, &ue)
+	reason := "it needs approvers this server cannot reach"
+	if ue != nil {
+		reason = ue.Reason
+	}
+	return "Nothing was done: this action needs approval by someone else (" + reason + "). " +
+		"Nobody can approve it through this client. Do not answer or guess for the approvers; tell the person who asked.\n"
+}
