@@ -247,6 +247,9 @@ func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, 
 		return err
 	}
 	opts.Identity = identity
+	if opts.Approvers, opts.Quorum, err = approversFromEnv(pages, identity != nil); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if cgiMode {
