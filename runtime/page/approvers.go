@@ -1,6 +1,7 @@
 package page
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -102,6 +103,13 @@ func (p *Pages) vote(ctx context.Context, id string, q *question, who string, en
 	rec := func(rid string, body []byte) Record {
 		return Record{ID: rid, Question: body, Closes: q.expires, Until: q.expires.Add(p.cfg.Keep)}
 	}
+	if !decline {
+		// Checked first so that a differing answer records nothing; checked
+		// again below against a first approval given meanwhile.
+		if err := p.sameAsFirst(ctx, id, enc); err != nil {
+			return false, 0, err
+		}
+	}
 	voter, _ := json.Marshal(map[string]any{"page": id, "at": p.now().UTC().Format(time.RFC3339), "decline": decline})
 	if err := p.store.Put(ctx, rec(voterID(id, who), voter)); err != nil {
 		if errors.Is(err, ErrExists) {
@@ -118,9 +126,34 @@ func (p *Pages) vote(ctx context.Context, id string, q *question, who string, en
 			return false, i, nil
 		case !errors.Is(err, ErrExists):
 			return false, 0, err
+		case i == 1:
+			if err := p.sameAsFirst(ctx, id, enc); err != nil {
+				return false, 0, err
+			}
 		}
 	}
 	return true, need, nil
+}
+
+// errDiffers: an approval whose answer differs from the first approval of
+// its quorum; it is refused, so that every approval of a quorum approves
+// the same answer.
+var errDiffers = errors.New("elicit page: the answer differs from the first approval")
+
+// sameAsFirst returns errDiffers when the page id has a first approval
+// whose answer is not enc (answers encode deterministically: JSON objects
+// with sorted keys).
+func (p *Pages) sameAsFirst(ctx context.Context, id string, enc []byte) error {
+	e, err := p.store.Get(ctx, slotID(id, 1))
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	case !bytes.Equal(e.Question, enc):
+		return errDiffers
+	}
+	return nil
 }
 
 // refuse writes the page's refusal of a person its policy does not

@@ -186,3 +186,31 @@ func TestIssueApproversNeedsIdentity(t *testing.T) {
 		t.Fatalf("empty policy: %v", err)
 	}
 }
+
+// Every approval of a quorum approves one answer: an approval that
+// differs from the first is refused and records nothing, so that the
+// approver can still approve the same answer, or decline.
+func TestQuorumApprovesOneAnswer(t *testing.T) {
+	f := newFixture(t)
+	p := *excluding
+	p.Quorum = 2
+	l := f.issueFor(t, &p)
+	if code, _ := f.approve(t, l.URL, "bob", "accept"); code != 200 {
+		t.Fatalf("bob: %d", code)
+	}
+	cookies, csrf := f.openAs(t, l.URL, "carol")
+	other := deployPost(csrf, "environment", "staging", "confirmed", "true")
+	if rec := f.do(t, "POST", l.URL, "carol", cookies, other); rec.Code != http.StatusConflict || !strings.Contains(rec.Body.String(), "differs") {
+		t.Fatalf("carol, another answer: %d %s", rec.Code, rec.Body)
+	}
+	if _, err := f.p.Take(context.Background(), l.ID, f.call); !errors.Is(err, ErrNotAnswered) {
+		t.Fatalf("a differing approval answered the page: %v", err)
+	}
+	if code, body := f.approve(t, l.URL, "carol", "accept"); code != 200 {
+		t.Fatalf("carol, the same answer: %d %s", code, body)
+	}
+	resp, err := f.p.Take(context.Background(), l.ID, f.call)
+	if err != nil || resp.Content["environment"] != "production" {
+		t.Fatalf("take: %+v %v", resp, err)
+	}
+}

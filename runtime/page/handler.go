@@ -196,6 +196,9 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		case errors.Is(err, ErrAnswered):
 			p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Again })
 			return
+		case errors.Is(err, errDiffers):
+			p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Differs })
+			return
 		case err != nil:
 			p.notice(w, r, q, http.StatusServiceUnavailable, func(t *text) string { return t.Store })
 			return

@@ -43,11 +43,14 @@ type text struct {
 	NotApprover string
 	Again       string
 	Counted     string
-	Store       string
-	Stale       string // the CSRF check failed
-	TooLarge    string
-	BadPost     string
-	Method      string
+	// Differs refuses an approval whose answer is not the first
+	// approval's: every approval of a quorum approves one answer.
+	Differs  string
+	Store    string
+	Stale    string // the CSRF check failed
+	TooLarge string
+	BadPost  string
+	Method   string
 
 	// Headings of the notices: after an answer, a refusal, a link that
 	// does not open. Refused is the heading of every other notice, all
@@ -120,6 +123,7 @@ var texts = []text{{
 	Requester:   "You asked for this action, so you cannot approve it yourself: someone else must answer. Nothing was recorded.",
 	NotApprover: "You are not one of the people who may answer this question. Nothing was recorded.",
 	Again:       "You have answered this question already: the same person counts once.",
+	Differs:     "Your answer differs from the approval already given: every approver must approve the same answer. Nothing was recorded; open the link again to answer.",
 	Counted:     "Thank you: your approval is recorded ({0} of {1} approvals). The action waits for the others. You can close this page.",
 	SignIn:      "Sign in to answer this question.",
 	Store:       "Your answer could not be saved: please try again in a moment.",
@@ -186,6 +190,7 @@ var texts = []text{{
 	Requester:   "この操作を依頼したのはあなたなので、あなた自身は承認できません。別の方の回答が必要です。何も記録されていません。",
 	NotApprover: "あなたはこの質問に回答できる方に含まれていません。何も記録されていません。",
 	Again:       "この質問にはすでに回答済みです。同じ方の回答は一度だけ数えます。",
+	Differs:     "すでに承認された回答と内容が異なります。承認者は全員同じ回答を承認する必要があります。何も記録されていません。リンクを開き直して回答してください。",
 	Counted:     "ありがとうございます。承認を記録しました（{1} 件中 {0} 件）。ほかの方の承認を待っています。このページは閉じてかまいません。",
 	SignIn:      "この質問に回答するにはサインインしてください。",
 	Store:       "回答を保存できませんでした。しばらくしてからもう一度お試しください。",
