@@ -135,12 +135,12 @@ func (p *Pages) vote(ctx context.Context, id string, q *question, who string, en
 	return true, need, nil
 }
 
-// errDiffers: an approval whose answer differs from the first approval of
-// its quorum; it is refused, so that every approval of a quorum approves
-// the same answer.
-var errDiffers = errors.New("elicit page: the answer differs from the first approval")
+// ErrDiffers: an approval whose answer differs from the first approval
+// of its quorum; it is refused, so that every approval of a quorum
+// approves the same answer.
+var ErrDiffers = errors.New("elicit page: the answer differs from the first approval")
 
-// sameAsFirst returns errDiffers when the page id has a first approval
+// sameAsFirst returns ErrDiffers when the page id has a first approval
 // whose answer is not enc (answers encode deterministically: JSON objects
 // with sorted keys).
 func (p *Pages) sameAsFirst(ctx context.Context, id string, enc []byte) error {
@@ -151,9 +151,34 @@ func (p *Pages) sameAsFirst(ctx context.Context, id string, enc []byte) error {
 	case err != nil:
 		return err
 	case !bytes.Equal(e.Question, enc):
-		return errDiffers
+		return ErrDiffers
 	}
 	return nil
+}
+
+// Refusal is an answer the page refused because of who gave it
+// (Config.Refused).
+type Refusal struct {
+	// Page names the page.
+	Page string
+	// Tool is the tool whose call asked the question.
+	Tool string
+	// Requester is the call's principal; Who is the person refused.
+	Requester, Who string
+	// Post: the person posted an answer (else they only opened the
+	// page).
+	Post bool
+	// Err says why: it matches runtime.ErrRequesterExcluded,
+	// runtime.ErrNotApprover, ErrAnswered (the same approver twice) or
+	// ErrDiffers.
+	Err error
+}
+
+// noteRefusal hands a refusal to Config.Refused.
+func (p *Pages) noteRefusal(r *http.Request, id string, q *question, who string, err error) {
+	if p.cfg.Refused != nil {
+		p.cfg.Refused(r.Context(), Refusal{Page: id, Tool: q.Tool, Requester: q.Principal, Who: who, Post: r.Method == http.MethodPost, Err: err})
+	}
 }
 
 // refuse writes the page's refusal of a person its policy does not

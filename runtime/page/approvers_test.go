@@ -214,3 +214,35 @@ func TestQuorumApprovesOneAnswer(t *testing.T) {
 		t.Fatalf("take: %+v %v", resp, err)
 	}
 }
+
+// Every refusal by who answered reaches Config.Refused, and none is an
+// answer.
+func TestRefusalsRecorded(t *testing.T) {
+	f := newFixture(t)
+	var got []Refusal
+	f.p.cfg.Refused = func(_ context.Context, r Refusal) { got = append(got, r) }
+	p := *excluding
+	p.Quorum = 2
+	l := f.issueFor(t, &p)
+	f.do(t, "GET", l.URL, "alice", nil, nil)   // the requester
+	f.do(t, "GET", l.URL, "mallory", nil, nil) // not named
+	f.approve(t, l.URL, "bob", "accept")
+	f.do(t, "GET", l.URL, "bob", nil, nil) // bob again
+	cookies, csrf := f.openAs(t, l.URL, "carol")
+	f.do(t, "POST", l.URL, "carol", cookies, deployPost(csrf, "environment", "staging", "confirmed", "true")) // differs
+	want := []struct {
+		who string
+		err error
+	}{{"alice", runtime.ErrRequesterExcluded}, {"mallory", runtime.ErrNotApprover}, {"bob", ErrAnswered}, {"carol", ErrDiffers}}
+	if len(got) != len(want) {
+		t.Fatalf("refusals %+v, want %d", got, len(want))
+	}
+	for i, w := range want {
+		if got[i].Who != w.who || !errors.Is(got[i].Err, w.err) || got[i].Requester != "alice" || got[i].Page != l.ID || got[i].Tool != "deploy_to_production" {
+			t.Errorf("refusal %d: %+v, want %s %v", i, got[i], w.who, w.err)
+		}
+	}
+	if _, err := f.p.Take(context.Background(), l.ID, f.call); !errors.Is(err, ErrNotAnswered) {
+		t.Fatalf("take: %v", err)
+	}
+}

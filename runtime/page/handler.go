@@ -123,6 +123,9 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err := p.admit(ctx, q, who); err != nil {
+			if q.Approvers != nil {
+				p.noteRefusal(r, tok.id, q, who, err)
+			}
 			p.refuse(w, r, q, err)
 			return
 		}
@@ -138,6 +141,7 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if q.Approvers.Need() > 1 {
 		switch _, err := p.store.Get(ctx, voterID(tok.id, who)); {
 		case err == nil:
+			p.noteRefusal(r, tok.id, q, who, ErrAnswered)
 			p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Again })
 			return
 		case !errors.Is(err, ErrNotFound):
@@ -194,9 +198,11 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		done, got, err = p.vote(ctx, tok.id, q, who, enc, a.Action == "decline")
 		switch {
 		case errors.Is(err, ErrAnswered):
+			p.noteRefusal(r, tok.id, q, who, ErrAnswered)
 			p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Again })
 			return
-		case errors.Is(err, errDiffers):
+		case errors.Is(err, ErrDiffers):
+			p.noteRefusal(r, tok.id, q, who, ErrDiffers)
 			p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Differs })
 			return
 		case err != nil:

@@ -94,6 +94,13 @@ type Config struct {
 	// Nil admits no group member; every instance serving pages must set
 	// the same.
 	Member runtime.MemberFunc
+	// Refused, when set, hears every answer the page refuses because of
+	// who gave it (runtime.WithApprovers): the requester of a question
+	// that excludes them, someone the policy does not name, the same
+	// approver twice, an approval that differs from the first. It is the
+	// place to record them (an audit log); the page records no answer for
+	// them either way.
+	Refused func(ctx context.Context, r Refusal)
 	// Messages writes the runtime's sentences about invalid fields on
 	// the page, in the page's language (runtime.WithMessages's catalog);
 	// nil is the built-in one (English, Japanese).
