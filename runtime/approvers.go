@@ -42,6 +42,10 @@ var (
 	ErrInvalidApprovers = errors.New("elicit: invalid approver policy")
 )
 
+// errApproversURL refuses WithApprovers on a URL-mode ask: its accept
+// means only that the person agreed to open a page, never an approval.
+var errApproversURL = fmt.Errorf("%w: WithApprovers applies to form questions, not URL mode", ErrInvalidApprovers)
+
 // MemberFunc reports whether principal belongs to group (the groups of an
 // Approvers policy). An error refuses the person.
 type MemberFunc func(ctx context.Context, principal, group string) (bool, error)

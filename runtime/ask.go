@@ -359,6 +359,9 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 		return "", err
 	}
 	cfg, err := newAskConfig(opts)
+	if err == nil && cfg.approvers != nil {
+		err = errApproversURL
+	}
 	if err != nil {
 		return "", askErr("url", err)
 	}
