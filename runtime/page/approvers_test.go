@@ -73,6 +73,9 @@ func TestRequesterCannotApprove(t *testing.T) {
 	if rec := f.do(t, "GET", l.URL, "mallory", nil, nil); rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "not one of the people") {
 		t.Fatalf("GET as a stranger: %d %s", rec.Code, rec.Body)
 	}
+	if rec := f.do(t, "GET", l.URL, "bob", nil, nil); !strings.Contains(rec.Body.String(), "alice asked for this action; you are asked to approve it.") {
+		t.Errorf("the approver's page does not say who asked:\n%s", rec.Body)
+	}
 	if code, body := f.approve(t, l.URL, "bob", "accept"); code != 200 {
 		t.Fatalf("bob: %d %s", code, body)
 	}

@@ -340,6 +340,10 @@ func (p *Pages) showForm(w http.ResponseWriter, r *http.Request, tok *pageToken,
 		Action: p.path + tokenOf(r), CSRF: csrf, Expires: t.closes(q.expires, p.now()),
 		Asker: t.asker(p.cfg.Name, q.Tool),
 	}
+	if q.Approvers != nil && q.Principal != "" {
+		// An approver must know whose action they approve.
+		v.Asker = strings.TrimSpace(v.Asker + " " + fill(t.RequestedBy, "", q.Principal))
+	}
 	if content := cmp.Or(q.Language, "en"); !strings.EqualFold(content, t.Lang) {
 		v.ContentLang = content
 	}

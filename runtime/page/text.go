@@ -43,6 +43,9 @@ type text struct {
 	NotApprover string
 	Again       string
 	Counted     string
+	// RequestedBy names, on the page of a question with approvers, the
+	// person whose call asks for the approval: {0}.
+	RequestedBy string
 	// Differs refuses an approval whose answer is not the first
 	// approval's: every approval of a quorum approves one answer.
 	Differs  string
@@ -123,6 +126,7 @@ var texts = []text{{
 	Requester:   "You asked for this action, so you cannot approve it yourself: someone else must answer. Nothing was recorded.",
 	NotApprover: "You are not one of the people who may answer this question. Nothing was recorded.",
 	Again:       "You have answered this question already: the same person counts once.",
+	RequestedBy: "{0} asked for this action; you are asked to approve it.",
 	Differs:     "Your answer differs from the approval already given: every approver must approve the same answer. Nothing was recorded; open the link again to answer.",
 	Counted:     "Thank you: your approval is recorded ({0} of {1} approvals). The action waits for the others. You can close this page.",
 	SignIn:      "Sign in to answer this question.",
@@ -190,6 +194,7 @@ var texts = []text{{
 	Requester:   "この操作を依頼したのはあなたなので、あなた自身は承認できません。別の方の回答が必要です。何も記録されていません。",
 	NotApprover: "あなたはこの質問に回答できる方に含まれていません。何も記録されていません。",
 	Again:       "この質問にはすでに回答済みです。同じ方の回答は一度だけ数えます。",
+	RequestedBy: "{0} さんがこの操作を依頼しました。あなたの承認が求められています。",
 	Differs:     "すでに承認された回答と内容が異なります。承認者は全員同じ回答を承認する必要があります。何も記録されていません。リンクを開き直して回答してください。",
 	Counted:     "ありがとうございます。承認を記録しました（{1} 件中 {0} 件）。ほかの方の承認を待っています。このページは閉じてかまいません。",
 	SignIn:      "この質問に回答するにはサインインしてください。",
