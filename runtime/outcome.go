@@ -95,6 +95,10 @@ type Response struct {
 	Action Action
 	// Content is the submitted form, present only on accept in form mode.
 	Content map[string]any
+	// Approvers are the people who answered on a hosted page for a
+	// question asked with WithApprovers, in the order they answered (the
+	// last one decided it); nil when the requester answered.
+	Approvers []string
 }
 
 // Outcome is the typed result of an ask: Action says what the user did,

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -27,6 +29,8 @@ import (
 type approversServer struct {
 	url, base string
 	done      atomic.Int64
+	mu        sync.Mutex
+	decided   []adapter.Decided // Options.Record
 }
 
 func newApproversServer(t *testing.T) *approversServer {
@@ -40,7 +44,12 @@ func newApproversServer(t *testing.T) *approversServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Pages: pages}, Principal: gosdk.IdentityPrincipal(identity)}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Pages: pages, Record: func(_ context.Context, q adapter.Decided) error {
+		as.mu.Lock()
+		as.decided = append(as.decided, q)
+		as.mu.Unlock()
+		return nil
+	}}, Principal: gosdk.IdentityPrincipal(identity)}
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
 	type args struct {
 		Service string `json:"service"`
@@ -136,6 +145,13 @@ func TestApproversQuorum(t *testing.T) {
 	}
 	if text, isErr := callTool(t, ctx, alice, "campaign", "spring"); isErr || text != "done spring: prod x3" {
 		t.Fatalf("after two approvers: %v %s", isErr, text)
+	}
+	// The decision's record (a signed receipt's source) names the
+	// approvers who answered, beside the requester.
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if len(as.decided) != 1 || as.decided[0].Principal != "alice" || !slices.Equal(as.decided[0].Approvers, []string{"bob", "carol"}) {
+		t.Fatalf("decided %+v", as.decided)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -90,15 +91,17 @@ func (p *Pages) Approvals(ctx context.Context, id string) (got, need int, err er
 	return got, need, nil
 }
 
-// vote records the answer a of who on the page of tok, q for a question
-// with a policy: it returns done when a answers the page (a decline, or
-// the approval that completes the quorum) and the number of approvals so
-// far otherwise. The same person answering twice gets ErrAnswered and
-// changes nothing.
-func (p *Pages) vote(ctx context.Context, id string, q *question, who string, enc []byte, decline bool) (done bool, got int, err error) {
+// vote records the answer enc (without its approvers) of who on the
+// page id, q for a question with a policy: it returns done when enc
+// answers the page (a decline, or the approval that completes the quorum)
+// with the approvers who gave it, in order, and the number of approvals
+// so far otherwise. The same person answering twice gets ErrAnswered and
+// changes nothing; an approval that differs from the first gets
+// ErrDiffers.
+func (p *Pages) vote(ctx context.Context, id string, q *question, who string, enc []byte, decline bool) (done bool, by []string, got int, err error) {
 	need := q.Approvers.Need()
 	if need == 1 {
-		return true, 1, nil
+		return true, []string{who}, 1, nil
 	}
 	rec := func(rid string, body []byte) Record {
 		return Record{ID: rid, Question: body, Closes: q.expires, Until: q.expires.Add(p.cfg.Keep)}
@@ -106,33 +109,44 @@ func (p *Pages) vote(ctx context.Context, id string, q *question, who string, en
 	if !decline {
 		// Checked first so that a differing answer records nothing; checked
 		// again below against a first approval given meanwhile.
-		if err := p.sameAsFirst(ctx, id, enc); err != nil {
-			return false, 0, err
+		if _, err := p.slot(ctx, id, 1, enc); err != nil && !errors.Is(err, ErrNotFound) {
+			return false, nil, 0, err
 		}
 	}
 	voter, _ := json.Marshal(map[string]any{"page": id, "at": p.now().UTC().Format(time.RFC3339), "decline": decline})
 	if err := p.store.Put(ctx, rec(voterID(id, who), voter)); err != nil {
 		if errors.Is(err, ErrExists) {
-			return false, 0, ErrAnswered
+			return false, nil, 0, ErrAnswered
 		}
-		return false, 0, err
+		return false, nil, 0, err
 	}
 	if decline {
-		return true, 0, nil
+		return true, []string{who}, 0, nil
+	}
+	body, err := json.Marshal(&approval{By: who, Answer: enc})
+	if err != nil {
+		return false, nil, 0, err
 	}
 	for i := 1; i < need; i++ {
-		switch err := p.store.Put(ctx, rec(slotID(id, i), enc)); {
+		switch err := p.store.Put(ctx, rec(slotID(id, i), body)); {
 		case err == nil:
-			return false, i, nil
+			return false, nil, i, nil
 		case !errors.Is(err, ErrExists):
-			return false, 0, err
-		case i == 1:
-			if err := p.sameAsFirst(ctx, id, enc); err != nil {
-				return false, 0, err
-			}
+			return false, nil, 0, err
 		}
+		first, err := p.slot(ctx, id, i, enc)
+		if err != nil {
+			return false, nil, 0, err
+		}
+		by = append(by, first)
 	}
-	return true, need, nil
+	return true, append(by, who), need, nil
+}
+
+// approval is one approval of a quorum, as a slot record keeps it.
+type approval struct {
+	By     string          `json:"by"`
+	Answer json.RawMessage `json:"answer"`
 }
 
 // ErrDiffers: an approval whose answer differs from the first approval
@@ -140,20 +154,22 @@ func (p *Pages) vote(ctx context.Context, id string, q *question, who string, en
 // approves the same answer.
 var ErrDiffers = errors.New("elicit page: the answer differs from the first approval")
 
-// sameAsFirst returns ErrDiffers when the page id has a first approval
-// whose answer is not enc (answers encode deterministically: JSON objects
-// with sorted keys).
-func (p *Pages) sameAsFirst(ctx context.Context, id string, enc []byte) error {
-	e, err := p.store.Get(ctx, slotID(id, 1))
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return nil
-	case err != nil:
-		return err
-	case !bytes.Equal(e.Question, enc):
-		return ErrDiffers
+// slot returns who gave the i-th approval of page id, and ErrDiffers
+// when its answer is not enc (answers encode deterministically: JSON
+// objects with sorted keys); ErrNotFound when there is none yet.
+func (p *Pages) slot(ctx context.Context, id string, i int, enc []byte) (string, error) {
+	e, err := p.store.Get(ctx, slotID(id, i))
+	if err != nil {
+		return "", err
 	}
-	return nil
+	var a approval
+	if err := json.Unmarshal(e.Question, &a); err != nil {
+		return "", fmt.Errorf("%w: stored approval does not decode", ErrStore)
+	}
+	if !bytes.Equal(a.Answer, enc) {
+		return "", ErrDiffers
+	}
+	return a.By, nil
 }
 
 // Refusal is an answer the page refused because of who gave it

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,7 +81,7 @@ func TestRequesterCannotApprove(t *testing.T) {
 		t.Fatalf("bob: %d %s", code, body)
 	}
 	resp, err := f.p.Take(context.Background(), l.ID, f.call)
-	if err != nil || resp.Action != runtime.ActionAccept {
+	if err != nil || resp.Action != runtime.ActionAccept || !slices.Equal(resp.Approvers, []string{"bob"}) {
 		t.Fatalf("take: %+v %v", resp, err)
 	}
 }
@@ -154,7 +155,7 @@ func TestQuorumTwoOfThree(t *testing.T) {
 		t.Fatalf("carol: %d %s", rec.Code, rec.Body)
 	}
 	resp, err := f.p.Take(ctx, l.ID, f.call)
-	if err != nil || resp.Action != runtime.ActionAccept || resp.Content["environment"] != "production" {
+	if err != nil || resp.Action != runtime.ActionAccept || resp.Content["environment"] != "production" || !slices.Equal(resp.Approvers, []string{"bob", "carol"}) {
 		t.Fatalf("take: %+v %v", resp, err)
 	}
 }
@@ -171,7 +172,7 @@ func TestOneDeclineEndsIt(t *testing.T) {
 		t.Fatalf("carol: %d %s", code, body)
 	}
 	resp, err := f.p.Take(context.Background(), l.ID, f.call)
-	if err != nil || resp.Action != runtime.ActionDecline {
+	if err != nil || resp.Action != runtime.ActionDecline || !slices.Equal(resp.Approvers, []string{"carol"}) {
 		t.Fatalf("take: %+v %v, want a decline", resp, err)
 	}
 }

@@ -193,9 +193,8 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		p.notice(w, r, q, http.StatusBadRequest, func(t *text) string { return t.BadPost })
 		return
 	}
-	done, got := true, 0
 	if q.Approvers != nil {
-		done, got, err = p.vote(ctx, tok.id, q, who, enc, a.Action == "decline")
+		done, by, got, err := p.vote(ctx, tok.id, q, who, enc, a.Action == "decline")
 		switch {
 		case errors.Is(err, ErrAnswered):
 			p.noteRefusal(r, tok.id, q, who, ErrAnswered)
@@ -213,6 +212,11 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 			p.notice(w, r, q, http.StatusOK, func(t *text) string {
 				return fill(t.Counted, "", strconv.Itoa(got), strconv.Itoa(need))
 			})
+			return
+		}
+		a.By = by
+		if enc, err = json.Marshal(&a); err != nil {
+			p.notice(w, r, q, http.StatusBadRequest, func(t *text) string { return t.BadPost })
 			return
 		}
 	}

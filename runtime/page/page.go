@@ -279,6 +279,8 @@ type stored struct {
 type answer struct {
 	Action  runtime.Action `json:"action"`
 	Content map[string]any `json:"content,omitempty"`
+	// By are the approvers who gave it (runtime.WithApprovers), in order.
+	By []string `json:"by,omitempty"`
 }
 
 func (s *stored) binding() seal.Binding {
@@ -505,7 +507,7 @@ func (p *Pages) Take(ctx context.Context, id string, b seal.Binding) (*runtime.R
 	if err := json.Unmarshal(raw, &a); err != nil || !a.Action.Valid() {
 		return nil, fmt.Errorf("elicit page: take: %w: stored answer does not decode", ErrStore)
 	}
-	return &runtime.Response{Action: a.Action, Content: a.Content}, nil
+	return &runtime.Response{Action: a.Action, Content: a.Content, Approvers: a.By}, nil
 }
 
 // Find returns the id of the page last issued for the question key of
