@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -248,5 +249,47 @@ func TestRefusalsRecorded(t *testing.T) {
 	}
 	if _, err := f.p.Take(context.Background(), l.ID, f.call); !errors.Is(err, ErrNotAnswered) {
 		t.Fatalf("take: %v", err)
+	}
+}
+
+// Concurrent posts by one approver count once; concurrent approvals by
+// two distinct approvers answer a quorum of two exactly once.
+func TestQuorumConcurrent(t *testing.T) {
+	f := newFixture(t)
+	p := *excluding
+	p.Quorum = 2
+	l := f.issueFor(t, &p)
+	post := func(user string) func() int {
+		cookies, csrf := f.openAs(t, l.URL, user)
+		form := deployPost(csrf, "environment", "production", "confirmed", "true")
+		return func() int { return f.do(t, "POST", l.URL, user, cookies, form).Code }
+	}
+	bobs := []func() int{post("bob"), post("bob"), post("bob"), post("bob")}
+	codes := make(chan int, len(bobs))
+	var wg sync.WaitGroup
+	for _, b := range bobs {
+		wg.Go(func() { codes <- b() })
+	}
+	wg.Wait()
+	close(codes)
+	ok := 0
+	for c := range codes {
+		if c == 200 {
+			ok++
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d of bob's concurrent posts counted, want 1", ok)
+	}
+	if _, err := f.p.Take(context.Background(), l.ID, f.call); !errors.Is(err, ErrNotAnswered) {
+		t.Fatalf("bob alone answered a quorum of two: %v", err)
+	}
+	carol := post("carol")
+	if code := carol(); code != 200 {
+		t.Fatalf("carol: %d", code)
+	}
+	resp, err := f.p.Take(context.Background(), l.ID, f.call)
+	if err != nil || !slices.Equal(resp.Approvers, []string{"bob", "carol"}) {
+		t.Fatalf("take: %+v %v", resp, err)
 	}
 }
