@@ -35,6 +35,8 @@ type askConfig struct {
 	rendering Rendering
 	// messages is WithMessages (nil: the built-in catalog).
 	messages *Catalog
+	// approvers is WithApprovers (nil: the requester answers).
+	approvers *Approvers
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -48,6 +50,9 @@ func newAskConfig(opts []AskOption) (askConfig, error) {
 		if err := wire.CheckKey(cfg.key); err != nil {
 			return cfg, fmt.Errorf("WithKey: %w", err)
 		}
+	}
+	if err := cfg.approvers.Check(); err != nil {
+		return cfg, fmt.Errorf("WithApprovers: %w", err)
 	}
 	return cfg, nil
 }
@@ -118,7 +123,7 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 	if !cfg.rendering.Valid() {
 		return none, askErr(s.Name, fmt.Errorf("WithRendering: unknown rendering %q", cfg.rendering))
 	}
-	req.Rendering, req.Wait = cfg.rendering, cfg.wait
+	req.Rendering, req.Wait, req.Approvers = cfg.rendering, cfg.wait, cfg.approvers
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	asked := req
 	for tries := 0; ; tries++ {
@@ -354,6 +359,9 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 		return "", err
 	}
 	cfg, err := newAskConfig(opts)
+	if err == nil && cfg.approvers != nil {
+		err = errApproversURL
+	}
 	if err != nil {
 		return "", askErr("url", err)
 	}

@@ -49,6 +49,10 @@ type Decision struct {
 	// decline when Unconfirmed); a field the answer left out is left out.
 	// Nil otherwise.
 	Audit []AuditValue
+	// Approvers are the people who answered a question asked with
+	// WithApprovers (Response.Approvers), in the order they answered; nil
+	// when the requester answered.
+	Approvers []string
 
 	// content is the answer as validated, for AnswerDigest.
 	content map[string]any
@@ -137,7 +141,7 @@ func report(ctx context.Context, a Asker, d *Decision) error {
 // content, when accepted, validated: the one place where an accept
 // becomes a decline when a box tagged confirm is unticked (confirm.go).
 func decideAnswer(req *Request, resp *Response) *Decision {
-	d := &Decision{Request: req, Action: resp.Action}
+	d := &Decision{Request: req, Action: resp.Action, Approvers: resp.Approvers}
 	if resp.Action != ActionAccept || req.Mode != ModeForm {
 		return d
 	}

@@ -86,6 +86,10 @@ type Request struct {
 	// Rendering is the ask's WithRendering (form mode only);
 	// RenderingAuto lets the adapter choose.
 	Rendering Rendering
+	// Approvers is the ask's WithApprovers (form mode only); nil means
+	// the requester answers. An Asker that cannot apply it must not ask
+	// the question.
+	Approvers *Approvers
 }
 
 // Response is a client's answer, as an Asker returns it.
@@ -93,6 +97,10 @@ type Response struct {
 	Action Action
 	// Content is the submitted form, present only on accept in form mode.
 	Content map[string]any
+	// Approvers are the people who answered on a hosted page for a
+	// question asked with WithApprovers, in the order they answered (the
+	// last one decided it); nil when the requester answered.
+	Approvers []string
 }
 
 // Outcome is the typed result of an ask: Action says what the user did,

@@ -26,6 +26,9 @@ type URLOutcome struct {
 // pass the URL-mode rules (see AskURL).
 func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID string) string, opts ...AskOption) (URLOutcome, error) {
 	cfg, err := newAskConfig(opts)
+	if err == nil && cfg.approvers != nil {
+		err = errApproversURL
+	}
 	if err != nil {
 		return URLOutcome{}, askErr("url", err)
 	}

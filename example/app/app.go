@@ -19,6 +19,7 @@
 package app
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"time"
@@ -123,6 +124,17 @@ type Options struct {
 	// set it when the HTTP handler mounts a tasks front
 	// (serve.Options.Tasks, with TaskPolicy for the tools).
 	Tasks bool
+	// Approvers, when set, are the principals who approve
+	// deploy_to_production (one of them) and send_campaign (Quorum of
+	// them), never the requester (runtime.WithApprovers): the questions
+	// go to the hosted page (Pages and Identity must be set), whose link
+	// the requester passes on. Nil means the requester answers, as
+	// before (ELICIT_APPROVERS in the example server).
+	Approvers []string
+	// Quorum is how many distinct approvers send_campaign needs; zero
+	// means DefaultCampaignQuorum (ELICIT_QUORUM). deploy_to_production
+	// always needs one.
+	Quorum int
 	// Receipts, when set, is the open log of signed receipts
 	// (--receipts FILE --receipt-key KEY.pem; runtime/receipt), for a
 	// receipt of every decided question. Nil means no receipts.
@@ -132,6 +144,11 @@ type Options struct {
 	// it to an elicittest.Clock to answer days later in no time.
 	Now func() time.Time
 }
+
+// DefaultCampaignQuorum is the number of distinct approvers
+// send_campaign needs when Options.Approvers is set and Options.Quorum is
+// zero.
+const DefaultCampaignQuorum = 2
 
 // ReceiptServer names the example server in its signed receipts.
 const ReceiptServer = "elicitgen-example"
@@ -146,6 +163,9 @@ type App struct {
 	fixtures *gosdk.Config
 	logf     func(format string, args ...any)
 	tasks    bool // advertise the Tasks extension
+	// deployApprovers and campaignApprovers are the ask options of the
+	// approvals (Options.Approvers); nil when the requester answers.
+	deployApprovers, campaignApprovers []runtime.AskOption
 }
 
 // New returns the App for opts.
@@ -202,7 +222,16 @@ func New(opts Options) *App {
 		// answers user_name and expect it to complete: the fixtures
 		// alone accept unasked answers.
 		fixtures: &gosdk.Config{Options: adapter.Options{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer, Now: opts.Now}}, logf: logf,
-		tasks: opts.Tasks}
+		tasks: opts.Tasks, deployApprovers: approvers(opts.Approvers, 1), campaignApprovers: approvers(opts.Approvers, cmp.Or(opts.Quorum, DefaultCampaignQuorum))}
+}
+
+// approvers returns the ask option of an approval by quorum of
+// principals, never the requester; nil when principals is empty.
+func approvers(principals []string, quorum int) []runtime.AskOption {
+	if len(principals) == 0 {
+		return nil
+	}
+	return []runtime.AskOption{runtime.WithApprovers(runtime.Approvers{Principals: principals, ExcludeRequester: true, Quorum: quorum})}
 }
 
 // Store returns the app's store.
@@ -284,7 +313,7 @@ func text(s string) []mcp.Content { return []mcp.Content{&mcp.TextContent{Text: 
 // request, an invalid answer, a transport failure) goes back to the
 // adapter unchanged, which answers it the right way for the era.
 func askFailed[Out any](err error, res Out) (*mcp.CallToolResult, Out, error) {
-	if errors.Is(err, runtime.ErrUnavailable) {
+	if errors.Is(err, runtime.ErrUnavailable) && !errors.Is(err, runtime.ErrNotApprover) {
 		return &mcp.CallToolResult{IsError: true, Content: text(runtime.AskUserText(err))}, res, nil
 	}
 	var zero Out

@@ -132,9 +132,10 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 	if !known {
 		return nil, res, fmt.Errorf("unknown service %q", in.Service)
 	}
-	out, err := forms.AskDeploy(ctx, ask, deployMessage(ask, in.Service, branch), // locale.go
-		runtime.WithDefault("branch", branch), runtime.WithAuditFields("environment"), reaskOnce,
-		runtime.WithWait(DeployWait)) // a production deploy may wait days for its approver
+	opts := append([]runtime.AskOption{runtime.WithDefault("branch", branch), runtime.WithAuditFields("environment"), reaskOnce,
+		runtime.WithWait(DeployWait)}, // a production deploy may wait days for its approver
+		a.deployApprovers...) // ELICIT_APPROVERS: one of them, not the requester
+	out, err := forms.AskDeploy(ctx, ask, deployMessage(ask, in.Service, branch), opts...) // locale.go
 	if err != nil {
 		res.Outcome = OutcomeUnavailable
 		return askFailed(err, res)
@@ -258,7 +259,8 @@ func (a *App) campaign(ctx context.Context, _ *mcp.CallToolRequest, in CampaignA
 	if len(in.Recipients) == 1 {
 		noun = "recipient"
 	}
-	out, err := forms.AskCampaignApproval(ctx, ask, fmt.Sprintf("Send campaign %q to %d %s?", in.Campaign, len(in.Recipients), noun), reaskOnce)
+	out, err := forms.AskCampaignApproval(ctx, ask, fmt.Sprintf("Send campaign %q to %d %s?", in.Campaign, len(in.Recipients), noun),
+		append([]runtime.AskOption{reaskOnce}, a.campaignApprovers...)...) // ELICIT_QUORUM of ELICIT_APPROVERS
 	if err != nil {
 		res.Outcome = OutcomeUnavailable
 		return askFailed(err, res)

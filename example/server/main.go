@@ -57,6 +57,13 @@
 // With ELICIT_REPLAY_STORE=redis://..., the pages' answers are kept in
 // the same Redis, so any instance serves any page.
 //
+// Approvers: ELICIT_APPROVERS (comma-separated principals, with --pages
+// and ELICIT_TRUSTED_USER_HEADER) makes deploy_to_production need one of
+// them and send_campaign ELICIT_QUORUM of them (default 2), never the
+// requester: the requester's client gets the page's link, saying who must
+// answer, to pass on; one decline ends the question. Refused answers on
+// the page are logged.
+//
 // Signed receipts: --receipts FILE --receipt-key KEY.pem (a PKCS#8 PEM
 // Ed25519 private key) opens a receipt log (runtime/receipt): a JSONL
 // file this process alone writes, or with --receipts redis://HOST:PORT/DB
@@ -247,6 +254,9 @@ func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, 
 		return err
 	}
 	opts.Identity = identity
+	if opts.Approvers, opts.Quorum, err = approversFromEnv(pages, identity != nil); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if cgiMode {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log"
@@ -77,7 +78,12 @@ func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool
 		base = "http://" + addr.String() + PagesPath
 	}
 	quiet := addr == nil // a CGI process: one request, no banner
-	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity, Name: "elicitgen example server"}
+	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity, Name: "elicitgen example server",
+		// ELICIT_APPROVERS: a refused approver (the requester, someone
+		// not named, the same approver twice) is logged; it never counts.
+		Refused: func(_ context.Context, r page.Refusal) {
+			log.Printf("page refused: tool=%s page=%s requester=%s who=%s post=%t: %v", logName(r.Tool), r.Page, logName(r.Requester), logName(r.Who), r.Post, r.Err)
+		}}
 	if identity == nil {
 		cfg.LinkOnly = true
 		if !quiet {

@@ -275,7 +275,7 @@ func (x *Exchange) Ask(ctx context.Context, req *runtime.Request) (*runtime.Resp
 		return nil, err
 	}
 	if !x.expired { // an expired call delivers nothing: its time is over
-		if d, err := x.route(key, req); err != nil || d != nil {
+		if d, err := x.route(ctx, key, req); err != nil || d != nil {
 			if req.Attempt > 0 {
 				delete(x.state.Flows, key)
 			}
@@ -581,6 +581,9 @@ func (x *Exchange) Reply(handlerErr error, policy runtime.UnavailablePolicy) Rep
 	}
 	if handlerErr == nil {
 		return Reply{Kind: ReplyResult}
+	}
+	if errors.Is(handlerErr, runtime.ErrUnavailable) && errors.Is(handlerErr, runtime.ErrNotApprover) && policy != runtime.UnavailablePassThrough {
+		return Reply{Kind: ReplyToolError, Text: approvalText(handlerErr), Err: handlerErr}
 	}
 	if errors.Is(handlerErr, runtime.ErrUnavailable) {
 		mode := runtime.ModeForm

@@ -15,7 +15,12 @@ import (
 // it, and returns the delivery that asks it off the client's own form
 // (nil: the client's form asks it); an override the client cannot take is
 // an unavailable error. It runs with x.mu held.
-func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, error) {
+func (x *Exchange) route(ctx context.Context, key string, req *runtime.Request) (deliver.Delivery, error) {
+	if req.Mode == runtime.ModeForm && req.Approvers != nil {
+		if d, err := x.routeApproval(ctx, key, req); d != nil || err != nil {
+			return d, err
+		}
+	}
 	if req.Mode == runtime.ModeURL && x.routes.Pages != nil {
 		// A URL flow the client cannot open goes out as its link.
 		var ue *runtime.UnavailableError
@@ -38,6 +43,45 @@ func (x *Exchange) route(key string, req *runtime.Request) (deliver.Delivery, er
 		x.outcome(x.obs.ctx, x.question(runtime.EventAsked, key, req, x.attempt(key)), req, nil, err)
 	}
 	return d, err
+}
+
+// routeApproval routes a question asked with runtime.WithApprovers. The
+// client's own form (and a task update, which reruns the call as its
+// requester) answers as the call's principal, so it may answer only when
+// the policy's one check (runtime.Approvers.Admit) admits the requester
+// and one approval is enough: then it returns nil and the question is
+// routed as any other. Otherwise the question goes to the hosted page,
+// whose link the tool result carries for the requester to pass on
+// (runtime.RenderingLink), and which admits each approver by the same
+// check; without pages it is unavailable. It runs with x.mu held.
+func (x *Exchange) routeApproval(ctx context.Context, key string, req *runtime.Request) (deliver.Delivery, error) {
+	p := req.Approvers
+	var member runtime.MemberFunc
+	if x.routes.Pages != nil {
+		member = x.routes.Pages.Member()
+	}
+	admitErr := p.Admit(ctx, x.call.Principal, x.call.Principal, member)
+	if admitErr == nil && p.Need() == 1 {
+		return nil, nil
+	}
+	why := "WithApprovers: needs " + p.Who()
+	if admitErr != nil && x.call.Principal != "" {
+		why += "; the requester cannot answer"
+	}
+	var err error
+	switch {
+	case x.routes.Pages == nil:
+		err = &approvalUnavailable{x.unavailable(req, why+", and the server serves no hosted pages for the approvers").(*runtime.UnavailableError)}
+	case x.call.Principal == "":
+		err = &approvalUnavailable{x.unavailable(req, why+", and the call names no principal to tell the requester from the approvers").(*runtime.UnavailableError)}
+	}
+	if err != nil {
+		if x.obs != nil {
+			x.outcome(x.obs.ctx, x.question(runtime.EventAsked, key, req, x.attempt(key)), req, nil, err)
+		}
+		return nil, err
+	}
+	return x.routes.Approval(key, why+"; the tool result carries the page's link"), nil
 }
 
 // rendering returns the rendering recorded for key.
@@ -105,3 +149,27 @@ func (r record) Pend(key string, req *runtime.Request) error {
 // Links returns the questions of this call waiting on pages whose links
 // the tool result carries (RenderingLink), in the order asked.
 func (x *Exchange) Links() []*deliver.LinkRequiredError { return x.routes.Links() }
+
+// approvalUnavailable is the error of a question asked with
+// runtime.WithApprovers that no approver can reach: it matches
+// runtime.ErrUnavailable and runtime.ErrNotApprover, and is never a
+// missing client capability (no capability would let the requester
+// approve it).
+type approvalUnavailable struct{ *runtime.UnavailableError }
+
+func (e *approvalUnavailable) Unwrap() []error {
+	return []error{e.UnavailableError, runtime.ErrNotApprover}
+}
+
+// approvalText is the tool result of a call whose approval no approver
+// can reach.
+func approvalText(err error) string {
+	var ue *runtime.UnavailableError
+	errors.As(err, &ue)
+	reason := "it needs approvers this server cannot reach"
+	if ue != nil {
+		reason = ue.Reason
+	}
+	return "Nothing was done: this action needs approval by someone else (" + reason + "). " +
+		"Nobody can approve it through this client. Do not answer or guess for the approvers; tell the person who asked.\n"
+}

@@ -21,6 +21,11 @@ type Decided struct {
 	Args []byte
 	// Principal is the call's principal: the requester.
 	Principal string
+	// Approvers are the people who answered on the hosted page for a
+	// question asked with runtime.WithApprovers, in the order they
+	// answered (runtime.Decision.Approvers); nil when the requester
+	// answered.
+	Approvers []string
 	// Version is the call's protocol version.
 	Version string
 	// Rendering is how the question reached the person
@@ -60,7 +65,7 @@ func (x *Exchange) record(ctx context.Context, d *runtime.Decision) error {
 		r = runtime.RenderingForm
 	}
 	return x.recorder(ctx, Decided{
-		Decision: d, Tool: x.call.Tool, Args: x.call.Args, Principal: x.call.Principal,
+		Decision: d, Tool: x.call.Tool, Args: x.call.Args, Principal: x.call.Principal, Approvers: d.Approvers,
 		Version: x.call.Version, Rendering: r, SchemaDigest: SchemaDigest(d.Request, x.era.SchemaVersion()),
 		Asked: asked, At: x.now(),
 	})

@@ -40,6 +40,13 @@ type LinkRequiredError struct {
 	// Flow: the link is a URL flow's own page (FlowLink), not a hosted
 	// form.
 	Flow bool
+	// Approvers is the question's runtime.WithApprovers: the link is for
+	// the requester to pass on to them. Nil for a question the requester
+	// answers.
+	Approvers *runtime.Approvers
+	// Approvals is how many distinct approvers have approved so far (a
+	// page still open, with a quorum).
+	Approvals int
 }
 
 // Error implements error.
@@ -72,7 +79,15 @@ func (d *Link) Deliver(ctx context.Context, _ *Round, q *Question) (*runtime.Res
 			case errors.Is(terr, page.ErrNotAnswered):
 				link, ierr := p.Issue(ctx, pageQuestion(q, id))
 				if ierr == nil {
-					return nil, &LinkRequiredError{Key: q.Key, Link: link, Message: req.Message, StillOpen: true}
+					le := &LinkRequiredError{Key: q.Key, Link: link, Message: req.Message, StillOpen: true, Approvers: req.Approvers}
+					if req.Approvers.Need() > 1 {
+						got, _, aerr := p.Approvals(ctx, id)
+						if aerr != nil {
+							return nil, pageErr("approvals", aerr)
+						}
+						le.Approvals = got
+					}
+					return nil, le
 				}
 				if errors.Is(ierr, page.ErrStore) {
 					return nil, pageErr("issue", ierr)
@@ -89,7 +104,7 @@ func (d *Link) Deliver(ctx context.Context, _ *Round, q *Question) (*runtime.Res
 	if err != nil {
 		return nil, pageErr("issue", err)
 	}
-	return nil, &LinkRequiredError{Key: q.Key, Link: link, Message: req.Message}
+	return nil, &LinkRequiredError{Key: q.Key, Link: link, Message: req.Message, Approvers: req.Approvers}
 }
 
 // LinkText returns the text of the tool result of a call whose questions
@@ -104,11 +119,15 @@ func LinkText(tool string, links []*LinkRequiredError, now time.Time) string {
 	} else {
 		tool = "the tool " + strconv.Quote(tool)
 	}
-	forms, flows := false, false
+	forms, flows, approvals := false, false, false
 	for _, l := range links {
-		forms, flows = forms || !l.Flow, flows || l.Flow
+		forms, flows = forms || !l.Flow && l.Approvers == nil, flows || l.Flow
+		approvals = approvals || l.Approvers != nil
 	}
-	if forms {
+	if approvals && !forms && !flows {
+		sb.WriteString("Nothing was done yet: this action needs approval, on a web page, by the people named below. ")
+		sb.WriteString("Do not answer it yourself, do not guess, and do not open or submit the page for anyone.\n")
+	} else if forms || approvals {
 		sb.WriteString("Nothing was done yet: this action needs an answer from the person, and this client cannot show them the form. ")
 		sb.WriteString("Do not answer it yourself, do not guess, and do not open or submit the page for them.\n")
 	} else {
@@ -119,9 +138,19 @@ func LinkText(tool string, links []*LinkRequiredError, now time.Time) string {
 		if l.StillOpen {
 			sb.WriteString("The person has not answered on the page yet; it is still open. ")
 		}
-		if l.Flow {
+		switch {
+		case l.Approvers != nil:
+			sb.WriteString("This needs approval from " + l.Approvers.Who() + ". ")
+			if n := l.Approvers.Need(); n > 1 {
+				sb.WriteString(strconv.Itoa(l.Approvals) + " of " + strconv.Itoa(n) + " approvals so far. ")
+			}
+			if l.Approvers.ExcludeRequester {
+				sb.WriteString("The person who asked cannot approve it themselves. ")
+			}
+			sb.WriteString("Tell the person who asked to pass this link on to the approvers, who answer the form there")
+		case l.Flow:
 			sb.WriteString("Show the person this link and ask them to complete the steps on that page")
-		} else {
+		default:
 			sb.WriteString("Show the person this link and ask them to answer the form there")
 		}
 		if l.Message != "" {
@@ -145,6 +174,11 @@ func LinkText(tool string, links []*LinkRequiredError, now time.Time) string {
 			sb.WriteString(" (in " + strconv.Itoa(int(left.Minutes())) + " minutes)")
 		}
 		sb.WriteString(".\n")
+	}
+	if approvals {
+		sb.WriteString("Once the approvers have answered, call " + tool + " again with exactly the same arguments, as the same person who asked. ")
+		sb.WriteString("That call picks up their answer (one decline from an approver is a decline); until enough have approved it says how many have. ")
+		sb.WriteString("A call with other arguments, or by another person, does not see the answer and gets a new link.\n")
 	}
 	if forms {
 		sb.WriteString("Once the person says they have answered, call " + tool + " again with exactly the same arguments. ")

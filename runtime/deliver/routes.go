@@ -67,6 +67,19 @@ func (rs *Routes) FlowLink(key, why string) Delivery {
 	return &FlowLink{Pages: rs.Pages}
 }
 
+// Approval records that the question asked under key goes to the hosted
+// page for its approvers (runtime.WithApprovers) as its link
+// (runtime.RenderingLink), for why, and returns its delivery.
+func (rs *Routes) Approval(key, why string) Delivery {
+	rs.mu.Lock()
+	if rs.renders == nil {
+		rs.renders = make(map[string]choice, 1)
+	}
+	rs.renders[key] = choice{runtime.RenderingLink, why}
+	rs.mu.Unlock()
+	return &Link{Pages: rs.Pages}
+}
+
 // Rendering returns the rendering chosen for key and why; "" when none
 // was.
 func (rs *Routes) Rendering(key string) (runtime.Rendering, string) {

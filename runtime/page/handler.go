@@ -14,6 +14,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/elicitgen/elicitgen/runtime"
@@ -113,14 +114,19 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.notice(w, r, nil, http.StatusNotFound, func(t *text) string { return t.Invalid })
 		return
 	}
+	who := ""
 	if p.cfg.Identity != nil {
-		who, ok := p.cfg.Identity(r)
-		switch {
-		case !ok || who == "":
+		var ok bool
+		who, ok = p.cfg.Identity(r)
+		if !ok || who == "" {
 			p.notice(w, r, q, http.StatusUnauthorized, func(t *text) string { return t.SignIn })
 			return
-		case who != q.Principal:
-			p.notice(w, r, q, http.StatusForbidden, func(t *text) string { return t.Foreign })
+		}
+		if err := p.admit(ctx, q, who); err != nil {
+			if q.Approvers != nil {
+				p.noteRefusal(r, tok.id, q, who, err)
+			}
+			p.refuse(w, r, q, err)
 			return
 		}
 	}
@@ -132,16 +138,27 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.notice(w, r, q, http.StatusGone, func(t *text) string { return t.Expired })
 		return
 	}
+	if q.Approvers.Need() > 1 {
+		switch _, err := p.store.Get(ctx, voterID(tok.id, who)); {
+		case err == nil:
+			p.noteRefusal(r, tok.id, q, who, ErrAnswered)
+			p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Again })
+			return
+		case !errors.Is(err, ErrNotFound):
+			p.notice(w, r, q, http.StatusServiceUnavailable, func(t *text) string { return t.Store })
+			return
+		}
+	}
 	if r.Method != http.MethodPost {
 		p.showForm(w, r, tok, q, nil, nil, http.StatusOK)
 		return
 	}
-	p.answer(ctx, w, r, tok, q)
+	p.answer(ctx, w, r, tok, q, who)
 }
 
 // answer handles the post of an open page that the request's person may
 // answer.
-func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Request, tok *pageToken, q *question) {
+func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Request, tok *pageToken, q *question, who string) {
 	c, err := r.Cookie(csrfCookie)
 	if err != nil || !p.checkCSRF(r.PostForm.Get("csrf"), tok.id, c.Value) || len(r.PostForm["csrf"]) != 1 {
 		p.notice(w, r, q, http.StatusForbidden, func(t *text) string { return t.Stale })
@@ -175,6 +192,33 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		p.notice(w, r, q, http.StatusBadRequest, func(t *text) string { return t.BadPost })
 		return
+	}
+	if q.Approvers != nil {
+		done, by, got, err := p.vote(ctx, tok.id, q, who, enc, a.Action == "decline")
+		switch {
+		case errors.Is(err, ErrAnswered):
+			p.noteRefusal(r, tok.id, q, who, ErrAnswered)
+			p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Again })
+			return
+		case errors.Is(err, ErrDiffers):
+			p.noteRefusal(r, tok.id, q, who, ErrDiffers)
+			p.notice(w, r, q, http.StatusConflict, func(t *text) string { return t.Differs })
+			return
+		case err != nil:
+			p.notice(w, r, q, http.StatusServiceUnavailable, func(t *text) string { return t.Store })
+			return
+		case !done:
+			need := q.Approvers.Need()
+			p.notice(w, r, q, http.StatusOK, func(t *text) string {
+				return fill(t.Counted, "", strconv.Itoa(got), strconv.Itoa(need))
+			})
+			return
+		}
+		a.By = by
+		if enc, err = json.Marshal(&a); err != nil {
+			p.notice(w, r, q, http.StatusBadRequest, func(t *text) string { return t.BadPost })
+			return
+		}
 	}
 	switch err := p.store.Answer(ctx, tok.id, enc); {
 	case err == nil:
@@ -299,6 +343,10 @@ func (p *Pages) showForm(w http.ResponseWriter, r *http.Request, tok *pageToken,
 		Lang: t.Lang, Title: t.Title, Text: t, Message: q.Message,
 		Action: p.path + tokenOf(r), CSRF: csrf, Expires: t.closes(q.expires, p.now()),
 		Asker: t.asker(p.cfg.Name, q.Tool),
+	}
+	if q.Approvers != nil && q.Principal != "" {
+		// An approver must know whose action they approve.
+		v.Asker = strings.TrimSpace(v.Asker + " " + fill(t.RequestedBy, "", q.Principal))
 	}
 	if content := cmp.Or(q.Language, "en"); !strings.EqualFold(content, t.Lang) {
 		v.ContentLang = content

@@ -89,6 +89,18 @@ type Config struct {
 	// deploys"): each page says that it asks, and for which tool. ""
 	// names only the tool.
 	Name string
+	// Member resolves the groups of a question's approver policy
+	// (runtime.WithApprovers): whether a principal belongs to a group.
+	// Nil admits no group member; every instance serving pages must set
+	// the same.
+	Member runtime.MemberFunc
+	// Refused, when set, hears every answer the page refuses because of
+	// who gave it (runtime.WithApprovers): the requester of a question
+	// that excludes them, someone the policy does not name, the same
+	// approver twice, an approval that differs from the first. It is the
+	// place to record them (an audit log); the page records no answer for
+	// them either way.
+	Refused func(ctx context.Context, r Refusal)
 	// Messages writes the runtime's sentences about invalid fields on
 	// the page, in the page's language (runtime.WithMessages's catalog);
 	// nil is the built-in one (English, Japanese).
@@ -191,12 +203,16 @@ type Question struct {
 	// TTL is how long the page stays open when Expires is zero (the
 	// question's runtime.WithWait); zero means Config.TTL.
 	TTL time.Duration
+	// Approvers is who may answer the page (runtime.WithApprovers): nil
+	// means the call's principal only. A page with a policy needs
+	// Config.Identity.
+	Approvers *runtime.Approvers
 }
 
 // QuestionFor returns the question of req, a form-mode request as an
 // Asker receives it, for the call b; its key is KeyFor(req).
 func QuestionFor(req *runtime.Request, b seal.Binding) *Question {
-	return &Question{Key: KeyFor(req), Schema: req.Schema, Message: req.Message, Language: req.Language, Call: b}
+	return &Question{Key: KeyFor(req), Schema: req.Schema, Message: req.Message, Language: req.Language, Call: b, Approvers: req.Approvers}
 }
 
 // KeyFor returns the key that names req's question within its call, for
@@ -255,12 +271,16 @@ type stored struct {
 	Confirm         []string          `json:"confirm,omitempty"`
 	// Preference is Question.Preference.
 	Preference string `json:"pref,omitempty"`
+	// Approvers is Question.Approvers.
+	Approvers *runtime.Approvers `json:"approvers,omitempty"`
 }
 
 // answer is an answer as kept in the Store.
 type answer struct {
 	Action  runtime.Action `json:"action"`
 	Content map[string]any `json:"content,omitempty"`
+	// By are the approvers who gave it (runtime.WithApprovers), in order.
+	By []string `json:"by,omitempty"`
 }
 
 func (s *stored) binding() seal.Binding {
@@ -346,6 +366,14 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 	if q == nil || q.Schema == nil {
 		return nil, errors.New("elicit page: issue: no question schema")
 	}
+	if q.Approvers != nil {
+		if p.cfg.Identity == nil {
+			return nil, errors.New("elicit page: issue: a question with approvers needs Config.Identity, to tell the approvers apart")
+		}
+		if err := q.Approvers.Check(); err != nil {
+			return nil, fmt.Errorf("elicit page: issue: %w", err)
+		}
+	}
 	if p.cfg.Identity != nil && q.Call.Principal == "" {
 		return nil, errors.New("elicit page: issue: the call has no principal, and Config.Identity admits only the call's principal to its page")
 	}
@@ -368,7 +396,7 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 	st := stored{
 		Key: key, Form: q.Schema.Name, Schema: schema, Message: q.Message, Language: q.Language, Preference: q.Preference,
 		Tool: q.Call.Tool, Args: hex.EncodeToString(q.Call.ArgsDigest[:]), Principal: q.Call.Principal,
-		Expires: expires.UnixMilli(),
+		Expires: expires.UnixMilli(), Approvers: q.Approvers,
 	}
 	for i := range q.Schema.Properties {
 		if pr := &q.Schema.Properties[i]; pr.Pattern != "" {
@@ -479,7 +507,7 @@ func (p *Pages) Take(ctx context.Context, id string, b seal.Binding) (*runtime.R
 	if err := json.Unmarshal(raw, &a); err != nil || !a.Action.Valid() {
 		return nil, fmt.Errorf("elicit page: take: %w: stored answer does not decode", ErrStore)
 	}
-	return &runtime.Response{Action: a.Action, Content: a.Content}, nil
+	return &runtime.Response{Action: a.Action, Content: a.Content, Approvers: a.By}, nil
 }
 
 // Find returns the id of the page last issued for the question key of

@@ -35,7 +35,8 @@ func Recorder(l *Log, server string, verified func(q adapter.Decided) string) fu
 // FieldsOf returns the receipt fields of the decided question q: the
 // runtime's decision (its action after confirm, the answer's digest) and
 // the call around it, with q's principal as requester and as the one
-// approver, verified as verified says. A call without a principal (a
+// approver (the approvers who answered on the page instead, for a question
+// asked with runtime.WithApprovers), verified as verified says. A call without a principal (a
 // server without authentication) is answered by Anonymous.
 func FieldsOf(server string, q adapter.Decided, verified string) (Fields, error) {
 	d := q.Decision
@@ -54,6 +55,14 @@ func FieldsOf(server string, q adapter.Decided, verified string) (Fields, error)
 		Action: Action(d.Action), Confirm: ConfirmNone, Requester: q.Principal,
 		Approvers: []Approver{{Principal: cmp.Or(q.Principal, Anonymous), Verified: verified}},
 		Rendering: string(q.Rendering), AskedAt: q.Asked, DecidedAt: q.At,
+	}
+	if len(q.Approvers) > 0 {
+		// runtime.WithApprovers: the people who answered on the page,
+		// identified as the page identifies a person.
+		f.Approvers = make([]Approver, len(q.Approvers))
+		for i, who := range q.Approvers {
+			f.Approvers[i] = Approver{Principal: who, Verified: verified}
+		}
 	}
 	req := d.Request
 	if req.Mode == runtime.ModeURL {
