@@ -8,8 +8,6 @@ import (
 	"maps"
 	"slices"
 	"time"
-
-	"github.com/elicitgen/elicitgen/runtime/internal/wire"
 )
 
 // Errors of the state machine. A transition that returns one of them
@@ -127,7 +125,7 @@ func (r *Record) Ask(now time.Time, requests map[string]json.RawMessage) error {
 	}
 	keys := slices.Sorted(maps.Keys(requests))
 	for _, k := range keys {
-		if err := wire.CheckKey(k); err != nil {
+		if err := checkKey(k); err != nil {
 			return err
 		}
 		if slices.Contains(r.Issued, k) {
@@ -219,6 +217,24 @@ func (r *Record) Cancel(now time.Time) bool {
 	}
 	r.Status, r.Updated, r.Pending, r.State = StatusCancelled, now, nil, ""
 	return true
+}
+
+// maxKeyLen bounds an input request's key.
+const maxKeyLen = 256
+
+// checkKey refuses an empty key, one longer than maxKeyLen bytes, and one
+// holding control characters. Any other string is a key on the wire (the
+// adapters number a form's second ask "Deploy#2").
+func checkKey(k string) error {
+	if k == "" || len(k) > maxKeyLen {
+		return fmt.Errorf("tasks: input request key %q: want 1 to %d bytes", k, maxKeyLen)
+	}
+	for _, r := range k {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("tasks: input request key %q holds a control character", k)
+		}
+	}
+	return nil
 }
 
 // isObject reports whether raw is a JSON object.
