@@ -1,14 +1,12 @@
 package tasks
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"time"
@@ -159,6 +157,10 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if opts.Tools == nil && !mayConcernTasks(body) {
+			next.ServeHTTP(w, r) // neither a tasks/* request nor a call declaring the extension
+			return
+		}
 		var env envelope
 		if json.Unmarshal(body, &env) != nil || len(env.ID) == 0 {
 			next.ServeHTTP(w, r) // a batch, a notification or malformed: next answers
@@ -187,6 +189,14 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 	})
 }
 
+// mayConcernTasks reports whether body may be a tasks/* request or declare
+// the extension: false only when neither name is in it and it has no
+// escape that could spell one.
+func mayConcernTasks(body []byte) bool {
+	return bytes.IndexByte(body, '\\') >= 0 || bytes.Contains(body, []byte(`"tasks/`)) ||
+		bytes.Contains(body, []byte(Extension))
+}
+
 // serveMethod answers a tasks/* request.
 func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, env envelope, meta *requestMeta, next http.Handler, principal func(*http.Request) string) {
 	switch env.Method {
@@ -209,7 +219,7 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, env envelop
 // serveCall runs a tools/call that declares the extension through next and
 // turns an input_required answer into a task.
 func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration, mode Mode) {
-	rec := httptest.NewRecorder()
+	rec := newRecorder()
 	next.ServeHTTP(rec, r)
 	step, ok := readStep(rec)
 	if !ok || (mode == ModeAsk) != (step.Requests != nil) || step.Err != nil {
@@ -259,11 +269,11 @@ func (s *Server) serveBackground(w http.ResponseWriter, r *http.Request, env env
 	go func() {
 		defer cancel()
 		defer s.running.Delete(task.ID)
-		rec := httptest.NewRecorder()
+		rec := newRecorder()
 		next.ServeHTTP(rec, req)
 		step, ok := readStep(rec)
 		if !ok {
-			step = Step{Err: &Error{Code: CodeInternal, Message: "the tool gave no JSON-RPC response (HTTP " + strconv.Itoa(rec.Code) + ")"}}
+			step = Step{Err: &Error{Code: CodeInternal, Message: "the tool gave no JSON-RPC response (HTTP " + strconv.Itoa(rec.status()) + ")"}}
 		}
 		if step.Requests != nil {
 			step = Step{Err: &Error{Code: CodeInternal, Message: "a background task cannot ask for input"}}
@@ -314,46 +324,78 @@ func (s *Server) rerun(ctx context.Context, r *http.Request, rec Record, next ht
 	if next == nil {
 		return Step{Err: &Error{Code: CodeInternal, Message: "no handler to run the task's tool"}}
 	}
-	params, perr := retryParams(rec)
+	body, perr := retryBody(rec)
 	if perr != nil {
 		return Step{Err: perr}
 	}
-	body, _ := json.Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(`"task-` + rec.ID + `"`), Method: "tools/call", Params: params})
 	req := r.Clone(ctx)
 	req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
 	req.Header.Set("Mcp-Method", "tools/call")
 	req.Header.Set("Mcp-Name", rec.Tool)
-	out := httptest.NewRecorder()
+	out := newRecorder()
 	next.ServeHTTP(out, req)
 	step, ok := readStep(out)
 	if !ok {
-		return Step{Err: &Error{Code: CodeInternal, Message: "the tool's run gave no JSON-RPC response (HTTP " + strconv.Itoa(out.Code) + ")"}}
+		return Step{Err: &Error{Code: CodeInternal, Message: "the tool's run gave no JSON-RPC response (HTTP " + strconv.Itoa(out.status()) + ")"}}
 	}
 	return step
+}
+
+// retryBody returns the 2026-07-28 retry of task rec's tools/call, a
+// JSON-RPC request with id "task-<id>" and the params of retryParams.
+func retryBody(rec Record) ([]byte, *Error) {
+	id, err := json.Marshal("task-" + rec.ID)
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Message: err.Error()}
+	}
+	b := make([]byte, 0, len(rec.Args)+len(rec.State)+len(id)+512)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"method":"tools/call","params":`...)
+	b, perr := appendRetryParams(b, rec)
+	if perr != nil {
+		return nil, perr
+	}
+	return append(b, '}'), nil
 }
 
 // retryParams returns the params of the 2026-07-28 retry of task rec's
 // tools/call: its call with the answers of the round and the sealed state
 // the task kept.
 func retryParams(rec Record) (json.RawMessage, *Error) {
-	var p map[string]json.RawMessage
-	if err := json.Unmarshal(rec.Args, &p); err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "the task's call does not decode: " + err.Error()}
+	return appendRetryParams(nil, rec)
+}
+
+// appendRetryParams appends retryParams(rec) to b.
+func appendRetryParams(b []byte, rec Record) ([]byte, *Error) {
+	args := bytes.TrimSpace(rec.Args)
+	if len(args) < 2 || args[0] != '{' || !json.Valid(args) {
+		return nil, &Error{Code: CodeInternal, Message: "the task's call is not a JSON object"}
 	}
 	answers, err := json.Marshal(rec.RoundAnswers())
 	if err != nil {
 		return nil, &Error{Code: CodeInternal, Message: err.Error()}
 	}
-	p["inputResponses"] = answers
+	// The call's members (callArgs left out any answers and state of
+	// its own), then the round's.
+	inner := bytes.TrimSpace(args[1 : len(args)-1])
+	b = append(b, '{')
+	if len(inner) > 0 {
+		b = append(b, inner...)
+		b = append(b, ',')
+	}
+	b = append(b, `"inputResponses":`...)
+	b = append(b, answers...)
 	if rec.State != "" {
-		p["requestState"], _ = json.Marshal(rec.State)
+		st, err := json.Marshal(rec.State)
+		if err != nil {
+			return nil, &Error{Code: CodeInternal, Message: err.Error()}
+		}
+		b = append(b, `,"requestState":`...)
+		b = append(b, st...)
 	}
-	params, err := json.Marshal(p)
-	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: err.Error()}
-	}
-	return params, nil
+	return append(b, '}'), nil
 }
 
 // response is a JSON-RPC response.
@@ -366,9 +408,9 @@ type response struct {
 // readStep reads the JSON-RPC response of a recorded tools/call, in JSON
 // or as an event stream, as a Step: input_required (with its sealed
 // state), a result or an error.
-func readStep(rec *httptest.ResponseRecorder) (Step, bool) {
-	raw := rec.Body.Bytes()
-	if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream") {
+func readStep(rec *recorder) (Step, bool) {
+	raw := rec.body.Bytes()
+	if strings.HasPrefix(rec.header.Get("Content-Type"), "text/event-stream") {
 		raw = lastEventData(raw)
 	}
 	return stepOf(raw)
@@ -406,33 +448,82 @@ func stepOf(raw []byte) (Step, bool) {
 // holds a JSON-RPC response.
 func lastEventData(stream []byte) []byte {
 	var last, data []byte
-	sc := bufio.NewScanner(bytes.NewReader(stream))
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
+	lines := 0 // data lines of the current event
+	end := func() {
+		if bytes.Contains(data, []byte(`"result"`)) || bytes.Contains(data, []byte(`"error"`)) {
+			last = data
+		}
+		data, lines = nil, 0
+	}
+	for len(stream) > 0 {
+		line := stream
+		if i := bytes.IndexByte(stream, '\n'); i >= 0 {
+			line, stream = stream[:i], stream[i+1:]
+		} else {
+			stream = nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
 		switch {
 		case bytes.HasPrefix(line, []byte("data:")):
-			data = append(data, bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" "))...)
-		case len(line) == 0:
-			if bytes.Contains(data, []byte(`"result"`)) || bytes.Contains(data, []byte(`"error"`)) {
-				last = data
+			d := bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" "))
+			if lines == 0 {
+				data = d // the stream's own bytes: most events have one data line
+			} else {
+				data = append(append([]byte(nil), data...), d...)
 			}
-			data = nil
+			lines++
+		case len(line) == 0:
+			end()
 		}
 	}
-	if bytes.Contains(data, []byte(`"result"`)) || bytes.Contains(data, []byte(`"error"`)) {
-		last = data
-	}
+	end()
 	return last
 }
 
+// recorder is the http.ResponseWriter a call through next is run into:
+// it keeps the status, headers and body in memory.
+type recorder struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func newRecorder() *recorder { return &recorder{header: http.Header{}} }
+
+// status returns the status sent, 200 when none was.
+func (w *recorder) status() int {
+	if w.code == 0 {
+		return http.StatusOK
+	}
+	return w.code
+}
+
+// Header implements http.ResponseWriter.
+func (w *recorder) Header() http.Header { return w.header }
+
+// WriteHeader implements http.ResponseWriter; the first status stands.
+func (w *recorder) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+// Write implements http.ResponseWriter.
+func (w *recorder) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+// Flush implements http.Flusher: there is nothing to flush.
+func (w *recorder) Flush() {}
+
 // copyResponse sends a recorded response unchanged.
-func copyResponse(w http.ResponseWriter, rec *httptest.ResponseRecorder) {
-	for k, v := range rec.Header() {
+func copyResponse(w http.ResponseWriter, rec *recorder) {
+	for k, v := range rec.header {
 		w.Header()[k] = v
 	}
-	w.WriteHeader(rec.Code)
-	_, _ = w.Write(rec.Body.Bytes())
+	w.WriteHeader(rec.status())
+	_, _ = w.Write(rec.body.Bytes())
 }
 
 // writeResult sends a JSON-RPC result.
