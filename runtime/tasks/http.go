@@ -100,7 +100,28 @@ type requestMeta struct {
 			Extensions map[string]json.RawMessage `json:"extensions"`
 		} `json:"io.modelcontextprotocol/clientCapabilities"`
 	} `json:"_meta"`
-	TaskID string `json:"taskId"`
+	TaskID         *string                    `json:"taskId"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	// decoded reports that the params decoded into the fields above
+	// without error: a tasks/* request then need not decode them again.
+	decoded bool
+}
+
+// taskID returns params.taskId, "" when absent.
+func (m *requestMeta) taskID() string {
+	if m.TaskID == nil {
+		return ""
+	}
+	return *m.TaskID
+}
+
+// params returns the params of a tasks/* request as decoded with m, nil
+// when they did not decode.
+func (m *requestMeta) params() *updateParams {
+	if !m.decoded {
+		return nil
+	}
+	return &updateParams{TaskID: m.TaskID, InputResponses: m.InputResponses}
 }
 
 // declared reports whether the request declares the extension.
@@ -147,7 +168,7 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		body, err := readBody(w, r, limit)
 		if err != nil {
 			status := http.StatusBadRequest
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
@@ -167,7 +188,7 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 			return
 		}
 		var meta requestMeta
-		_ = json.Unmarshal(env.Params, &meta)
+		meta.decoded = json.Unmarshal(env.Params, &meta) == nil
 		var policy Policy
 		if env.Method == "tools/call" && opts.Tools != nil {
 			policy = opts.Tools(meta.Name)
@@ -189,6 +210,16 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 	})
 }
 
+// readBody reads the body of r, at most limit bytes.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if r.ContentLength > 0 && r.ContentLength <= limit {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead) // room for the read that finds the end
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	return buf.Bytes(), err
+}
+
 // mayConcernTasks reports whether body may be a tasks/* request or declare
 // the extension: false only when neither name is in it and it has no
 // escape that could spell one.
@@ -201,12 +232,12 @@ func mayConcernTasks(body []byte) bool {
 func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, env envelope, meta *requestMeta, next http.Handler, principal func(*http.Request) string) {
 	switch env.Method {
 	case MethodGet, MethodUpdate, MethodCancel:
-		if name := strings.TrimSpace(r.Header.Get("Mcp-Name")); meta.declared() && name != meta.TaskID {
+		if name := strings.TrimSpace(r.Header.Get("Mcp-Name")); meta.declared() && name != meta.taskID() {
 			writeError(w, env.ID, &Error{Code: codeHeaderMismatch, Message: "the Mcp-Name header does not match params.taskId"})
 			return
 		}
 	}
-	c := Call{Method: env.Method, Params: env.Params, Principal: principal(r), Declared: meta.declared()}
+	c := Call{Method: env.Method, Params: env.Params, Principal: principal(r), Declared: meta.declared(), decoded: meta.params()}
 	c.Run = func(ctx context.Context, rec Record) Step { return s.rerun(ctx, r, rec, next) }
 	res, err := s.Serve(r.Context(), c)
 	if err != nil {
@@ -309,6 +340,10 @@ func toolName(params json.RawMessage) string {
 // callArgs returns the params of a tools/call to run again: name,
 // arguments and _meta, without the answers and state of the round.
 func callArgs(params json.RawMessage) (json.RawMessage, error) {
+	if t := bytes.TrimSpace(params); len(t) > 0 && t[0] == '{' && bytes.IndexByte(t, '\\') < 0 &&
+		!bytes.Contains(t, []byte("inputResponses")) && !bytes.Contains(t, []byte("requestState")) && json.Valid(t) {
+		return append(json.RawMessage(nil), t...), nil // nothing to leave out
+	}
 	var p map[string]json.RawMessage
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, err
@@ -526,13 +561,15 @@ func copyResponse(w http.ResponseWriter, rec *recorder) {
 	_, _ = w.Write(rec.body.Bytes())
 }
 
-// writeResult sends a JSON-RPC result.
+// writeResult sends a JSON-RPC result; id and result are JSON (the id as
+// the request carried it, the result as json.Marshal or Ack made it).
 func writeResult(w http.ResponseWriter, id, result json.RawMessage) {
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  json.RawMessage `json:"result"`
-	}{"2.0", id, result})
+	b := make([]byte, 0, len(id)+len(result)+32)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	b = append(b, '}')
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(b)
 }
