@@ -107,6 +107,15 @@ type requestMeta struct {
 	decoded bool
 }
 
+// toolName returns params.name: as decoded with m, or decoded alone from
+// params when they did not decode whole.
+func (m *requestMeta) toolName(params json.RawMessage) string {
+	if m.decoded {
+		return m.Name
+	}
+	return toolName(params)
+}
+
 // taskID returns params.taskId, "" when absent.
 func (m *requestMeta) taskID() string {
 	if m.TaskID == nil {
@@ -203,9 +212,9 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 		case !meta.declared():
 			next.ServeHTTP(w, r)
 		case policy.Mode == ModeBackground:
-			s.serveBackground(w, r, env, next, principal(r), ttl)
+			s.serveBackground(w, r, env, meta.toolName(env.Params), next, principal(r), ttl)
 		default:
-			s.serveCall(w, r, env, next, principal(r), ttl, policy.Mode)
+			s.serveCall(w, r, env, meta.toolName(env.Params), next, principal(r), ttl, policy.Mode)
 		}
 	})
 }
@@ -249,7 +258,7 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, env envelop
 
 // serveCall runs a tools/call that declares the extension through next and
 // turns an input_required answer into a task.
-func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration, mode Mode) {
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope, tool string, next http.Handler, principal string, ttl time.Duration, mode Mode) {
 	rec := newRecorder()
 	next.ServeHTTP(rec, r)
 	step, ok := readStep(rec)
@@ -264,7 +273,7 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope,
 		copyResponse(w, rec)
 		return
 	}
-	task, err := s.Create(r.Context(), principal, toolName(env.Params), "", args, ttl)
+	task, err := s.Create(r.Context(), principal, tool, "", args, ttl)
 	if err == nil {
 		task, err = s.Settle(r.Context(), task.ID, step)
 	}
@@ -282,13 +291,13 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope,
 
 // serveBackground answers a tools/call with a new working task and runs
 // the tool in the background on this instance; tasks/cancel stops it.
-func (s *Server) serveBackground(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration) {
+func (s *Server) serveBackground(w http.ResponseWriter, r *http.Request, env envelope, tool string, next http.Handler, principal string, ttl time.Duration) {
 	args, err := callArgs(env.Params)
 	if err != nil {
 		next.ServeHTTP(w, r)
 		return
 	}
-	task, err := s.Create(r.Context(), principal, toolName(env.Params), "", args, ttl)
+	task, err := s.Create(r.Context(), principal, tool, "", args, ttl)
 	if err != nil {
 		writeError(w, env.ID, &Error{Code: CodeInternal, Message: "the task could not be stored: " + err.Error()})
 		return
