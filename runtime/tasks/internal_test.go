@@ -73,8 +73,8 @@ func TestLastEventData(t *testing.T) {
 	for _, c := range []struct{ stream, want string }{
 		{"event: message\ndata: {\"result\":{}}\n\n", `{"result":{}}`},
 		{"data: {\"method\":\"x\"}\n\ndata: {\"id\":1,\"result\":{\"a\":1}}\n\n", `{"id":1,"result":{"a":1}}`},
-		{"data: {\"error\":\r\ndata: {}}\r\n\r\n", `{"error":{}}`},                  // CRLF lines, two data lines
-		{"data:{\"result\":1}", `{"result":1}`},                                      // no final blank line, no space
+		{"data: {\"error\":\r\ndata: {}}\r\n\r\n", `{"error":{}}`},                    // CRLF lines, two data lines
+		{"data:{\"result\":1}", `{"result":1}`},                                       // no final blank line, no space
 		{"data: {\"result\":1}\n\ndata: {\"method\":\"notify\"}\n\n", `{"result":1}`}, // a later event without a response
 		{": ok\n\n", ``},
 	} {
