@@ -470,8 +470,11 @@ func stepOf(raw []byte) (Step, bool) {
 	if resp.Error != nil {
 		return Step{Err: resp.Error}, true
 	}
-	if !isObject(resp.Result) {
-		return Step{}, false
+	if t := bytes.TrimLeft(resp.Result, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return Step{}, false // Unmarshal checked that it is JSON: an object when it starts so
+	}
+	if bytes.IndexByte(resp.Result, '\\') < 0 && !bytes.Contains(resp.Result, []byte("input_required")) {
+		return Step{Result: resp.Result}, true // cannot say input_required, even escaped
 	}
 	var ir struct {
 		ResultType    string                     `json:"resultType"`
