@@ -1,14 +1,12 @@
 package tasks
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"time"
@@ -102,7 +100,37 @@ type requestMeta struct {
 			Extensions map[string]json.RawMessage `json:"extensions"`
 		} `json:"io.modelcontextprotocol/clientCapabilities"`
 	} `json:"_meta"`
-	TaskID string `json:"taskId"`
+	TaskID         *string                    `json:"taskId"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	// decoded reports that the params decoded into the fields above
+	// without error: a tasks/* request then need not decode them again.
+	decoded bool
+}
+
+// toolName returns params.name: as decoded with m, or decoded alone from
+// params when they did not decode whole.
+func (m *requestMeta) toolName(params json.RawMessage) string {
+	if m.decoded {
+		return m.Name
+	}
+	return toolName(params)
+}
+
+// taskID returns params.taskId, "" when absent.
+func (m *requestMeta) taskID() string {
+	if m.TaskID == nil {
+		return ""
+	}
+	return *m.TaskID
+}
+
+// params returns the params of a tasks/* request as decoded with m, nil
+// when they did not decode.
+func (m *requestMeta) params() *updateParams {
+	if !m.decoded {
+		return nil
+	}
+	return &updateParams{TaskID: m.TaskID, InputResponses: m.InputResponses}
 }
 
 // declared reports whether the request declares the extension.
@@ -149,7 +177,7 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		body, err := readBody(w, r, limit)
 		if err != nil {
 			status := http.StatusBadRequest
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
@@ -159,13 +187,17 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if opts.Tools == nil && !mayConcernTasks(body) {
+			next.ServeHTTP(w, r) // neither a tasks/* request nor a call declaring the extension
+			return
+		}
 		var env envelope
 		if json.Unmarshal(body, &env) != nil || len(env.ID) == 0 {
 			next.ServeHTTP(w, r) // a batch, a notification or malformed: next answers
 			return
 		}
 		var meta requestMeta
-		_ = json.Unmarshal(env.Params, &meta)
+		meta.decoded = json.Unmarshal(env.Params, &meta) == nil
 		var policy Policy
 		if env.Method == "tools/call" && opts.Tools != nil {
 			policy = opts.Tools(meta.Name)
@@ -180,23 +212,41 @@ func (s *Server) HTTP(next http.Handler, opts HTTPOptions) http.Handler {
 		case !meta.declared():
 			next.ServeHTTP(w, r)
 		case policy.Mode == ModeBackground:
-			s.serveBackground(w, r, env, next, principal(r), ttl)
+			s.serveBackground(w, r, env, meta.toolName(env.Params), next, principal(r), ttl)
 		default:
-			s.serveCall(w, r, env, next, principal(r), ttl, policy.Mode)
+			s.serveCall(w, r, env, meta.toolName(env.Params), next, principal(r), ttl, policy.Mode)
 		}
 	})
+}
+
+// readBody reads the body of r, at most limit bytes.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if r.ContentLength > 0 && r.ContentLength <= limit {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead) // room for the read that finds the end
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	return buf.Bytes(), err
+}
+
+// mayConcernTasks reports whether body may be a tasks/* request or declare
+// the extension: false only when neither name is in it and it has no
+// escape that could spell one.
+func mayConcernTasks(body []byte) bool {
+	return bytes.IndexByte(body, '\\') >= 0 || bytes.Contains(body, []byte(`"tasks/`)) ||
+		bytes.Contains(body, []byte(Extension))
 }
 
 // serveMethod answers a tasks/* request.
 func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, env envelope, meta *requestMeta, next http.Handler, principal func(*http.Request) string) {
 	switch env.Method {
 	case MethodGet, MethodUpdate, MethodCancel:
-		if name := strings.TrimSpace(r.Header.Get("Mcp-Name")); meta.declared() && name != meta.TaskID {
+		if name := strings.TrimSpace(r.Header.Get("Mcp-Name")); meta.declared() && name != meta.taskID() {
 			writeError(w, env.ID, &Error{Code: codeHeaderMismatch, Message: "the Mcp-Name header does not match params.taskId"})
 			return
 		}
 	}
-	c := Call{Method: env.Method, Params: env.Params, Principal: principal(r), Declared: meta.declared()}
+	c := Call{Method: env.Method, Params: env.Params, Principal: principal(r), Declared: meta.declared(), decoded: meta.params()}
 	c.Run = func(ctx context.Context, rec Record) Step { return s.rerun(ctx, r, rec, next) }
 	res, err := s.Serve(r.Context(), c)
 	if err != nil {
@@ -208,8 +258,8 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, env envelop
 
 // serveCall runs a tools/call that declares the extension through next and
 // turns an input_required answer into a task.
-func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration, mode Mode) {
-	rec := httptest.NewRecorder()
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope, tool string, next http.Handler, principal string, ttl time.Duration, mode Mode) {
+	rec := newRecorder()
 	next.ServeHTTP(rec, r)
 	step, ok := readStep(rec)
 	if !ok || (mode == ModeAsk) != (step.Requests != nil) || step.Err != nil {
@@ -223,7 +273,7 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope,
 		copyResponse(w, rec)
 		return
 	}
-	task, err := s.Create(r.Context(), principal, toolName(env.Params), "", args, ttl)
+	task, err := s.Create(r.Context(), principal, tool, "", args, ttl)
 	if err == nil {
 		task, err = s.Settle(r.Context(), task.ID, step)
 	}
@@ -241,13 +291,13 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, env envelope,
 
 // serveBackground answers a tools/call with a new working task and runs
 // the tool in the background on this instance; tasks/cancel stops it.
-func (s *Server) serveBackground(w http.ResponseWriter, r *http.Request, env envelope, next http.Handler, principal string, ttl time.Duration) {
+func (s *Server) serveBackground(w http.ResponseWriter, r *http.Request, env envelope, tool string, next http.Handler, principal string, ttl time.Duration) {
 	args, err := callArgs(env.Params)
 	if err != nil {
 		next.ServeHTTP(w, r)
 		return
 	}
-	task, err := s.Create(r.Context(), principal, toolName(env.Params), "", args, ttl)
+	task, err := s.Create(r.Context(), principal, tool, "", args, ttl)
 	if err != nil {
 		writeError(w, env.ID, &Error{Code: CodeInternal, Message: "the task could not be stored: " + err.Error()})
 		return
@@ -259,11 +309,11 @@ func (s *Server) serveBackground(w http.ResponseWriter, r *http.Request, env env
 	go func() {
 		defer cancel()
 		defer s.running.Delete(task.ID)
-		rec := httptest.NewRecorder()
+		rec := newRecorder()
 		next.ServeHTTP(rec, req)
 		step, ok := readStep(rec)
 		if !ok {
-			step = Step{Err: &Error{Code: CodeInternal, Message: "the tool gave no JSON-RPC response (HTTP " + strconv.Itoa(rec.Code) + ")"}}
+			step = Step{Err: &Error{Code: CodeInternal, Message: "the tool gave no JSON-RPC response (HTTP " + strconv.Itoa(rec.status()) + ")"}}
 		}
 		if step.Requests != nil {
 			step = Step{Err: &Error{Code: CodeInternal, Message: "a background task cannot ask for input"}}
@@ -299,6 +349,10 @@ func toolName(params json.RawMessage) string {
 // callArgs returns the params of a tools/call to run again: name,
 // arguments and _meta, without the answers and state of the round.
 func callArgs(params json.RawMessage) (json.RawMessage, error) {
+	if t := bytes.TrimSpace(params); len(t) > 0 && t[0] == '{' && bytes.IndexByte(t, '\\') < 0 &&
+		!bytes.Contains(t, []byte("inputResponses")) && !bytes.Contains(t, []byte("requestState")) && json.Valid(t) {
+		return append(json.RawMessage(nil), t...), nil // nothing to leave out
+	}
 	var p map[string]json.RawMessage
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, err
@@ -314,46 +368,78 @@ func (s *Server) rerun(ctx context.Context, r *http.Request, rec Record, next ht
 	if next == nil {
 		return Step{Err: &Error{Code: CodeInternal, Message: "no handler to run the task's tool"}}
 	}
-	params, perr := retryParams(rec)
+	body, perr := retryBody(rec)
 	if perr != nil {
 		return Step{Err: perr}
 	}
-	body, _ := json.Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(`"task-` + rec.ID + `"`), Method: "tools/call", Params: params})
 	req := r.Clone(ctx)
 	req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
 	req.Header.Set("Mcp-Method", "tools/call")
 	req.Header.Set("Mcp-Name", rec.Tool)
-	out := httptest.NewRecorder()
+	out := newRecorder()
 	next.ServeHTTP(out, req)
 	step, ok := readStep(out)
 	if !ok {
-		return Step{Err: &Error{Code: CodeInternal, Message: "the tool's run gave no JSON-RPC response (HTTP " + strconv.Itoa(out.Code) + ")"}}
+		return Step{Err: &Error{Code: CodeInternal, Message: "the tool's run gave no JSON-RPC response (HTTP " + strconv.Itoa(out.status()) + ")"}}
 	}
 	return step
+}
+
+// retryBody returns the 2026-07-28 retry of task rec's tools/call, a
+// JSON-RPC request with id "task-<id>" and the params of retryParams.
+func retryBody(rec Record) ([]byte, *Error) {
+	id, err := json.Marshal("task-" + rec.ID)
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Message: err.Error()}
+	}
+	b := make([]byte, 0, len(rec.Args)+len(rec.State)+len(id)+512)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"method":"tools/call","params":`...)
+	b, perr := appendRetryParams(b, rec)
+	if perr != nil {
+		return nil, perr
+	}
+	return append(b, '}'), nil
 }
 
 // retryParams returns the params of the 2026-07-28 retry of task rec's
 // tools/call: its call with the answers of the round and the sealed state
 // the task kept.
 func retryParams(rec Record) (json.RawMessage, *Error) {
-	var p map[string]json.RawMessage
-	if err := json.Unmarshal(rec.Args, &p); err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "the task's call does not decode: " + err.Error()}
+	return appendRetryParams(nil, rec)
+}
+
+// appendRetryParams appends retryParams(rec) to b.
+func appendRetryParams(b []byte, rec Record) ([]byte, *Error) {
+	args := bytes.TrimSpace(rec.Args)
+	if len(args) < 2 || args[0] != '{' || !json.Valid(args) {
+		return nil, &Error{Code: CodeInternal, Message: "the task's call is not a JSON object"}
 	}
 	answers, err := json.Marshal(rec.RoundAnswers())
 	if err != nil {
 		return nil, &Error{Code: CodeInternal, Message: err.Error()}
 	}
-	p["inputResponses"] = answers
+	// The call's members (callArgs left out any answers and state of
+	// its own), then the round's.
+	inner := bytes.TrimSpace(args[1 : len(args)-1])
+	b = append(b, '{')
+	if len(inner) > 0 {
+		b = append(b, inner...)
+		b = append(b, ',')
+	}
+	b = append(b, `"inputResponses":`...)
+	b = append(b, answers...)
 	if rec.State != "" {
-		p["requestState"], _ = json.Marshal(rec.State)
+		st, err := json.Marshal(rec.State)
+		if err != nil {
+			return nil, &Error{Code: CodeInternal, Message: err.Error()}
+		}
+		b = append(b, `,"requestState":`...)
+		b = append(b, st...)
 	}
-	params, err := json.Marshal(p)
-	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: err.Error()}
-	}
-	return params, nil
+	return append(b, '}'), nil
 }
 
 // response is a JSON-RPC response.
@@ -366,9 +452,9 @@ type response struct {
 // readStep reads the JSON-RPC response of a recorded tools/call, in JSON
 // or as an event stream, as a Step: input_required (with its sealed
 // state), a result or an error.
-func readStep(rec *httptest.ResponseRecorder) (Step, bool) {
-	raw := rec.Body.Bytes()
-	if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream") {
+func readStep(rec *recorder) (Step, bool) {
+	raw := rec.body.Bytes()
+	if strings.HasPrefix(rec.header.Get("Content-Type"), "text/event-stream") {
 		raw = lastEventData(raw)
 	}
 	return stepOf(raw)
@@ -384,8 +470,11 @@ func stepOf(raw []byte) (Step, bool) {
 	if resp.Error != nil {
 		return Step{Err: resp.Error}, true
 	}
-	if !isObject(resp.Result) {
-		return Step{}, false
+	if t := bytes.TrimLeft(resp.Result, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return Step{}, false // Unmarshal checked that it is JSON: an object when it starts so
+	}
+	if bytes.IndexByte(resp.Result, '\\') < 0 && !bytes.Contains(resp.Result, []byte("input_required")) {
+		return Step{Result: resp.Result}, true // cannot say input_required, even escaped
 	}
 	var ir struct {
 		ResultType    string                     `json:"resultType"`
@@ -406,42 +495,93 @@ func stepOf(raw []byte) (Step, bool) {
 // holds a JSON-RPC response.
 func lastEventData(stream []byte) []byte {
 	var last, data []byte
-	sc := bufio.NewScanner(bytes.NewReader(stream))
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
+	lines := 0 // data lines of the current event
+	end := func() {
+		if bytes.Contains(data, []byte(`"result"`)) || bytes.Contains(data, []byte(`"error"`)) {
+			last = data
+		}
+		data, lines = nil, 0
+	}
+	for len(stream) > 0 {
+		line := stream
+		if i := bytes.IndexByte(stream, '\n'); i >= 0 {
+			line, stream = stream[:i], stream[i+1:]
+		} else {
+			stream = nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
 		switch {
 		case bytes.HasPrefix(line, []byte("data:")):
-			data = append(data, bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" "))...)
-		case len(line) == 0:
-			if bytes.Contains(data, []byte(`"result"`)) || bytes.Contains(data, []byte(`"error"`)) {
-				last = data
+			d := bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" "))
+			if lines == 0 {
+				data = d // the stream's own bytes: most events have one data line
+			} else {
+				data = append(append([]byte(nil), data...), d...)
 			}
-			data = nil
+			lines++
+		case len(line) == 0:
+			end()
 		}
 	}
-	if bytes.Contains(data, []byte(`"result"`)) || bytes.Contains(data, []byte(`"error"`)) {
-		last = data
-	}
+	end()
 	return last
 }
 
-// copyResponse sends a recorded response unchanged.
-func copyResponse(w http.ResponseWriter, rec *httptest.ResponseRecorder) {
-	for k, v := range rec.Header() {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(rec.Code)
-	_, _ = w.Write(rec.Body.Bytes())
+// recorder is the http.ResponseWriter a call through next is run into:
+// it keeps the status, headers and body in memory.
+type recorder struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
 }
 
-// writeResult sends a JSON-RPC result.
+func newRecorder() *recorder { return &recorder{header: http.Header{}} }
+
+// status returns the status sent, 200 when none was.
+func (w *recorder) status() int {
+	if w.code == 0 {
+		return http.StatusOK
+	}
+	return w.code
+}
+
+// Header implements http.ResponseWriter.
+func (w *recorder) Header() http.Header { return w.header }
+
+// WriteHeader implements http.ResponseWriter; the first status stands.
+func (w *recorder) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+// Write implements http.ResponseWriter.
+func (w *recorder) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+// Flush implements http.Flusher: there is nothing to flush.
+func (w *recorder) Flush() {}
+
+// copyResponse sends a recorded response unchanged.
+func copyResponse(w http.ResponseWriter, rec *recorder) {
+	for k, v := range rec.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.status())
+	_, _ = w.Write(rec.body.Bytes())
+}
+
+// writeResult sends a JSON-RPC result; id and result are JSON (the id as
+// the request carried it, the result as json.Marshal or Ack made it).
 func writeResult(w http.ResponseWriter, id, result json.RawMessage) {
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  json.RawMessage `json:"result"`
-	}{"2.0", id, result})
+	b := make([]byte, 0, len(id)+len(result)+32)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	b = append(b, '}')
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(b)
 }

@@ -239,12 +239,8 @@ func checkKey(k string) error {
 
 // isObject reports whether raw is a JSON object.
 func isObject(raw json.RawMessage) bool {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 || raw[0] != '{' {
-		return false
-	}
-	var m map[string]json.RawMessage
-	return json.Unmarshal(raw, &m) == nil
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '{' && json.Valid(raw)
 }
 
 // RoundAnswers returns the answers to the current round's requests: the

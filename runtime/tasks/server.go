@@ -140,6 +140,24 @@ type Call struct {
 	// Run, when set, runs the task's tool again for this call instead of
 	// Server.Run (an HTTP front runs it with the update's own headers).
 	Run func(ctx context.Context, r Record) Step
+
+	// decoded, when set, is Params as the front decoded them already.
+	decoded *updateParams
+}
+
+// params decodes c.Params, or returns what the front decoded.
+func (c *Call) params() (updateParams, error) {
+	if c.decoded != nil {
+		return *c.decoded, nil
+	}
+	if c.Method != MethodUpdate {
+		var p getParams
+		err := decodeParams(c.Params, &p)
+		return updateParams{TaskID: p.TaskID}, err
+	}
+	var p updateParams
+	err := decodeParams(c.Params, &p)
+	return p, err
 }
 
 // Serve answers one tasks/* request: the result to send, or an *Error to
@@ -157,8 +175,8 @@ func (s *Server) Serve(ctx context.Context, c Call) (json.RawMessage, error) {
 	if c.Method == MethodUpdate {
 		return s.update(ctx, c)
 	}
-	var p getParams
-	if err := decodeParams(c.Params, &p); err != nil || p.TaskID == nil {
+	p, err := c.params()
+	if err != nil || p.TaskID == nil {
 		return nil, invalidParams(c.Method+" needs params.taskId, a string", err)
 	}
 	if c.Method == MethodCancel {
@@ -196,8 +214,8 @@ var errUnchanged = errors.New("tasks: unchanged")
 // (others ignored), and an update that answers the last of them runs the
 // tool again before it is acknowledged.
 func (s *Server) update(ctx context.Context, c Call) (json.RawMessage, error) {
-	var p updateParams
-	if err := decodeParams(c.Params, &p); err != nil || p.TaskID == nil || p.InputResponses == nil {
+	p, err := c.params()
+	if err != nil || p.TaskID == nil || p.InputResponses == nil {
 		return nil, invalidParams("tasks/update needs params.taskId, a string, and params.inputResponses, an object", err)
 	}
 	var done bool

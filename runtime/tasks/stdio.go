@@ -179,7 +179,7 @@ func (f *Stdio) route(line []byte) error {
 		return f.toSDK(line)
 	}
 	var meta requestMeta
-	_ = json.Unmarshal(env.Params, &meta)
+	meta.decoded = json.Unmarshal(env.Params, &meta) == nil
 	if meta.Meta.ProtocolVersion != protocolVersion {
 		return f.toSDK(line)
 	}
@@ -222,7 +222,7 @@ func (f *Stdio) route(line []byte) error {
 
 // serveMethod answers a tasks/* request.
 func (f *Stdio) serveMethod(env envelope, meta *requestMeta) {
-	c := Call{Method: env.Method, Params: env.Params, Principal: f.opts.Principal, Declared: meta.declared()}
+	c := Call{Method: env.Method, Params: env.Params, Principal: f.opts.Principal, Declared: meta.declared(), decoded: meta.params()}
 	c.Run = func(ctx context.Context, rec Record) Step {
 		params, perr := retryParams(rec)
 		if perr != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -46,14 +48,14 @@ type MemoryStore struct {
 	Now func() time.Time
 
 	mu      sync.Mutex
-	records map[string][]byte // encoded, so callers never share memory with the store
+	records map[string]*Record // deep copies, so callers never share memory with the store
 	creates int
 }
 
 var _ Store = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty in-memory store.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{records: map[string][]byte{}} }
+func NewMemoryStore() *MemoryStore { return &MemoryStore{records: map[string]*Record{}} }
 
 func (m *MemoryStore) now() time.Time {
 	if m.Now != nil {
@@ -79,20 +81,20 @@ func (m *MemoryStore) Create(ctx context.Context, r Record) error {
 	defer m.mu.Unlock()
 	now := m.now()
 	if m.records == nil {
-		m.records = map[string][]byte{}
+		m.records = map[string]*Record{}
 	}
 	if _, err := m.get(r.ID, now); err == nil {
 		return ErrExists
+	}
+	if err := r.checkJSON(); err != nil {
+		return err
 	}
 	if m.creates++; m.creates%64 == 0 {
 		m.sweep(now)
 	}
 	r.Version = 1
-	b, err := json.Marshal(&r)
-	if err != nil {
-		return err
-	}
-	m.records[r.ID] = b
+	c := r.clone()
+	m.records[r.ID] = &c
 	return nil
 }
 
@@ -105,18 +107,11 @@ func (m *MemoryStore) sweep(now time.Time) {
 	}
 }
 
-// get decodes the live record id; m.mu is held.
-func (m *MemoryStore) get(id string, now time.Time) (Record, error) {
-	b, ok := m.records[id]
-	if !ok {
-		return Record{}, ErrNotFound
-	}
-	var r Record
-	if err := json.Unmarshal(b, &r); err != nil {
-		return Record{}, err
-	}
-	if !r.Alive(now) {
-		return Record{}, ErrNotFound
+// get returns the live record id, held by the store; m.mu is held.
+func (m *MemoryStore) get(id string, now time.Time) (*Record, error) {
+	r, ok := m.records[id]
+	if !ok || !r.Alive(now) {
+		return nil, ErrNotFound
 	}
 	return r, nil
 }
@@ -128,7 +123,11 @@ func (m *MemoryStore) Get(ctx context.Context, id string) (Record, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.get(id, m.now())
+	r, err := m.get(id, m.now())
+	if err != nil {
+		return Record{}, err
+	}
+	return r.clone(), nil
 }
 
 // Update implements Store.
@@ -138,19 +137,77 @@ func (m *MemoryStore) Update(ctx context.Context, id string, fn func(*Record) er
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r, err := m.get(id, m.now())
+	held, err := m.get(id, m.now())
 	if err != nil {
 		return Record{}, err
 	}
+	r := held.clone()
 	if err := fn(&r); err != nil {
+		return Record{}, err
+	}
+	if err := r.checkJSON(); err != nil {
 		return Record{}, err
 	}
 	r.ID = id
 	r.Version++
-	b, err := json.Marshal(&r)
-	if err != nil {
-		return Record{}, err
-	}
-	m.records[id] = b
+	c := r.clone()
+	m.records[id] = &c
 	return r, nil
+}
+
+// clone returns a deep copy of r: no map, slice or error shared with it.
+func (r *Record) clone() Record {
+	c := *r
+	c.Args = cloneRaw(r.Args)
+	c.Result = cloneRaw(r.Result)
+	c.Pending = cloneRawMap(r.Pending)
+	c.Answers = cloneRawMap(r.Answers)
+	c.Issued = slices.Clone(r.Issued)
+	c.Round = slices.Clone(r.Round)
+	if r.Err != nil {
+		e := *r.Err
+		e.Data = cloneRaw(e.Data)
+		c.Err = &e
+	}
+	return c
+}
+
+// checkJSON refuses a record whose raw JSON fields a store that encodes
+// records could not encode, so the in-memory store fails where they do.
+func (r *Record) checkJSON() error {
+	if len(r.Args) > 0 && !json.Valid(r.Args) {
+		return errors.New("tasks: the record's arguments are not valid JSON")
+	}
+	if len(r.Result) > 0 && !json.Valid(r.Result) {
+		return errors.New("tasks: the record's result is not valid JSON")
+	}
+	if r.Err != nil && len(r.Err.Data) > 0 && !json.Valid(r.Err.Data) {
+		return errors.New("tasks: the record's error data is not valid JSON")
+	}
+	for _, m := range []map[string]json.RawMessage{r.Pending, r.Answers} {
+		for k, raw := range m {
+			if !json.Valid(raw) {
+				return fmt.Errorf("tasks: the record's entry %q is not valid JSON", k)
+			}
+		}
+	}
+	return nil
+}
+
+func cloneRaw(raw json.RawMessage) json.RawMessage {
+	if raw == nil {
+		return nil
+	}
+	return append(json.RawMessage{}, raw...)
+}
+
+func cloneRawMap(m map[string]json.RawMessage) map[string]json.RawMessage {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		c[k] = cloneRaw(v)
+	}
+	return c
 }
