@@ -65,6 +65,10 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.serveOnce(w, r)
 		return
 	}
+	if p.isInbox(r) {
+		p.serveInbox(w, r)
+		return
+	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodPost:
 	default:

@@ -210,8 +210,13 @@ func (p *Pages) serveOnce(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, p.path+tok, http.StatusSeeOther)
 }
 
-// issued tells the approvers of the new approval page id, q its
-// question: their one-time links (Config.Notify).
-func (p *Pages) issued(ctx context.Context, id string, q *question) {
+// issued files the new approval page id, q its question, in the store's
+// Index (for the approvers' inboxes) and sends the approvers their
+// one-time links (Config.Notify).
+func (p *Pages) issued(ctx context.Context, id string, q *question) error {
+	if err := p.file(ctx, id, q); err != nil {
+		return err
+	}
 	p.notify(ctx, id, q)
+	return nil
 }

@@ -464,7 +464,9 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 		}
 		expires = old.expires
 	} else if q.Approvers != nil {
-		p.issued(ctx, id, &question{stored: st, expires: expires})
+		if err := p.issued(ctx, id, &question{stored: st, expires: expires}); err != nil {
+			return nil, storeErr("issue", err)
+		}
 	}
 	tok, err := p.sealPage(id, q.Call, now, expires)
 	if err != nil {
