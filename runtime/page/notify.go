@@ -76,13 +76,13 @@ const onceSegment = "once/"
 // approverList returns the principals to notify of q's page: the policy's
 // principals and the members of its groups (Config.Members), each once,
 // in order, those the policy admits only.
-func (p *Pages) approverList(ctx context.Context, q *question) []string {
+func (p *Pages) approverList(ctx context.Context, id string, q *question) []string {
 	names := slices.Clone(q.Approvers.Principals)
 	if p.cfg.Members != nil {
 		for _, g := range q.Approvers.Groups {
 			ms, err := p.cfg.Members(ctx, g)
 			if err != nil {
-				p.notifyFailed(ctx, Notice{Page: "", Tool: q.Tool, Requester: q.Principal}, fmt.Errorf("elicit page: members of group %q: %w", g, err))
+				p.notifyFailed(ctx, Notice{Page: id, Tool: q.Tool, Requester: q.Principal, Message: q.Message, Need: q.Approvers.Need(), Expires: q.expires}, fmt.Errorf("elicit page: members of group %q: %w", g, err))
 				continue
 			}
 			names = append(names, ms...)
@@ -105,7 +105,7 @@ func (p *Pages) notify(ctx context.Context, id string, q *question) {
 		return
 	}
 	now := p.now()
-	for _, who := range p.approverList(ctx, q) {
+	for _, who := range p.approverList(ctx, id, q) {
 		n := Notice{Page: id, Approver: who, Tool: q.Tool, Requester: q.Principal, Message: q.Message, Need: q.Approvers.Need(), Expires: q.expires}
 		tok, err := p.sealer(now, q.expires).Seal(onceBinding, &seal.State{Flows: map[string]string{flowID: id, flowApprover: who, flowNonce: newID()}})
 		if err != nil {
