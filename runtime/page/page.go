@@ -463,6 +463,11 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 			return nil, fmt.Errorf("elicit page: issue: page id %q: %w", id, ErrExpired)
 		}
 		expires = old.expires
+		// Filed again (File is idempotent), in case the first filing
+		// failed; the approvers were notified when it was new.
+		if err := p.file(ctx, id, old); err != nil {
+			return nil, storeErr("issue", err)
+		}
 	} else if q.Approvers != nil {
 		if err := p.issued(ctx, id, &question{stored: st, expires: expires}); err != nil {
 			return nil, storeErr("issue", err)
