@@ -63,6 +63,10 @@
 // requester: the requester's client gets the page's link, saying who must
 // answer, to pass on; one decline ends the question. Refused answers on
 // the page are logged.
+// Each approver's inbox is /elicit/inbox. With ELICIT_NOTIFY_URL and
+// ELICIT_NOTIFY_SECRET (whsec_...), each approver of a new approval page
+// also gets a one-time link to it by a webhook signed as Standard
+// Webhooks says.
 //
 // Signed receipts: --receipts FILE --receipt-key KEY.pem (a PKCS#8 PEM
 // Ed25519 private key) opens a receipt log (runtime/receipt): a JSONL

@@ -84,6 +84,19 @@ func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool
 		Refused: func(_ context.Context, r page.Refusal) {
 			log.Printf("page refused: tool=%s page=%s requester=%s who=%s post=%t: %v", logName(r.Tool), r.Page, logName(r.Requester), logName(r.Who), r.Post, r.Err)
 		}}
+	notify, err := notifierFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	if notify != nil {
+		if identity == nil {
+			return nil, errors.New(NotifyURLEnv + ": the approvers' one-time links need " + TrustedUserHeaderEnv + " (the page must tell the approvers apart)")
+		}
+		cfg.Notify, cfg.NotifyFailed = notify, notifyFailed
+		if !quiet {
+			log.Printf("approvers get their links by webhook to %s", redactURL(os.Getenv(NotifyURLEnv)))
+		}
+	}
 	if identity == nil {
 		cfg.LinkOnly = true
 		if !quiet {

@@ -61,6 +61,14 @@ func setHeaders(w http.ResponseWriter) {
 // stores nothing.
 func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setHeaders(w)
+	if p.isOnce(r) {
+		p.serveOnce(w, r)
+		return
+	}
+	if p.isInbox(r) {
+		p.serveInbox(w, r)
+		return
+	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodPost:
 	default:

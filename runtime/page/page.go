@@ -105,6 +105,17 @@ type Config struct {
 	// the page, in the page's language (runtime.WithMessages's catalog);
 	// nil is the built-in one (English, Japanese).
 	Messages *runtime.Catalog
+	// Notify, when set, delivers each allowed approver of a new approval
+	// page (runtime.WithApprovers) a one-time link to it (Notice): the
+	// policy's principals, and the members of its groups that Members
+	// lists. Nil sends nothing: the requester passes the link on.
+	Notify Notifier
+	// NotifyFailed, when set, hears each notice Notify failed to deliver
+	// (the page is issued all the same).
+	NotifyFailed func(ctx context.Context, n Notice, err error)
+	// Members lists the members of a group, for Notify (Member still
+	// decides who may answer); nil notifies the policy's principals only.
+	Members func(ctx context.Context, group string) ([]string, error)
 }
 
 // Pages issues hosted form pages and serves them: it is the http.Handler
@@ -452,6 +463,15 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 			return nil, fmt.Errorf("elicit page: issue: page id %q: %w", id, ErrExpired)
 		}
 		expires = old.expires
+		// Filed again (File is idempotent), in case the first filing
+		// failed; the approvers were notified when it was new.
+		if err := p.file(ctx, id, old); err != nil {
+			return nil, storeErr("issue", err)
+		}
+	} else if q.Approvers != nil {
+		if err := p.issued(ctx, id, &question{stored: st, expires: expires}); err != nil {
+			return nil, storeErr("issue", err)
+		}
 	}
 	tok, err := p.sealPage(id, q.Call, now, expires)
 	if err != nil {

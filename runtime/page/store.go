@@ -166,6 +166,10 @@ type MemoryStore struct {
 	calls    map[string]memCall
 	byClient map[string]int
 	exp      pageHeap
+	// inbox is the Index: page ids by principal or group key
+	// (inboxKey), with their until; filed counts its entries.
+	inbox map[string]map[string]time.Time
+	filed int
 }
 
 type memPage struct {
