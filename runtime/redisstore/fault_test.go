@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,8 +35,16 @@ type ownRedis struct {
 
 // startRedis starts a redis-server on port, skipping the test where
 // there is none unless ELICITGEN_REQUIRE_REDIS=1.
-func startRedis(t *testing.T, port int) *ownRedis {
+func startRedis(t *testing.T) *ownRedis {
 	t.Helper()
+	// A port no other run holds: tests of other checkouts (and .ci/run's
+	// own Redis) may run beside this one.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		if os.Getenv("ELICITGEN_REQUIRE_REDIS") == "1" {
 			t.Fatal("ELICITGEN_REQUIRE_REDIS=1 but there is no redis-server")
@@ -135,7 +144,7 @@ func TestStoreThatForgotFailsClosed(t *testing.T) {
 	ctx := context.Background()
 	for _, loss := range []string{"restart", "FLUSHALL", "FLUSHDB"} {
 		t.Run(loss, func(t *testing.T) {
-			r := startRedis(t, 6421)
+			r := startRedis(t)
 			a, b := openStarted(t, r), openStarted(t, r)
 			old := epochOf(t, a)
 			if e := epochOf(t, b); e != old {
@@ -198,7 +207,7 @@ func (c *countingStore) Claim(ctx context.Context, cl seal.Claim) (seal.Claimed,
 // the issue time, and the second claim after the flush won).
 func TestWrappedStoreAfterFlush(t *testing.T) {
 	ctx := context.Background()
-	r := startRedis(t, 6425)
+	r := startRedis(t)
 	w := &countingStore{ReplayStore: openStarted(t, r)}
 	keys := seal.NewRandomKeyRing()
 	sealer := &seal.Sealer{Keys: keys}
@@ -233,7 +242,7 @@ func TestWrappedStoreAfterFlush(t *testing.T) {
 // can evict claim keys, unless AllowEviction gives the reason.
 func TestEvictionPolicyRefused(t *testing.T) {
 	ctx := context.Background()
-	r := startRedis(t, 6422)
+	r := startRedis(t)
 	c := r.client()
 	defer c.Close()
 	for _, policy := range []string{"allkeys-lru", "allkeys-random", "volatile-lru", "volatile-ttl", "allkeys-lfu"} {
@@ -268,7 +277,7 @@ func TestEvictionPolicyRefused(t *testing.T) {
 // person is asked again rather than finding the approval used.
 func TestFrozenRedis(t *testing.T) {
 	ctx := context.Background()
-	r := startRedis(t, 6423)
+	r := startRedis(t)
 	s := openStarted(t, r)
 	s.Timeout = 300 * time.Millisecond
 	epoch := epochOf(t, s)
@@ -298,7 +307,7 @@ func TestFrozenRedis(t *testing.T) {
 // ClockSkew past its state on Redis's clock.
 func TestClockSkewRefused(t *testing.T) {
 	ctx := context.Background()
-	r := startRedis(t, 6424)
+	r := startRedis(t)
 	s := openStarted(t, r)
 	s.ClockSkew = time.Second
 	epoch := epochOf(t, s)
@@ -326,7 +335,7 @@ func TestClockSkewRefused(t *testing.T) {
 // state sealed before the flush is refused.
 func TestFreshRedisTwoInstances(t *testing.T) {
 	ctx := context.Background()
-	r := startRedis(t, 6426)
+	r := startRedis(t)
 	keys := seal.NewRandomKeyRing()
 	a := &adapter.Options{Keys: keys, Replay: openStarted(t, r)}
 	b := &adapter.Options{Keys: keys, Replay: openStarted(t, r)}
