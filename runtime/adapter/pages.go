@@ -16,7 +16,7 @@ import (
 // (nil: the client's form asks it); an override the client cannot take is
 // an unavailable error. It runs with x.mu held.
 func (x *Exchange) route(ctx context.Context, key string, req *runtime.Request) (deliver.Delivery, error) {
-	if req.Mode == runtime.ModeForm && req.Approvers != nil {
+	if req.Mode == runtime.ModeForm && (req.Approvers != nil || req.StepUp) {
 		if d, err := x.routeApproval(ctx, key, req); d != nil || err != nil {
 			return d, err
 		}
@@ -61,10 +61,13 @@ func (x *Exchange) routeApproval(ctx context.Context, key string, req *runtime.R
 		member = x.routes.Pages.Member()
 	}
 	admitErr := p.Admit(ctx, x.call.Principal, x.call.Principal, member)
-	if admitErr == nil && p.Need() == 1 {
+	if admitErr == nil && p.Need() == 1 && !req.StepUp {
 		return nil, nil
 	}
-	why := "WithApprovers: needs " + p.Who()
+	why := "WithStepUp: needs a passkey on the hosted page"
+	if p != nil {
+		why = "WithApprovers: needs " + p.Who()
+	}
 	if admitErr != nil && x.call.Principal != "" {
 		why += "; the requester cannot answer"
 	}
