@@ -7,7 +7,7 @@
 "use strict";
 (function () {
   const form = document.querySelector("form");
-  if (!form || !form.elements.assertion) return;
+  if (!form || !form.elements.elicit_assertion) return;
   const status = document.getElementById("stepup");
   const fromB64 = (s) => {
     const b = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
@@ -25,7 +25,7 @@
     if (submitting || !button || button.value !== "accept") return;
     ev.preventDefault();
     const body = new URLSearchParams(new FormData(form, button));
-    body.set("stepup", "begin");
+    body.set("elicit_stepup", "begin");
     let res;
     try {
       res = await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
@@ -51,8 +51,8 @@
       status.textContent = String(e);
       return;
     }
-    form.elements.stepup.value = nonce;
-    form.elements.assertion.value = JSON.stringify({
+    form.elements.elicit_stepup.value = nonce;
+    form.elements.elicit_assertion.value = JSON.stringify({
       id: cred.id,
       rawId: toB64(cred.rawId),
       type: cred.type,

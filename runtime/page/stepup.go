@@ -95,11 +95,11 @@ type issuedNonce struct {
 
 // stepUp runs the step-up of the accept enc by who on the page id of q:
 // it returns true when the post carries a valid assertion for it. A post
-// with stepup=begin gets the browser's options (JSON) instead; any other
+// with elicit_stepup=begin gets the browser's options (JSON) instead; any other
 // post is refused, recorded, and counts for nothing.
 func (p *Pages) stepUp(ctx context.Context, w http.ResponseWriter, r *http.Request, id string, q *question, who string, enc []byte) bool {
 	digest := sha256.Sum256(enc)
-	nonce := r.PostForm.Get("stepup")
+	nonce := r.PostForm.Get(formStepUp)
 	if nonce == "begin" {
 		var b [16]byte
 		rand.Read(b[:])
@@ -125,7 +125,7 @@ func (p *Pages) stepUp(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		w.Write(out)
 		return false
 	}
-	if err := p.checkStepUp(ctx, id, q, who, nonce, r.PostForm["assertion"], digest); err != nil {
+	if err := p.checkStepUp(ctx, id, q, who, nonce, r.PostForm[formAssertion], digest); err != nil {
 		if errors.Is(err, ErrStore) {
 			p.notice(w, r, q, http.StatusServiceUnavailable, func(t *text) string { return t.Store })
 			return false
