@@ -28,7 +28,8 @@
     body.set("elicit_stepup", "begin");
     let res;
     try {
-      res = await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
+      // form.action is the buttons named "action": read the attribute.
+      res = await fetch(form.getAttribute("action"), { method: "POST", body, credentials: "same-origin" });
     } catch (e) {
       status.textContent = String(e);
       return;
