@@ -97,7 +97,8 @@ type Config struct {
 	// Refused, when set, hears every answer the page refuses because of
 	// who gave it (runtime.WithApprovers): the requester of a question
 	// that excludes them, someone the policy does not name, the same
-	// approver twice, an approval that differs from the first. It is the
+	// approver twice, an approval that differs from the first, an
+	// approval without a valid passkey step-up (runtime.WithStepUp). It is the
 	// place to record them (an audit log); the page records no answer for
 	// them either way.
 	Refused func(ctx context.Context, r Refusal)
