@@ -105,7 +105,7 @@ func (p *Pages) stepUp(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		rand.Read(b[:])
 		nonce = hex.EncodeToString(b[:])
 		body, _ := json.Marshal(issuedNonce{Who: who})
-		if err := p.store.Put(ctx, Record{ID: nonceID(id, nonce), Question: body, Closes: q.expires, Until: q.expires.Add(p.cfg.Keep)}); err != nil {
+		if err := p.store.Put(ctx, Record{ID: nonceID(id, nonce), Client: who, Question: body, Closes: q.expires, Until: q.expires.Add(p.cfg.Keep)}); err != nil {
 			p.notice(w, r, q, http.StatusServiceUnavailable, func(t *text) string { return t.Store })
 			return false
 		}
@@ -159,7 +159,7 @@ func (p *Pages) checkStepUp(ctx context.Context, id string, q *question, who, no
 	if err := json.Unmarshal(e.Question, &n); err != nil || n.Who != who {
 		return fmt.Errorf("%w: the nonce was issued to someone else", ErrStepUp)
 	}
-	switch err := p.store.Put(ctx, Record{ID: usedID(id, nonce), Question: []byte(`{}`), Closes: q.expires, Until: q.expires.Add(p.cfg.Keep)}); {
+	switch err := p.store.Put(ctx, Record{ID: usedID(id, nonce), Client: who, Question: []byte(`{}`), Closes: q.expires, Until: q.expires.Add(p.cfg.Keep)}); {
 	case errors.Is(err, ErrExists):
 		return fmt.Errorf("%w: the assertion was used before", ErrStepUp)
 	case err != nil:
