@@ -193,3 +193,20 @@ func TestStepUpReceipt(t *testing.T) {
 		t.Fatalf("receipt approvers %q, want alice's accept verified by passkey", approvers)
 	}
 }
+
+// TestStepUpWithoutPages: a step-up question is never asked on the
+// client's own form; without hosted pages it is unavailable.
+func TestStepUpWithoutPages(t *testing.T) {
+	a := app.New(app.Options{Keys: testKeys(t), StepUp: true})
+	srv := httptest.NewServer(app.HTTPHandlerWith(a.Server(false), &serve.Options{}))
+	defer srv.Close()
+	caps := meta(map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}, nil)
+	_, msgs := post(t, srv.URL+"/mcp", "tools/call", app.ToolDeploy, map[string]any{"name": app.ToolDeploy, "arguments": map[string]any{"service": "billing"}, "_meta": caps})
+	b, _ := json.Marshal(msgs)
+	if !strings.Contains(string(b), "WithStepUp: needs a passkey on the hosted page, and the server serves no hosted pages for the passkey step-up") {
+		t.Fatalf("deploy without pages:\n%s", b)
+	}
+	if strings.Contains(string(b), `"method":"elicitation/create"`) || len(a.Store().Deployments()) != 0 {
+		t.Fatalf("asked on the client's form, or deployed:\n%s", b)
+	}
+}

@@ -53,7 +53,9 @@ func (x *Exchange) route(ctx context.Context, key string, req *runtime.Request) 
 // routed as any other. Otherwise the question goes to the hosted page,
 // whose link the tool result carries for the requester to pass on
 // (runtime.RenderingLink), and which admits each approver by the same
-// check; without pages it is unavailable. It runs with x.mu held.
+// check; without pages it is unavailable. A question asked with
+// runtime.WithStepUp always goes to the page, where the passkey is
+// checked, whoever may answer it. It runs with x.mu held.
 func (x *Exchange) routeApproval(ctx context.Context, key string, req *runtime.Request) (deliver.Delivery, error) {
 	p := req.Approvers
 	var member runtime.MemberFunc
@@ -71,10 +73,14 @@ func (x *Exchange) routeApproval(ctx context.Context, key string, req *runtime.R
 	if admitErr != nil && x.call.Principal != "" {
 		why += "; the requester cannot answer"
 	}
+	who := "the approvers"
+	if p == nil {
+		who = "the passkey step-up"
+	}
 	var err error
 	switch {
 	case x.routes.Pages == nil:
-		err = &approvalUnavailable{x.unavailable(req, why+", and the server serves no hosted pages for the approvers").(*runtime.UnavailableError)}
+		err = &approvalUnavailable{x.unavailable(req, why+", and the server serves no hosted pages for "+who).(*runtime.UnavailableError)}
 	case x.call.Principal == "":
 		err = &approvalUnavailable{x.unavailable(req, why+", and the call names no principal to tell the requester from the approvers").(*runtime.UnavailableError)}
 	}
