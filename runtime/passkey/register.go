@@ -26,6 +26,12 @@ const maxCredential = 64 << 10
 // as "register.js", the only script its Content-Security-Policy allows)
 // posts to "begin" and "finish" as JSON, which a cross-site form cannot
 // send. identity must read the person as the pages' Config.Identity does.
+//
+// A step-up is only as strong as the registration of the passkey it
+// checks: whoever can register a passkey for a person can then approve
+// as them. This page trusts identity alone, which suits a demo; in
+// production, register passkeys where your accounts are managed, after
+// a fresh sign-in (or a step-up with a passkey already registered).
 func (k *Passkeys) RegisterHandler(identity func(*http.Request) (principal string, ok bool)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
