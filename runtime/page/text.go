@@ -48,17 +48,12 @@ type text struct {
 	RequestedBy string
 	// Differs refuses an approval whose answer is not the first
 	// approval's: every approval of a quorum approves one answer.
-	Differs string
-	// StepUp says, on the page of a question asked with
-	// runtime.WithStepUp, that approving asks for a passkey; StepUpRefused
-	// refuses an approval without a valid passkey assertion for it.
-	StepUp        string
-	StepUpRefused string
-	Store         string
-	Stale         string // the CSRF check failed
-	TooLarge      string
-	BadPost       string
-	Method        string
+	Differs  string
+	Store    string
+	Stale    string // the CSRF check failed
+	TooLarge string
+	BadPost  string
+	Method   string
 
 	// Headings of the notices: after an answer, a refusal, a link that
 	// does not open. Refused is the heading of every other notice, all
@@ -108,6 +103,12 @@ type text struct {
 	TooLong     string
 	BadBool     string
 	Unconfirmed string // an accept with a box tagged confirm unticked
+
+	// StepUp says, on the page of a question asked with
+	// runtime.WithStepUp, that approving asks for a passkey; StepUpRefused
+	// refuses an approval without a valid passkey assertion for it.
+	StepUp        string
+	StepUpRefused string
 }
 
 var texts = []text{{
@@ -122,26 +123,24 @@ var texts = []text{{
 	AskedBy:  "{0} asks this for its tool {1}.",
 	AskedFor: "The tool {0} asks this.",
 
-	Sent:          "Thank you: your answer was sent. You can close this page.",
-	Declined:      "You declined: nothing was sent. You can close this page.",
-	Answered:      "This question has already been answered.",
-	Expired:       "This link has expired.",
-	Invalid:       "This link is not valid.",
-	Foreign:       "This question was asked of someone else.",
-	Requester:     "You asked for this action, so you cannot approve it yourself: someone else must answer. Nothing was recorded.",
-	NotApprover:   "You are not one of the people who may answer this question. Nothing was recorded.",
-	Again:         "You have answered this question already: the same person counts once.",
-	RequestedBy:   "{0} asked for this action; you are asked to approve it.",
-	StepUp:        "Approving asks for your passkey: your device confirms it is you.",
-	StepUpRefused: "Your passkey did not confirm this answer. Nothing was recorded; open the link again to answer.",
-	Differs:       "Your answer differs from the approval already given: every approver must approve the same answer. Nothing was recorded; open the link again to answer.",
-	Counted:       "Thank you: your approval is recorded ({0} of {1} approvals). The action waits for the others. You can close this page.",
-	SignIn:        "Sign in to answer this question.",
-	Store:         "Your answer could not be saved: please try again in a moment.",
-	Stale:         "This form could not be checked: open the link again to answer.",
-	TooLarge:      "This answer is too large.",
-	BadPost:       "This is not an answer this page can read.",
-	Method:        "This page takes answers only from its form.",
+	Sent:        "Thank you: your answer was sent. You can close this page.",
+	Declined:    "You declined: nothing was sent. You can close this page.",
+	Answered:    "This question has already been answered.",
+	Expired:     "This link has expired.",
+	Invalid:     "This link is not valid.",
+	Foreign:     "This question was asked of someone else.",
+	Requester:   "You asked for this action, so you cannot approve it yourself: someone else must answer. Nothing was recorded.",
+	NotApprover: "You are not one of the people who may answer this question. Nothing was recorded.",
+	Again:       "You have answered this question already: the same person counts once.",
+	RequestedBy: "{0} asked for this action; you are asked to approve it.",
+	Differs:     "Your answer differs from the approval already given: every approver must approve the same answer. Nothing was recorded; open the link again to answer.",
+	Counted:     "Thank you: your approval is recorded ({0} of {1} approvals). The action waits for the others. You can close this page.",
+	SignIn:      "Sign in to answer this question.",
+	Store:       "Your answer could not be saved: please try again in a moment.",
+	Stale:       "This form could not be checked: open the link again to answer.",
+	TooLarge:    "This answer is too large.",
+	BadPost:     "This is not an answer this page can read.",
+	Method:      "This page takes answers only from its form.",
 
 	SentHeading:     "Answer sent",
 	DeclinedHeading: "You declined",
@@ -180,6 +179,9 @@ var texts = []text{{
 	TooLong:     "{field} is too long",
 	BadBool:     "{field} must be ticked or left unticked",
 	Unconfirmed: "{field} is not ticked: tick it to approve, or choose Decline (nothing was sent yet)",
+
+	StepUp:        "Approving asks for your passkey: your device confirms it is you.",
+	StepUpRefused: "Your passkey did not confirm this answer. Nothing was recorded; open the link again to answer.",
 }, {
 	Lang:     "ja",
 	Title:    "ご回答をお願いします",
@@ -192,26 +194,24 @@ var texts = []text{{
 	AskedBy:  "{0} がツール {1} のために質問しています。",
 	AskedFor: "ツール {0} からの質問です。",
 
-	Sent:          "ありがとうございます。回答を送信しました。このページは閉じてかまいません。",
-	Declined:      "辞退しました。何も送信されていません。このページは閉じてかまいません。",
-	Answered:      "この質問にはすでに回答済みです。",
-	Expired:       "このリンクは有効期限が切れています。",
-	Invalid:       "このリンクは無効です。",
-	Foreign:       "この質問は別の方に宛てたものです。",
-	Requester:     "この操作を依頼したのはあなたなので、あなた自身は承認できません。別の方の回答が必要です。何も記録されていません。",
-	NotApprover:   "あなたはこの質問に回答できる方に含まれていません。何も記録されていません。",
-	Again:         "この質問にはすでに回答済みです。同じ方の回答は一度だけ数えます。",
-	RequestedBy:   "{0} さんがこの操作を依頼しました。あなたの承認が求められています。",
-	StepUp:        "承認にはパスキーが必要です。お使いのデバイスで本人確認を行います。",
-	StepUpRefused: "パスキーでこの回答を確認できませんでした。何も記録されていません。リンクを開き直して回答してください。",
-	Differs:       "すでに承認された回答と内容が異なります。承認者は全員同じ回答を承認する必要があります。何も記録されていません。リンクを開き直して回答してください。",
-	Counted:       "ありがとうございます。承認を記録しました（{1} 件中 {0} 件）。ほかの方の承認を待っています。このページは閉じてかまいません。",
-	SignIn:        "この質問に回答するにはサインインしてください。",
-	Store:         "回答を保存できませんでした。しばらくしてからもう一度お試しください。",
-	Stale:         "このフォームを確認できませんでした。リンクを開き直して回答してください。",
-	TooLarge:      "回答が大きすぎます。",
-	BadPost:       "このページでは読み取れない回答です。",
-	Method:        "このページはフォームからの回答のみ受け付けます。",
+	Sent:        "ありがとうございます。回答を送信しました。このページは閉じてかまいません。",
+	Declined:    "辞退しました。何も送信されていません。このページは閉じてかまいません。",
+	Answered:    "この質問にはすでに回答済みです。",
+	Expired:     "このリンクは有効期限が切れています。",
+	Invalid:     "このリンクは無効です。",
+	Foreign:     "この質問は別の方に宛てたものです。",
+	Requester:   "この操作を依頼したのはあなたなので、あなた自身は承認できません。別の方の回答が必要です。何も記録されていません。",
+	NotApprover: "あなたはこの質問に回答できる方に含まれていません。何も記録されていません。",
+	Again:       "この質問にはすでに回答済みです。同じ方の回答は一度だけ数えます。",
+	RequestedBy: "{0} さんがこの操作を依頼しました。あなたの承認が求められています。",
+	Differs:     "すでに承認された回答と内容が異なります。承認者は全員同じ回答を承認する必要があります。何も記録されていません。リンクを開き直して回答してください。",
+	Counted:     "ありがとうございます。承認を記録しました（{1} 件中 {0} 件）。ほかの方の承認を待っています。このページは閉じてかまいません。",
+	SignIn:      "この質問に回答するにはサインインしてください。",
+	Store:       "回答を保存できませんでした。しばらくしてからもう一度お試しください。",
+	Stale:       "このフォームを確認できませんでした。リンクを開き直して回答してください。",
+	TooLarge:    "回答が大きすぎます。",
+	BadPost:     "このページでは読み取れない回答です。",
+	Method:      "このページはフォームからの回答のみ受け付けます。",
 
 	SentHeading:     "回答を送信しました",
 	DeclinedHeading: "辞退しました",
@@ -250,6 +250,9 @@ var texts = []text{{
 	TooLong:     "「{field}」が長すぎます",
 	BadBool:     "「{field}」はチェックを入れるか外してください",
 	Unconfirmed: "「{field}」にチェックが入っていません。承認する場合はチェックを入れ、しない場合は「辞退する」を選んでください（まだ何も送信されていません）",
+
+	StepUp:        "承認にはパスキーが必要です。お使いのデバイスで本人確認を行います。",
+	StepUpRefused: "パスキーでこの回答を確認できませんでした。何も記録されていません。リンクを開き直して回答してください。",
 }}
 
 var textTags = func() []string {
