@@ -37,6 +37,8 @@ type askConfig struct {
 	messages *Catalog
 	// approvers is WithApprovers (nil: the requester answers).
 	approvers *Approvers
+	// stepUp is WithStepUp.
+	stepUp bool
 }
 
 // newAskConfig applies opts and checks what can be checked without a
@@ -123,7 +125,7 @@ func askDecode[T any](ctx context.Context, a Asker, req *Request, cfg *askConfig
 	if !cfg.rendering.Valid() {
 		return none, askErr(s.Name, fmt.Errorf("WithRendering: unknown rendering %q", cfg.rendering))
 	}
-	req.Rendering, req.Wait, req.Approvers = cfg.rendering, cfg.wait, cfg.approvers
+	req.Rendering, req.Wait, req.Approvers, req.StepUp = cfg.rendering, cfg.wait, cfg.approvers, cfg.stepUp
 	resp, err := ask(ctx, a, req, cfg.timeout)
 	asked := req
 	for tries := 0; ; tries++ {
@@ -361,6 +363,9 @@ func AskURL(ctx context.Context, a Asker, message, rawURL string, opts ...AskOpt
 	cfg, err := newAskConfig(opts)
 	if err == nil && cfg.approvers != nil {
 		err = errApproversURL
+	}
+	if err == nil && cfg.stepUp {
+		err = errStepUpURL
 	}
 	if err != nil {
 		return "", askErr("url", err)

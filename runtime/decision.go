@@ -53,6 +53,10 @@ type Decision struct {
 	// WithApprovers (Response.Approvers), in the order they answered; nil
 	// when the requester answered.
 	Approvers []string
+	// Verified says how the people who answered were verified
+	// (Response.Verified): "passkey" after a WithStepUp step-up; "" when
+	// the asker does not say.
+	Verified string
 
 	// content is the answer as validated, for AnswerDigest.
 	content map[string]any
@@ -141,7 +145,7 @@ func report(ctx context.Context, a Asker, d *Decision) error {
 // content, when accepted, validated: the one place where an accept
 // becomes a decline when a box tagged confirm is unticked (confirm.go).
 func decideAnswer(req *Request, resp *Response) *Decision {
-	d := &Decision{Request: req, Action: resp.Action, Approvers: resp.Approvers}
+	d := &Decision{Request: req, Action: resp.Action, Approvers: resp.Approvers, Verified: resp.Verified}
 	if resp.Action != ActionAccept || req.Mode != ModeForm {
 		return d
 	}

@@ -90,6 +90,11 @@ type Request struct {
 	// the requester answers. An Asker that cannot apply it must not ask
 	// the question.
 	Approvers *Approvers
+	// StepUp is the ask's WithStepUp (form mode only): the question is
+	// answered only on the hosted page, after a passkey (WebAuthn user
+	// verification) bound to the question and the answer. An Asker that
+	// cannot apply it must not ask the question.
+	StepUp bool
 }
 
 // Response is a client's answer, as an Asker returns it.
@@ -101,6 +106,10 @@ type Response struct {
 	// question asked with WithApprovers, in the order they answered (the
 	// last one decided it); nil when the requester answered.
 	Approvers []string
+	// Verified says how the people who answered were verified, for a
+	// receipt (runtime/receipt's Verified* values: "passkey" when the
+	// page checked a passkey step-up); "" when the asker does not say.
+	Verified string
 }
 
 // Outcome is the typed result of an ask: Action says what the user did,

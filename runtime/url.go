@@ -29,6 +29,9 @@ func AskURLFlow(ctx context.Context, a Asker, message string, page func(flowID s
 	if err == nil && cfg.approvers != nil {
 		err = errApproversURL
 	}
+	if err == nil && cfg.stepUp {
+		err = errStepUpURL
+	}
 	if err != nil {
 		return URLOutcome{}, askErr("url", err)
 	}

@@ -16,9 +16,10 @@ import "embed"
 //go:embed *.tmpl
 var FS embed.FS
 
-// Page holds page.html, the html/template of the hosted form page, and
+// Page holds page.html, the html/template of the hosted form page,
 // page.css, its style sheet (inlined, allowed by its hash in the page's
-// Content-Security-Policy).
+// Content-Security-Policy), and stepup.js, the script of a page with a
+// passkey step-up (served beside the page).
 //
-//go:embed page.html page.css
+//go:embed page.html page.css stepup.js
 var Page embed.FS

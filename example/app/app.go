@@ -135,6 +135,11 @@ type Options struct {
 	// means DefaultCampaignQuorum (ELICIT_QUORUM). deploy_to_production
 	// always needs one.
 	Quorum int
+	// StepUp: deploy_to_production's approval needs a passkey step-up
+	// on the hosted page (runtime.WithStepUp; Pages with a
+	// page.Config.StepUp, and Identity, must be set). ELICIT_PASSKEY in
+	// the example server.
+	StepUp bool
 	// Receipts, when set, is the open log of signed receipts
 	// (--receipts FILE --receipt-key KEY.pem; runtime/receipt), for a
 	// receipt of every decided question. Nil means no receipts.
@@ -164,7 +169,8 @@ type App struct {
 	logf     func(format string, args ...any)
 	tasks    bool // advertise the Tasks extension
 	// deployApprovers and campaignApprovers are the ask options of the
-	// approvals (Options.Approvers); nil when the requester answers.
+	// approvals (Options.Approvers, and Options.StepUp for the deploy);
+	// nil when the requester answers.
 	deployApprovers, campaignApprovers []runtime.AskOption
 }
 
@@ -222,7 +228,15 @@ func New(opts Options) *App {
 		// answers user_name and expect it to complete: the fixtures
 		// alone accept unasked answers.
 		fixtures: &gosdk.Config{Options: adapter.Options{Keys: keys, Replay: replay, AcceptUnasked: true, Observer: opts.Observer, Now: opts.Now}}, logf: logf,
-		tasks: opts.Tasks, deployApprovers: approvers(opts.Approvers, 1), campaignApprovers: approvers(opts.Approvers, cmp.Or(opts.Quorum, DefaultCampaignQuorum))}
+		tasks: opts.Tasks, deployApprovers: append(approvers(opts.Approvers, 1), stepUp(opts.StepUp)...), campaignApprovers: approvers(opts.Approvers, cmp.Or(opts.Quorum, DefaultCampaignQuorum))}
+}
+
+// stepUp returns the ask option of a passkey step-up when on.
+func stepUp(on bool) []runtime.AskOption {
+	if !on {
+		return nil
+	}
+	return []runtime.AskOption{runtime.WithStepUp()}
 }
 
 // approvers returns the ask option of an approval by quorum of

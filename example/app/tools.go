@@ -134,7 +134,7 @@ func (a *App) deploy(ctx context.Context, _ *mcp.CallToolRequest, in DeployArgs,
 	}
 	opts := append([]runtime.AskOption{runtime.WithDefault("branch", branch), runtime.WithAuditFields("environment"), reaskOnce,
 		runtime.WithWait(DeployWait)}, // a production deploy may wait days for its approver
-		a.deployApprovers...) // ELICIT_APPROVERS: one of them, not the requester
+		a.deployApprovers...) // ELICIT_APPROVERS: one of them, not the requester; ELICIT_PASSKEY: with a passkey
 	out, err := forms.AskDeploy(ctx, ask, deployMessage(ask, in.Service, branch), opts...) // locale.go
 	if err != nil {
 		res.Outcome = OutcomeUnavailable

@@ -30,7 +30,7 @@ func serveCGI(opts app.Options, pages bool, pageStore page.Store, lim *serve.Opt
 		}
 		ip := net.ParseIP(u.Hostname())
 		loopback := u.Hostname() == "localhost" || ip != nil && ip.IsLoopback()
-		p, err := newPages(opts.Keys, pageStore, nil, loopback, opts.Identity)
+		p, _, err := newPages(opts.Keys, pageStore, nil, loopback, opts.Identity, false)
 		if err != nil {
 			return err
 		}

@@ -68,6 +68,12 @@
 // also gets a one-time link to it by a webhook signed as Standard
 // Webhooks says.
 //
+// Passkey step-up: ELICIT_PASSKEY=1 (with --http, --pages and
+// ELICIT_TRUSTED_USER_HEADER) makes deploy_to_production's approval need
+// a passkey on the hosted page (runtime.WithStepUp): the person registers
+// one at /elicit/passkey/register (kept in memory), and the receipt
+// records the approver as verified by passkey.
+//
 // Signed receipts: --receipts FILE --receipt-key KEY.pem (a PKCS#8 PEM
 // Ed25519 private key) opens a receipt log (runtime/receipt): a JSONL
 // file this process alone writes, or with --receipts redis://HOST:PORT/DB
@@ -261,6 +267,10 @@ func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, 
 	if opts.Approvers, opts.Quorum, err = approversFromEnv(pages, identity != nil); err != nil {
 		return err
 	}
+	opts.StepUp = os.Getenv(PasskeyEnv) == "1"
+	if err := checkPasskey(opts.StepUp, pages, identity != nil, cgiMode); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if cgiMode {
@@ -316,14 +326,14 @@ func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page
 		return err
 	}
 	if pages {
-		p, err := newPages(opts.Keys, pageStore, ln.Addr(), loopback, opts.Identity)
+		p, h, err := newPages(opts.Keys, pageStore, ln.Addr(), loopback, opts.Identity, opts.StepUp)
 		if err != nil {
 			ln.Close()
 			return err
 		}
 		opts.Pages = p
 		o := *lim
-		o.Pages, o.PagesPath = p, PagesPath
+		o.Pages, o.PagesPath = h, PagesPath
 		lim = &o
 	}
 	lim, closeTasks, err := withTasks(lim, os.Getenv(ReplayStoreEnv), opts.Identity)

@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/elicitgen/elicitgen/runtime/page"
+	"github.com/elicitgen/elicitgen/runtime/passkey"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -67,10 +68,11 @@ func validHeaderName(s string) bool {
 // that refuses to start: pages on a non-loopback address need the
 // trusted identity header. On a loopback address without it, anyone on
 // this machine holding a link can answer it (page.Config.LinkOnly), which
-// is logged.
-func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool, identity func(*http.Request) (string, bool)) (*page.Pages, error) {
+// is logged. With stepUp (ELICIT_PASSKEY), the pages check passkey
+// step-ups, and the handler returned serves the registration page too.
+func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool, identity func(*http.Request) (string, bool), stepUp bool) (*page.Pages, http.Handler, error) {
 	if identity == nil && !loopback {
-		return nil, errors.New("hosted pages on a non-loopback address need " + TrustedUserHeaderEnv +
+		return nil, nil, errors.New("hosted pages on a non-loopback address need " + TrustedUserHeaderEnv +
 			" (the header your identity-aware proxy sets): without it a page could not tell who answers")
 	}
 	base := os.Getenv(PageBaseURLEnv)
@@ -103,14 +105,28 @@ func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool
 			log.Printf("hosted pages without %s: anyone who holds a page's link can answer it (loopback only)", TrustedUserHeaderEnv)
 		}
 	}
+	var passkeys *passkey.Passkeys
+	if stepUp {
+		k, err := newPasskeys(base)
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg.StepUp, passkeys = k, k
+	}
 	p, err := page.New(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !quiet {
 		log.Printf("serving hosted form pages under %s", base)
 	}
-	return p, nil
+	if passkeys != nil {
+		if !quiet {
+			log.Printf("deploy_to_production asks for a passkey: register one at %s%s", base, PasskeyPath+"register")
+		}
+		return p, withRegistration(p, passkeys, identity), nil
+	}
+	return p, p, nil
 }
 
 func getenvOr(name, def string) string {

@@ -16,7 +16,7 @@ import (
 // (nil: the client's form asks it); an override the client cannot take is
 // an unavailable error. It runs with x.mu held.
 func (x *Exchange) route(ctx context.Context, key string, req *runtime.Request) (deliver.Delivery, error) {
-	if req.Mode == runtime.ModeForm && req.Approvers != nil {
+	if req.Mode == runtime.ModeForm && (req.Approvers != nil || req.StepUp) {
 		if d, err := x.routeApproval(ctx, key, req); d != nil || err != nil {
 			return d, err
 		}
@@ -53,7 +53,9 @@ func (x *Exchange) route(ctx context.Context, key string, req *runtime.Request) 
 // routed as any other. Otherwise the question goes to the hosted page,
 // whose link the tool result carries for the requester to pass on
 // (runtime.RenderingLink), and which admits each approver by the same
-// check; without pages it is unavailable. It runs with x.mu held.
+// check; without pages it is unavailable. A question asked with
+// runtime.WithStepUp always goes to the page, where the passkey is
+// checked, whoever may answer it. It runs with x.mu held.
 func (x *Exchange) routeApproval(ctx context.Context, key string, req *runtime.Request) (deliver.Delivery, error) {
 	p := req.Approvers
 	var member runtime.MemberFunc
@@ -61,17 +63,24 @@ func (x *Exchange) routeApproval(ctx context.Context, key string, req *runtime.R
 		member = x.routes.Pages.Member()
 	}
 	admitErr := p.Admit(ctx, x.call.Principal, x.call.Principal, member)
-	if admitErr == nil && p.Need() == 1 {
+	if admitErr == nil && p.Need() == 1 && !req.StepUp {
 		return nil, nil
 	}
-	why := "WithApprovers: needs " + p.Who()
+	why := "WithStepUp: needs a passkey on the hosted page"
+	if p != nil {
+		why = "WithApprovers: needs " + p.Who()
+	}
 	if admitErr != nil && x.call.Principal != "" {
 		why += "; the requester cannot answer"
+	}
+	who := "the approvers"
+	if p == nil {
+		who = "the passkey step-up"
 	}
 	var err error
 	switch {
 	case x.routes.Pages == nil:
-		err = &approvalUnavailable{x.unavailable(req, why+", and the server serves no hosted pages for the approvers").(*runtime.UnavailableError)}
+		err = &approvalUnavailable{x.unavailable(req, why+", and the server serves no hosted pages for "+who).(*runtime.UnavailableError)}
 	case x.call.Principal == "":
 		err = &approvalUnavailable{x.unavailable(req, why+", and the call names no principal to tell the requester from the approvers").(*runtime.UnavailableError)}
 	}

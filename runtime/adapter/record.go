@@ -26,6 +26,10 @@ type Decided struct {
 	// answered (runtime.Decision.Approvers); nil when the requester
 	// answered.
 	Approvers []string
+	// Verified says how the answering people were verified when the
+	// delivery established it (runtime.Decision.Verified: "passkey" after
+	// a WithStepUp step-up on the page); "" leaves it to the Record hook.
+	Verified string
 	// Version is the call's protocol version.
 	Version string
 	// Rendering is how the question reached the person
@@ -65,7 +69,7 @@ func (x *Exchange) record(ctx context.Context, d *runtime.Decision) error {
 		r = runtime.RenderingForm
 	}
 	return x.recorder(ctx, Decided{
-		Decision: d, Tool: x.call.Tool, Args: x.call.Args, Principal: x.call.Principal, Approvers: d.Approvers,
+		Decision: d, Tool: x.call.Tool, Args: x.call.Args, Principal: x.call.Principal, Approvers: d.Approvers, Verified: d.Verified,
 		Version: x.call.Version, Rendering: r, SchemaDigest: SchemaDigest(d.Request, x.era.SchemaVersion()),
 		Asked: asked, At: x.now(),
 	})

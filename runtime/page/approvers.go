@@ -185,8 +185,9 @@ type Refusal struct {
 	// page).
 	Post bool
 	// Err says why: it matches runtime.ErrRequesterExcluded,
-	// runtime.ErrNotApprover, ErrAnswered (the same approver twice) or
-	// ErrDiffers.
+	// runtime.ErrNotApprover, ErrAnswered (the same approver twice),
+	// ErrDiffers, or ErrStepUp (an approval without a valid passkey
+	// assertion for it, runtime.WithStepUp).
 	Err error
 }
 

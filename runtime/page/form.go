@@ -15,6 +15,10 @@ import (
 const (
 	formCSRF   = "csrf"
 	formAction = "action"
+	// The step-up's nonce ("begin" to ask for one) and assertion
+	// (Question.StepUp).
+	formStepUp    = "elicit_stepup"
+	formAssertion = "elicit_assertion"
 )
 
 // fieldProblem is one problem with a post: field is the property name, ""
@@ -139,7 +143,7 @@ func (p *Pages) content(s *runtime.Schema, form url.Values, t *text) (map[string
 		}
 	}
 	for k, vals := range form {
-		if k == formCSRF || k == formAction || s.Property(k) != nil {
+		if k == formCSRF || k == formAction || k == formStepUp || k == formAssertion || s.Property(k) != nil {
 			continue
 		}
 		v := ""

@@ -77,6 +77,10 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tokStr := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
+	if tokStr == stepUpScript && r.Method != http.MethodPost {
+		serveScript(w, r)
+		return
+	}
 	tok, err := p.openPage(tokStr)
 	if err != nil {
 		if errors.Is(err, ErrExpired) {
@@ -201,6 +205,9 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		p.notice(w, r, q, http.StatusBadRequest, func(t *text) string { return t.BadPost })
 		return
 	}
+	if q.StepUp && a.Action == "accept" && !p.stepUp(ctx, w, r, tok.id, q, who, enc) {
+		return
+	}
 	if q.Approvers != nil {
 		done, by, got, err := p.vote(ctx, tok.id, q, who, enc, a.Action == "decline")
 		switch {
@@ -223,6 +230,13 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 			return
 		}
 		a.By = by
+		if enc, err = json.Marshal(&a); err != nil {
+			p.notice(w, r, q, http.StatusBadRequest, func(t *text) string { return t.BadPost })
+			return
+		}
+	}
+	if q.StepUp && a.Action == "accept" {
+		a.Verified = VerifiedPasskey
 		if enc, err = json.Marshal(&a); err != nil {
 			p.notice(w, r, q, http.StatusBadRequest, func(t *text) string { return t.BadPost })
 			return
@@ -269,6 +283,9 @@ type view struct {
 	// fields when it differs from Lang (a Config.Messages language the
 	// page's words lack).
 	ErrLang string
+	// StepUp is the path of the step-up script, for a question asked
+	// with runtime.WithStepUp; "" otherwise.
+	StepUp string
 }
 
 type summaryItem struct {
@@ -363,6 +380,10 @@ func (p *Pages) showForm(w http.ResponseWriter, r *http.Request, tok *pageToken,
 		v.ErrLang = errLang
 	}
 	v.Fields, v.Summary = fields(q.schema, posted, errs, t)
+	if q.StepUp {
+		v.StepUp = p.path + stepUpScript
+		w.Header().Set("Content-Security-Policy", stepUpPolicy)
+	}
 	p.render(w, r, status, v)
 }
 

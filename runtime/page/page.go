@@ -97,7 +97,8 @@ type Config struct {
 	// Refused, when set, hears every answer the page refuses because of
 	// who gave it (runtime.WithApprovers): the requester of a question
 	// that excludes them, someone the policy does not name, the same
-	// approver twice, an approval that differs from the first. It is the
+	// approver twice, an approval that differs from the first, an
+	// approval without a valid passkey step-up (runtime.WithStepUp). It is the
 	// place to record them (an audit log); the page records no answer for
 	// them either way.
 	Refused func(ctx context.Context, r Refusal)
@@ -116,6 +117,11 @@ type Config struct {
 	// Members lists the members of a group, for Notify (Member still
 	// decides who may answer); nil notifies the policy's principals only.
 	Members func(ctx context.Context, group string) ([]string, error)
+	// StepUp checks the passkey step-up of questions asked with
+	// runtime.WithStepUp (package runtime/passkey implements it with
+	// WebAuthn); nil refuses to issue such a question. Every instance
+	// serving pages must set one over the same credentials.
+	StepUp StepUp
 }
 
 // Pages issues hosted form pages and serves them: it is the http.Handler
@@ -218,12 +224,15 @@ type Question struct {
 	// means the call's principal only. A page with a policy needs
 	// Config.Identity.
 	Approvers *runtime.Approvers
+	// StepUp: an approval counts only with a passkey step-up
+	// (runtime.WithStepUp, Config.StepUp).
+	StepUp bool
 }
 
 // QuestionFor returns the question of req, a form-mode request as an
 // Asker receives it, for the call b; its key is KeyFor(req).
 func QuestionFor(req *runtime.Request, b seal.Binding) *Question {
-	return &Question{Key: KeyFor(req), Schema: req.Schema, Message: req.Message, Language: req.Language, Call: b, Approvers: req.Approvers}
+	return &Question{Key: KeyFor(req), Schema: req.Schema, Message: req.Message, Language: req.Language, Call: b, Approvers: req.Approvers, StepUp: req.StepUp}
 }
 
 // KeyFor returns the key that names req's question within its call, for
@@ -284,6 +293,8 @@ type stored struct {
 	Preference string `json:"pref,omitempty"`
 	// Approvers is Question.Approvers.
 	Approvers *runtime.Approvers `json:"approvers,omitempty"`
+	// StepUp is Question.StepUp.
+	StepUp bool `json:"stepUp,omitempty"`
 }
 
 // answer is an answer as kept in the Store.
@@ -292,6 +303,9 @@ type answer struct {
 	Content map[string]any `json:"content,omitempty"`
 	// By are the approvers who gave it (runtime.WithApprovers), in order.
 	By []string `json:"by,omitempty"`
+	// Verified is "passkey" when every approval passed a step-up
+	// (Question.StepUp).
+	Verified string `json:"verified,omitempty"`
 }
 
 func (s *stored) binding() seal.Binding {
@@ -385,6 +399,9 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 			return nil, fmt.Errorf("elicit page: issue: %w", err)
 		}
 	}
+	if q.StepUp && (p.cfg.Identity == nil || p.cfg.StepUp == nil) {
+		return nil, errors.New("elicit page: issue: a question with a passkey step-up needs Config.Identity and Config.StepUp")
+	}
 	if p.cfg.Identity != nil && q.Call.Principal == "" {
 		return nil, errors.New("elicit page: issue: the call has no principal, and Config.Identity admits only the call's principal to its page")
 	}
@@ -407,7 +424,7 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 	st := stored{
 		Key: key, Form: q.Schema.Name, Schema: schema, Message: q.Message, Language: q.Language, Preference: q.Preference,
 		Tool: q.Call.Tool, Args: hex.EncodeToString(q.Call.ArgsDigest[:]), Principal: q.Call.Principal,
-		Expires: expires.UnixMilli(), Approvers: q.Approvers,
+		Expires: expires.UnixMilli(), Approvers: q.Approvers, StepUp: q.StepUp,
 	}
 	for i := range q.Schema.Properties {
 		if pr := &q.Schema.Properties[i]; pr.Pattern != "" {
@@ -527,7 +544,7 @@ func (p *Pages) Take(ctx context.Context, id string, b seal.Binding) (*runtime.R
 	if err := json.Unmarshal(raw, &a); err != nil || !a.Action.Valid() {
 		return nil, fmt.Errorf("elicit page: take: %w: stored answer does not decode", ErrStore)
 	}
-	return &runtime.Response{Action: a.Action, Content: a.Content, Approvers: a.By}, nil
+	return &runtime.Response{Action: a.Action, Content: a.Content, Approvers: a.By, Verified: a.Verified}, nil
 }
 
 // Find returns the id of the page last issued for the question key of

@@ -103,6 +103,12 @@ type text struct {
 	TooLong     string
 	BadBool     string
 	Unconfirmed string // an accept with a box tagged confirm unticked
+
+	// StepUp says, on the page of a question asked with
+	// runtime.WithStepUp, that approving asks for a passkey; StepUpRefused
+	// refuses an approval without a valid passkey assertion for it.
+	StepUp        string
+	StepUpRefused string
 }
 
 var texts = []text{{
@@ -173,6 +179,9 @@ var texts = []text{{
 	TooLong:     "{field} is too long",
 	BadBool:     "{field} must be ticked or left unticked",
 	Unconfirmed: "{field} is not ticked: tick it to approve, or choose Decline (nothing was sent yet)",
+
+	StepUp:        "Approving asks for your passkey: your device confirms it is you.",
+	StepUpRefused: "Your passkey did not confirm this answer. Nothing was recorded; open the link again to answer.",
 }, {
 	Lang:     "ja",
 	Title:    "ご回答をお願いします",
@@ -241,6 +250,9 @@ var texts = []text{{
 	TooLong:     "「{field}」が長すぎます",
 	BadBool:     "「{field}」はチェックを入れるか外してください",
 	Unconfirmed: "「{field}」にチェックが入っていません。承認する場合はチェックを入れ、しない場合は「辞退する」を選んでください（まだ何も送信されていません）",
+
+	StepUp:        "承認にはパスキーが必要です。お使いのデバイスで本人確認を行います。",
+	StepUpRefused: "パスキーでこの回答を確認できませんでした。何も記録されていません。リンクを開き直して回答してください。",
 }}
 
 var textTags = func() []string {

@@ -36,10 +36,13 @@ func Recorder(l *Log, server string, verified func(q adapter.Decided) string) fu
 // runtime's decision (its action after confirm, the answer's digest) and
 // the call around it, with q's principal as requester and as the one
 // approver (the approvers who answered on the page instead, for a question
-// asked with runtime.WithApprovers), verified as verified says. A call without a principal (a
+// asked with runtime.WithApprovers), verified as verified says, or as the
+// delivery established (q.Verified: VerifiedPasskey after a
+// runtime.WithStepUp step-up) when it did. A call without a principal (a
 // server without authentication) is answered by Anonymous.
 func FieldsOf(server string, q adapter.Decided, verified string) (Fields, error) {
 	d := q.Decision
+	verified = cmp.Or(q.Verified, verified)
 	args := any(map[string]any{})
 	if len(q.Args) > 0 {
 		if err := json.Unmarshal(q.Args, &args); err != nil {
