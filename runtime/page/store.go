@@ -166,6 +166,9 @@ type MemoryStore struct {
 	calls    map[string]memCall
 	byClient map[string]int
 	exp      pageHeap
+	// waits are the marks of calls waiting for a page (WaitMarker).
+	waits     map[string]time.Time
+	waitSweep int
 }
 
 type memPage struct {
