@@ -74,6 +74,7 @@ type Key struct {
 type KeyRing struct {
 	current string
 	keys    map[string]*stateKey
+	order   []string // the ids as given, the sealing key first
 }
 
 // stateKey holds what one ring key seals and opens with: an AES-256-GCM
@@ -136,6 +137,7 @@ func NewKeyRing(keys ...Key) (*KeyRing, error) {
 			return nil, fmt.Errorf("elicit: key ring: key %q: %w", k.ID, err)
 		}
 		r.keys[k.ID] = sk
+		r.order = append(r.order, k.ID)
 	}
 	return r, nil
 }
