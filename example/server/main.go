@@ -28,7 +28,11 @@
 // "id:base64-secret[,id:base64-secret...]" (seal.ParseKeyRing; the
 // first key seals, every key opens), sets the key ring that seals the
 // requestState of 2026-07-28 calls (default: a random key per process);
-// every instance behind one load balancer needs the same ring.
+// every instance behind one load balancer needs the same ring. With a
+// Redis replay store the server records the ring there and does not
+// start with a ring that drops a key under which questions still open
+// were sealed (a key stays for the longest wait, 30 days, after it
+// stops sealing), unless ELICIT_ALLOW_KEY_DROP gives the reason.
 // ELICIT_REPLAY_STORE chooses where spent request states are recorded
 // (each state that carried answers into a tool is used once): empty or
 // "memory" for this process's memory (the default; at most
@@ -247,6 +251,11 @@ func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, 
 		return err
 	}
 	defer closeReplay()
+	if spec != "" {
+		if err := checkKeyRing(context.Background(), opts.Keys, replay, cgiMode); err != nil {
+			return err
+		}
+	}
 	opts.Replay = replay
 	opts.Logf = log.Printf
 	identity, err := trustedIdentity()
