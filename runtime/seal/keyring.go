@@ -69,8 +69,10 @@ type Key struct {
 
 // KeyRing holds the keys that seal and open request state. The first key
 // seals; every key opens, so keys can rotate: put the new key first and
-// keep the old one until states sealed with it have expired. A KeyRing is
-// immutable and safe for concurrent use.
+// keep the old one until states sealed with it have expired, which for a
+// question asked with runtime.WithWait is up to adapter.Options.MaxWait
+// after the key stopped sealing (Rotate checks a ring against the record
+// of the ring before). A KeyRing is immutable and safe for concurrent use.
 type KeyRing struct {
 	current string
 	keys    map[string]*stateKey
