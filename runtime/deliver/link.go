@@ -16,8 +16,9 @@ import (
 // store failed: the ask fails closed, never as an accept.
 var ErrPageStore = errors.New("elicit: the hosted page's answer store is unavailable")
 
-// ErrPageAnswerTaken is matched by the error of a 2026-07-28 retry whose
-// page answer was taken already by another request: the answer reaches a
+// ErrPageAnswerTaken is matched by the error of a 2026-07-28 retry, or of
+// a 2025-era call waiting on a page, whose page answer was taken already
+// by another request (the same call made at once): the answer reaches a
 // handler once.
 var ErrPageAnswerTaken = errors.New("elicit: the page's answer was taken already")
 

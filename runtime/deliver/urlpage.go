@@ -192,6 +192,8 @@ func (d *URLPage) push(ctx context.Context, r *Round, q *Question) (*runtime.Res
 				return resp, nil
 			case errors.Is(err, page.ErrExpired):
 				return nil, fmt.Errorf("%w: the page closed at %s unanswered", runtime.ErrTimeout, link.Expires.UTC().Format(time.RFC3339))
+			case errors.Is(err, page.ErrTaken):
+				return nil, fmt.Errorf("%w (flow %s)", ErrPageAnswerTaken, id)
 			case !errors.Is(err, page.ErrNotAnswered):
 				return nil, pageErr("take", err)
 			}
@@ -231,6 +233,9 @@ func (d *URLPage) push(ctx context.Context, r *Round, q *Question) (*runtime.Res
 		return resp, nil
 	case errors.Is(err, page.ErrExpired):
 		return nil, fmt.Errorf("%w: the page closed at %s unanswered", runtime.ErrTimeout, link.Expires.UTC().Format(time.RFC3339))
+	case errors.Is(err, page.ErrTaken):
+		// The same call made at once by another request took it.
+		return nil, fmt.Errorf("%w (flow %s)", ErrPageAnswerTaken, id)
 	case hctx.Err() != nil:
 		return held()
 	}
