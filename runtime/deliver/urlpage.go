@@ -66,7 +66,7 @@ func (d *URLPage) modern(ctx context.Context, r *Round, q *Question) (*runtime.R
 			r.Record.Keep(q.Key, resp)
 			return resp, nil
 		case errors.Is(err, page.ErrNotAnswered):
-			link, ierr := d.Pages.Issue(ctx, pageQuestion(q, flow))
+			link, ierr := d.Pages.Issue(ctx, continued(q, flow))
 			if ierr != nil {
 				return nil, pageErr("issue", ierr)
 			}
@@ -83,11 +83,19 @@ func (d *URLPage) modern(ctx context.Context, r *Round, q *Question) (*runtime.R
 		// Expired or gone: a new page.
 	}
 	id := wire.NewID()
-	link, err := d.Pages.Issue(ctx, pageQuestion(q, id))
+	link, err := d.Pages.Issue(ctx, continued(q, id))
 	if err != nil {
 		return nil, pageErr("issue", err)
 	}
 	return nil, r.Record.Pend(q.Key, &runtime.Request{Mode: runtime.ModeURL, Message: req.Message, URL: link.URL, ElicitationID: id})
+}
+
+// continued returns the page question of q for a 2026-07-28 URL-mode
+// request: the person's client goes on with the call when they return.
+func continued(q *Question, id string) *page.Question {
+	pq := pageQuestion(q, id)
+	pq.ClientContinues = true
+	return pq
 }
 
 // pagePoll is how often a 2025-11-25 URL-mode ask looks for its page's

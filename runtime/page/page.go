@@ -207,6 +207,11 @@ type Question struct {
 	// means the call's principal only. A page with a policy needs
 	// Config.Identity.
 	Approvers *runtime.Approvers
+	// ClientContinues: the person's client goes on with the call once
+	// they come back to it (a 2026-07-28 URL-mode request, whose retry
+	// takes the answer), so after an answer the page tells them to go
+	// back and confirm there, rather than to make the request again.
+	ClientContinues bool
 }
 
 // QuestionFor returns the question of req, a form-mode request as an
@@ -273,6 +278,8 @@ type stored struct {
 	Preference string `json:"pref,omitempty"`
 	// Approvers is Question.Approvers.
 	Approvers *runtime.Approvers `json:"approvers,omitempty"`
+	// ClientContinues is Question.ClientContinues.
+	ClientContinues bool `json:"cc,omitempty"`
 }
 
 // answer is an answer as kept in the Store.
@@ -396,7 +403,7 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 	st := stored{
 		Key: key, Form: q.Schema.Name, Schema: schema, Message: q.Message, Language: q.Language, Preference: q.Preference,
 		Tool: q.Call.Tool, Args: hex.EncodeToString(q.Call.ArgsDigest[:]), Principal: q.Call.Principal,
-		Expires: expires.UnixMilli(), Approvers: q.Approvers,
+		Expires: expires.UnixMilli(), Approvers: q.Approvers, ClientContinues: q.ClientContinues,
 	}
 	for i := range q.Schema.Properties {
 		if pr := &q.Schema.Properties[i]; pr.Pattern != "" {

@@ -31,7 +31,10 @@ type text struct {
 	// call waits for, kept for the same call made again until {0};
 	// KeptApproval the approval of a question with approvers, which takes
 	// effect when {0}, who asked, makes the request again before {1};
-	// Saved one the page cannot tell (its Store keeps no WaitMarker).
+	// Saved one the page cannot tell (its Store keeps no WaitMarker);
+	// Continue one the person's client goes on with once they come back
+	// to it (Question.ClientContinues).
+	Continue     string
 	Sent         string
 	Kept         string
 	KeptApproval string
@@ -133,6 +136,7 @@ var texts = []text{{
 		"Your answer is kept until {0}. You can close this page.",
 	KeptApproval: "Thank you: your answer is saved, but nothing has been done yet. " +
 		"It takes effect when {0}, who asked for this action, makes the same request again, before {1}. You can close this page.",
+	Continue: "Your answer is saved. Go back to your assistant and confirm there that you have answered: the request then goes on with your answer. You can close this page.",
 	Saved: "Your answer is saved. If the request that asked for it is still waiting, it goes on now; " +
 		"if not, nothing has been done yet: ask your assistant to make the same request again, and that request uses your answer. You can close this page.",
 	Declined:    "You declined: nothing was sent. You can close this page.",
@@ -210,6 +214,7 @@ var texts = []text{{
 		"回答は{0}まで保存されます。このページは閉じてかまいません。",
 	KeptApproval: "ありがとうございます。回答を保存しましたが、まだ何も実行されていません。" +
 		"この操作を依頼した {0} さんが{1}までに同じ依頼をもう一度すると、あなたの回答が使われます。このページは閉じてかまいません。",
+	Continue: "回答を保存しました。アシスタントに戻り、回答したことをそこで確定してください。依頼はあなたの回答で続行されます。このページは閉じてかまいません。",
 	Saved: "回答を保存しました。この回答を求めた依頼がまだ待機していれば、このまま続行されます。" +
 		"待機していない場合はまだ何も実行されていません。アシスタントに同じ依頼をもう一度するよう伝えてください。その依頼であなたの回答が使われます。このページは閉じてかまいません。",
 	Declined:    "辞退しました。何も送信されていません。このページは閉じてかまいません。",
@@ -361,7 +366,7 @@ func (t *text) heading(say string) string {
 			return t.KeptHeading
 		}
 	}
-	if say == t.Saved {
+	if say == t.Saved || say == t.Continue {
 		return t.SavedHeading
 	}
 	return t.Refused

@@ -118,3 +118,24 @@ func TestAnswerSavedWithoutMarks(t *testing.T) {
 		t.Errorf("without marks:\n%s", body)
 	}
 }
+
+// TestAnswerClientContinues: the page of a question whose client goes on
+// with the call (2026-07-28 URL mode) tells the person to go back and
+// confirm there, not to make the request again.
+func TestAnswerClientContinues(t *testing.T) {
+	for _, c := range []struct{ lang, want string }{
+		{"", "Your answer is saved. Go back to your assistant and confirm there that you have answered: the request then goes on with your answer."},
+		{"ja", "回答を保存しました。アシスタントに戻り、回答したことをそこで確定してください。"},
+	} {
+		f := newFixture(t)
+		l, err := f.p.Issue(context.Background(), &Question{Schema: schema(t, "Deploy", deployJSON), Preference: c.lang, Call: f.call, ClientContinues: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cookies, csrf := f.open(t, l.URL)
+		body := f.do(t, "POST", l.URL, "alice", cookies, deployPost(csrf, "environment", "staging", "confirmed", "true")).Body.String()
+		if !strings.Contains(body, c.want) || strings.Contains(body, "no longer waiting") || strings.Contains(body, "was sent") {
+			t.Errorf("lang %q: want %q:\n%s", c.lang, c.want, body)
+		}
+	}
+}
