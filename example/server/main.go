@@ -125,6 +125,12 @@ const ReplayStoreEnv = "ELICIT_REPLAY_STORE"
 // (a Go duration: "15s"; "-1s" for none).
 const ProgressIntervalEnv = "ELICIT_PROGRESS_INTERVAL"
 
+// PageHoldEnv, when set, is how long a 2025-era call whose form went to
+// the hosted page in URL mode waits for the person's answer before it
+// returns the page's link (a Go duration: "50s", the default; "-1s" until
+// the page closes). The page stays open either way.
+const PageHoldEnv = "ELICIT_PAGE_HOLD"
+
 // FormAppsEnv set to 1 renders the forms as an MCP App for hosts that
 // declare app-rendered elicitation (SEP-3118, draft), such as the MCP
 // Inspector's web UI.
@@ -232,6 +238,13 @@ func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, 
 			return fmt.Errorf("%s: %w", ProgressIntervalEnv, err)
 		}
 		opts.ProgressInterval = d
+	}
+	if v := os.Getenv(PageHoldEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", PageHoldEnv, err)
+		}
+		opts.PageHold = d
 	}
 	spec := os.Getenv(KeysEnv)
 	if spec == "" {
