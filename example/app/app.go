@@ -111,6 +111,10 @@ type Options struct {
 	// 2025-era call with a progressToken hears progress while the person
 	// answers (zero: the adapter's default).
 	ProgressInterval time.Duration
+	// PageHold is gosdk.Config.PageHold: how long a 2025-era call whose
+	// form went to the hosted page in URL mode waits for the answer
+	// before it returns the page's link (zero: 50 s).
+	PageHold time.Duration
 	// FormApps renders the forms as an MCP App for hosts that declare
 	// app-rendered elicitation (SEP-3118, draft; gosdk.Config.FormApps):
 	// the server advertises the extension and serves the form app.
@@ -205,6 +209,7 @@ func New(opts Options) *App {
 			Observer:         opts.Observer,
 			Pages:            opts.Pages,
 			ProgressInterval: opts.ProgressInterval,
+			PageHold:         opts.PageHold,
 			FormApps:         opts.FormApps,
 			Rendering:        opts.Rendering,
 			Now:              opts.Now,

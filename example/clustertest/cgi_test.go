@@ -49,7 +49,7 @@ func TestOneProcessPerRequest(t *testing.T) {
 	base := "http://" + host.Listener.Addr().String() + "/elicit/"
 	stderr := &syncBuffer{}
 	host.Config.Handler = &cgi.Handler{Path: script, Stderr: stderr, Env: []string{
-		"ELICIT_STATE_KEYS=" + newKeySpec(t, "k1"), "ELICIT_REPLAY_STORE=" + redisURL,
+		"ELICIT_STATE_KEYS=" + newKeySpec(t, "k1"), "ELICIT_REPLAY_STORE=" + redisURL, "ELICIT_ALLOW_KEY_DROP=a fresh ring per test",
 		"ELICIT_TRUSTED_USER_HEADER=" + trustedHeader, "ELICIT_PAGE_BASE_URL=" + base,
 	}}
 	host.Start()

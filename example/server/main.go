@@ -28,7 +28,11 @@
 // "id:base64-secret[,id:base64-secret...]" (seal.ParseKeyRing; the
 // first key seals, every key opens), sets the key ring that seals the
 // requestState of 2026-07-28 calls (default: a random key per process);
-// every instance behind one load balancer needs the same ring.
+// every instance behind one load balancer needs the same ring. With a
+// Redis replay store the server records the ring there and does not
+// start with a ring that drops a key under which questions still open
+// were sealed (a key stays for the longest wait, 30 days, after it
+// stops sealing), unless ELICIT_ALLOW_KEY_DROP gives the reason.
 // ELICIT_REPLAY_STORE chooses where spent request states are recorded
 // (each state that carried answers into a tool is used once): empty or
 // "memory" for this process's memory (the default; at most
@@ -130,6 +134,12 @@ const ReplayStoreEnv = "ELICIT_REPLAY_STORE"
 // progressToken is sent notifications/progress while the person answers
 // (a Go duration: "15s"; "-1s" for none).
 const ProgressIntervalEnv = "ELICIT_PROGRESS_INTERVAL"
+
+// PageHoldEnv, when set, is how long a 2025-era call whose form went to
+// the hosted page in URL mode waits for the person's answer before it
+// returns the page's link (a Go duration: "50s", the default; "-1s" until
+// the page closes). The page stays open either way.
+const PageHoldEnv = "ELICIT_PAGE_HOLD"
 
 // FormAppsEnv set to 1 renders the forms as an MCP App for hosts that
 // declare app-rendered elicitation (SEP-3118, draft), such as the MCP
@@ -239,6 +249,13 @@ func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, 
 		}
 		opts.ProgressInterval = d
 	}
+	if v := os.Getenv(PageHoldEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", PageHoldEnv, err)
+		}
+		opts.PageHold = d
+	}
 	spec := os.Getenv(KeysEnv)
 	if spec == "" {
 		spec = os.Getenv(legacyKeysEnv)
@@ -257,6 +274,11 @@ func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, 
 		return err
 	}
 	defer closeReplay()
+	if spec != "" {
+		if err := checkKeyRing(context.Background(), opts.Keys, replay, cgiMode); err != nil {
+			return err
+		}
+	}
 	opts.Replay = replay
 	opts.Logf = log.Printf
 	identity, err := trustedIdentity()

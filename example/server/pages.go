@@ -88,11 +88,11 @@ func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool
 		}}
 	notify, err := notifierFromEnv()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if notify != nil {
 		if identity == nil {
-			return nil, errors.New(NotifyURLEnv + ": the approvers' one-time links need " + TrustedUserHeaderEnv + " (the page must tell the approvers apart)")
+			return nil, nil, errors.New(NotifyURLEnv + ": the approvers' one-time links need " + TrustedUserHeaderEnv + " (the page must tell the approvers apart)")
 		}
 		cfg.Notify, cfg.NotifyFailed = notify, notifyFailed
 		if !quiet {

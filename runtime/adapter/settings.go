@@ -99,6 +99,19 @@ type Options struct {
 	// progress keeps the form open: zero means DefaultProgressInterval,
 	// a negative value none (see ProgressInterval, the function).
 	ProgressInterval time.Duration
+	// PageHold is how long a 2025-era call whose question went to the
+	// hosted page in URL mode (runtime.RenderingURLPage) holds its
+	// request for the person's answer, from the elicitation/create that
+	// sends them there: zero means deliver.DefaultPageHold (50 s, within
+	// the 60 s a client times a request out by default), a negative value
+	// until the page closes (for clients known to reset their timeout on
+	// progress; the call then holds a goroutine and a connection for the
+	// person's time). When the hold ends the call returns the page's link
+	// and tells the model to call again with the same arguments once the
+	// person has answered; the page stays open and keeps the answer, and
+	// that call takes it, as for runtime.RenderingLink. A client that
+	// gives up earlier leaves the page open the same way.
+	PageHold time.Duration
 	// FormApps renders forms as an MCP App for clients that declare
 	// app-rendered elicitation (SEP-3118, draft; ClientCaps.App): their
 	// form requests carry _meta.ui.resourceUri naming the form app,
@@ -186,7 +199,7 @@ func (s *Options) Start(c *Call, state string, responses map[string]*runtime.Res
 	if x != nil {
 		x.askedFirst = !s.AcceptUnasked
 		x.narrowClaim()
-		x.routes.Pages, x.routes.FormApps, x.routes.Policy = s.Pages, s.FormApps, s.Rendering
+		x.routes.Pages, x.routes.FormApps, x.routes.Policy, x.routes.Hold = s.Pages, s.FormApps, s.Rendering, s.PageHold
 		x.recorder, x.started, x.maxWait = s.Record, x.now(), s.maxWait()
 	}
 	s.observeStart(c, x, err)

@@ -16,8 +16,9 @@ import (
 // store failed: the ask fails closed, never as an accept.
 var ErrPageStore = errors.New("elicit: the hosted page's answer store is unavailable")
 
-// ErrPageAnswerTaken is matched by the error of a 2026-07-28 retry whose
-// page answer was taken already by another request: the answer reaches a
+// ErrPageAnswerTaken is matched by the error of a 2026-07-28 retry, or of
+// a 2025-era call waiting on a page, whose page answer was taken already
+// by another request (the same call made at once): the answer reaches a
 // handler once.
 var ErrPageAnswerTaken = errors.New("elicit: the page's answer was taken already")
 
@@ -37,6 +38,11 @@ type LinkRequiredError struct {
 	// StillOpen: the page was issued by an earlier call and is not
 	// answered yet.
 	StillOpen bool
+	// Waited: the call sent the person to the page in URL mode (2025
+	// eras) and stopped waiting before they answered (URLPage.Hold, or
+	// the client's request failed); the page stays open and keeps the
+	// answer for the same call made again.
+	Waited bool
 	// Flow: the link is a URL flow's own page (FlowLink), not a hosted
 	// form.
 	Flow bool
@@ -119,14 +125,18 @@ func LinkText(tool string, links []*LinkRequiredError, now time.Time) string {
 	} else {
 		tool = "the tool " + strconv.Quote(tool)
 	}
-	forms, flows, approvals := false, false, false
+	forms, flows, approvals, shown := false, false, false, true
 	for _, l := range links {
 		forms, flows = forms || !l.Flow && l.Approvers == nil, flows || l.Flow
 		approvals = approvals || l.Approvers != nil
+		shown = shown && l.Waited
 	}
 	if approvals && !forms && !flows {
 		sb.WriteString("Nothing was done yet: this action needs approval, on a web page, by the people named below. ")
 		sb.WriteString("Do not answer it yourself, do not guess, and do not open or submit the page for anyone.\n")
+	} else if shown {
+		sb.WriteString("Nothing was done yet: this action needs an answer from the person on a web page, and they have not given it yet. ")
+		sb.WriteString("Do not answer it yourself, do not guess, and do not open or submit the page for them.\n")
 	} else if forms || approvals {
 		sb.WriteString("Nothing was done yet: this action needs an answer from the person, and this client cannot show them the form. ")
 		sb.WriteString("Do not answer it yourself, do not guess, and do not open or submit the page for them.\n")
@@ -135,7 +145,10 @@ func LinkText(tool string, links []*LinkRequiredError, now time.Time) string {
 		sb.WriteString("Do not open the link or complete the steps for them.\n")
 	}
 	for _, l := range links {
-		if l.StillOpen {
+		switch {
+		case l.Waited:
+			sb.WriteString("The person was sent to this page and has not answered yet. The page is still open: whatever they answer there is kept, and nothing happens until you call again. ")
+		case l.StillOpen:
 			sb.WriteString("The person has not answered on the page yet; it is still open. ")
 		}
 		switch {

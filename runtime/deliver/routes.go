@@ -3,6 +3,7 @@ package deliver
 import (
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/page"
@@ -23,6 +24,9 @@ type Routes struct {
 	// names none (adapter.Options.Rendering); runtime.RenderingAuto
 	// chooses per client.
 	Policy runtime.Rendering
+	// Hold is how long a 2025-era URL-mode ask holds its call for the
+	// page's answer (URLPage.Hold; adapter.Options.PageHold).
+	Hold time.Duration
 
 	mu      sync.Mutex
 	renders map[string]choice
@@ -52,7 +56,11 @@ func (rs *Routes) Route(key string, req *runtime.Request, in RenderingInput) (De
 	}
 	rs.renders[key] = choice{r, why}
 	rs.mu.Unlock()
-	return For(r, rs.Pages), nil
+	d := For(r, rs.Pages)
+	if u, ok := d.(*URLPage); ok {
+		u.Hold = rs.Hold
+	}
+	return d, nil
 }
 
 // FlowLink records that the URL flow asked under key goes out as its link

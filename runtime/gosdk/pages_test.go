@@ -261,8 +261,19 @@ func TestPagesURLMode(t *testing.T) {
 					if strings.Contains(req.Params.Message, "still open") != (asks.Load() == 2) {
 						return nil, fmt.Errorf("message %q", req.Params.Message)
 					}
-					if status, body, err := pagetest.Answer(ctx, req.Params.URL, as("alice"), "accept", deployAnswer); err != nil || status != http.StatusOK {
+					status, body, err := pagetest.Answer(ctx, req.Params.URL, as("alice"), "accept", deployAnswer)
+					if err != nil || status != http.StatusOK {
 						return nil, fmt.Errorf("page: %d %v %s", status, err, body)
+					}
+					// The page says what happens next: on 2025-11-25 the
+					// call waits and takes the answer; on 2026-07-28 the
+					// client goes on once the person confirms there.
+					want := "your answer was sent"
+					if version == runtime.Version20260728 {
+						want = "Go back to your assistant and confirm there"
+					}
+					if !strings.Contains(body, want) {
+						return nil, fmt.Errorf("the page after the answer lacks %q:\n%s", want, body)
 					}
 					return &mcp.ElicitResult{Action: "accept"}, nil
 				},

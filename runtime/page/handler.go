@@ -258,7 +258,30 @@ func (p *Pages) answer(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		p.notice(w, r, q, http.StatusOK, func(t *text) string { return t.Declined })
 		return
 	}
-	p.notice(w, r, q, http.StatusOK, func(t *text) string { return t.Sent })
+	p.notice(w, r, q, http.StatusOK, p.sent(ctx, tok.id, q))
+}
+
+// sent returns the notice after an accepted answer of page id: sent when
+// a call waits for it (Hold) and takes it now; when none does, to go back
+// to the client and confirm there (Question.ClientContinues), or kept for
+// the same call made again, saying until when (for an approval: that the
+// requester must make the request again); either, in words true of both,
+// when the page cannot tell.
+func (p *Pages) sent(ctx context.Context, id string, q *question) func(*text) string {
+	switch p.waiting(ctx, id) {
+	case waitHeld:
+		return func(t *text) string { return t.Sent }
+	case waitNone:
+		if q.ClientContinues {
+			return func(t *text) string { return t.Continue }
+		}
+		until := q.expires.Add(p.cfg.Keep).UTC()
+		if q.Approvers != nil && q.Principal != "" {
+			return func(t *text) string { return fill(t.KeptApproval, "", q.Principal, until.Format(t.ClosesAt)) }
+		}
+		return func(t *text) string { return fill(t.Kept, "", until.Format(t.ClosesAt)) }
+	}
+	return func(t *text) string { return t.Saved }
 }
 
 // view is the data of page.html.

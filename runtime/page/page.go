@@ -227,6 +227,11 @@ type Question struct {
 	// StepUp: an approval counts only with a passkey step-up
 	// (runtime.WithStepUp, Config.StepUp).
 	StepUp bool
+	// ClientContinues: the person's client goes on with the call once
+	// they come back to it (a 2026-07-28 URL-mode request, whose retry
+	// takes the answer), so after an answer the page tells them to go
+	// back and confirm there, rather than to make the request again.
+	ClientContinues bool
 }
 
 // QuestionFor returns the question of req, a form-mode request as an
@@ -295,6 +300,8 @@ type stored struct {
 	Approvers *runtime.Approvers `json:"approvers,omitempty"`
 	// StepUp is Question.StepUp.
 	StepUp bool `json:"stepUp,omitempty"`
+	// ClientContinues is Question.ClientContinues.
+	ClientContinues bool `json:"cc,omitempty"`
 }
 
 // answer is an answer as kept in the Store.
@@ -424,7 +431,7 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 	st := stored{
 		Key: key, Form: q.Schema.Name, Schema: schema, Message: q.Message, Language: q.Language, Preference: q.Preference,
 		Tool: q.Call.Tool, Args: hex.EncodeToString(q.Call.ArgsDigest[:]), Principal: q.Call.Principal,
-		Expires: expires.UnixMilli(), Approvers: q.Approvers, StepUp: q.StepUp,
+		Expires: expires.UnixMilli(), Approvers: q.Approvers, StepUp: q.StepUp, ClientContinues: q.ClientContinues,
 	}
 	for i := range q.Schema.Properties {
 		if pr := &q.Schema.Properties[i]; pr.Pattern != "" {

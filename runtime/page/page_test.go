@@ -173,7 +173,9 @@ func TestAnswerOnce(t *testing.T) {
 	if _, err := f.p.Take(context.Background(), l.ID, f.call); !errors.Is(err, ErrNotAnswered) {
 		t.Fatalf("take before answer: %v", err)
 	}
+	release := f.p.Hold(context.Background(), l.ID) // a call waits for the answer
 	rec = f.do(t, "POST", l.URL, "alice", cookies, deployPost(csrf, "branch", "release-7", "environment", "production", "confirmed", "true"))
+	release()
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "your answer was sent") {
 		t.Fatalf("post: %d %s", rec.Code, rec.Body)
 	}

@@ -83,10 +83,10 @@ func serveScript(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// nonceID and usedID name the records of a step-up nonce of page id:
+// nonceID and spentNonceID name the records of a step-up nonce of page id:
 // issued (with its approver) and spent.
-func nonceID(id, nonce string) string { return id + "_sn_" + nonce }
-func usedID(id, nonce string) string  { return id + "_su_" + nonce }
+func nonceID(id, nonce string) string      { return id + "_sn_" + nonce }
+func spentNonceID(id, nonce string) string { return id + "_su_" + nonce }
 
 // issuedNonce is the record of an issued step-up nonce.
 type issuedNonce struct {
@@ -159,7 +159,7 @@ func (p *Pages) checkStepUp(ctx context.Context, id string, q *question, who, no
 	if err := json.Unmarshal(e.Question, &n); err != nil || n.Who != who {
 		return fmt.Errorf("%w: the nonce was issued to someone else", ErrStepUp)
 	}
-	switch err := p.store.Put(ctx, Record{ID: usedID(id, nonce), Client: who, Question: []byte(`{}`), Closes: q.expires, Until: q.expires.Add(p.cfg.Keep)}); {
+	switch err := p.store.Put(ctx, Record{ID: spentNonceID(id, nonce), Client: who, Question: []byte(`{}`), Closes: q.expires, Until: q.expires.Add(p.cfg.Keep)}); {
 	case errors.Is(err, ErrExists):
 		return fmt.Errorf("%w: the assertion was used before", ErrStepUp)
 	case err != nil:

@@ -170,6 +170,9 @@ type MemoryStore struct {
 	// (inboxKey), with their until; filed counts its entries.
 	inbox map[string]map[string]time.Time
 	filed int
+	// waits are the marks of calls waiting for a page (WaitMarker).
+	waits     map[string]time.Time
+	waitSweep int
 }
 
 type memPage struct {

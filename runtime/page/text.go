@@ -27,13 +27,24 @@ type text struct {
 	// AskedFor says which tool asks, when the server has no name: {0}.
 	AskedFor string
 
-	Sent     string
-	Declined string
-	Answered string
-	Expired  string
-	Invalid  string
-	Foreign  string
-	SignIn   string
+	// Sent follows an answer a waiting call takes now; Kept one that no
+	// call waits for, kept for the same call made again until {0};
+	// KeptApproval the approval of a question with approvers, which takes
+	// effect when {0}, who asked, makes the request again before {1};
+	// Saved one the page cannot tell (its Store keeps no WaitMarker);
+	// Continue one the person's client goes on with once they come back
+	// to it (Question.ClientContinues).
+	Continue     string
+	Sent         string
+	Kept         string
+	KeptApproval string
+	Saved        string
+	Declined     string
+	Answered     string
+	Expired      string
+	Invalid      string
+	Foreign      string
+	SignIn       string
 	// Requester refuses the person who asked a question that leaves
 	// them out (runtime.Approvers.ExcludeRequester); NotApprover anyone
 	// else its policy does not admit; Again a second answer by the same
@@ -59,6 +70,8 @@ type text struct {
 	// does not open. Refused is the heading of every other notice, all
 	// of which record nothing.
 	SentHeading     string
+	KeptHeading     string
+	SavedHeading    string
 	DeclinedHeading string
 	AnsweredHeading string
 	ExpiredHeading  string
@@ -123,7 +136,15 @@ var texts = []text{{
 	AskedBy:  "{0} asks this for its tool {1}.",
 	AskedFor: "The tool {0} asks this.",
 
-	Sent:        "Thank you: your answer was sent. You can close this page.",
+	Sent: "Thank you: your answer was sent. You can close this page.",
+	Kept: "Your answer is saved, but nothing has been done yet: the request that asked for it is no longer waiting. " +
+		"Go back to your assistant and ask it to make the same request again; that request uses your answer. " +
+		"Your answer is kept until {0}. You can close this page.",
+	KeptApproval: "Thank you: your answer is saved, but nothing has been done yet. " +
+		"It takes effect when {0}, who asked for this action, makes the same request again, before {1}. You can close this page.",
+	Continue: "Your answer is saved. Go back to your assistant and confirm there that you have answered: the request then goes on with your answer. You can close this page.",
+	Saved: "Your answer is saved. If the request that asked for it is still waiting, it goes on now; " +
+		"if not, nothing has been done yet: ask your assistant to make the same request again, and that request uses your answer. You can close this page.",
 	Declined:    "You declined: nothing was sent. You can close this page.",
 	Answered:    "This question has already been answered.",
 	Expired:     "This link has expired.",
@@ -143,6 +164,8 @@ var texts = []text{{
 	Method:      "This page takes answers only from its form.",
 
 	SentHeading:     "Answer sent",
+	KeptHeading:     "Answer saved, not used yet",
+	SavedHeading:    "Answer saved",
 	DeclinedHeading: "You declined",
 	AnsweredHeading: "Already answered",
 	ExpiredHeading:  "Link expired",
@@ -194,7 +217,15 @@ var texts = []text{{
 	AskedBy:  "{0} がツール {1} のために質問しています。",
 	AskedFor: "ツール {0} からの質問です。",
 
-	Sent:        "ありがとうございます。回答を送信しました。このページは閉じてかまいません。",
+	Sent: "ありがとうございます。回答を送信しました。このページは閉じてかまいません。",
+	Kept: "回答を保存しましたが、まだ何も実行されていません。この回答を求めた依頼はもう待機していません。" +
+		"アシスタントに戻り、同じ依頼をもう一度するよう伝えてください。その依頼であなたの回答が使われます。" +
+		"回答は{0}まで保存されます。このページは閉じてかまいません。",
+	KeptApproval: "ありがとうございます。回答を保存しましたが、まだ何も実行されていません。" +
+		"この操作を依頼した {0} さんが{1}までに同じ依頼をもう一度すると、あなたの回答が使われます。このページは閉じてかまいません。",
+	Continue: "回答を保存しました。アシスタントに戻り、回答したことをそこで確定してください。依頼はあなたの回答で続行されます。このページは閉じてかまいません。",
+	Saved: "回答を保存しました。この回答を求めた依頼がまだ待機していれば、このまま続行されます。" +
+		"待機していない場合はまだ何も実行されていません。アシスタントに同じ依頼をもう一度するよう伝えてください。その依頼であなたの回答が使われます。このページは閉じてかまいません。",
 	Declined:    "辞退しました。何も送信されていません。このページは閉じてかまいません。",
 	Answered:    "この質問にはすでに回答済みです。",
 	Expired:     "このリンクは有効期限が切れています。",
@@ -214,6 +245,8 @@ var texts = []text{{
 	Method:      "このページはフォームからの回答のみ受け付けます。",
 
 	SentHeading:     "回答を送信しました",
+	KeptHeading:     "回答を保存しました（未反映）",
+	SavedHeading:    "回答を保存しました",
 	DeclinedHeading: "辞退しました",
 	AnsweredHeading: "回答済みです",
 	ExpiredHeading:  "リンクの有効期限切れ",
@@ -339,6 +372,14 @@ func (t *text) heading(say string) string {
 	}
 	if i := strings.IndexByte(t.Counted, '{'); i > 0 && strings.HasPrefix(say, t.Counted[:i]) {
 		return t.SentHeading
+	}
+	for _, tmpl := range []string{t.Kept, t.KeptApproval} {
+		if i := strings.IndexByte(tmpl, '{'); i > 0 && strings.HasPrefix(say, tmpl[:i]) {
+			return t.KeptHeading
+		}
+	}
+	if say == t.Saved || say == t.Continue {
+		return t.SavedHeading
 	}
 	return t.Refused
 }

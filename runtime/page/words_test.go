@@ -184,7 +184,9 @@ func TestNoticeHeadings(t *testing.T) {
 	f := newFixture(t)
 	l := f.issue(t, schema(t, "Deploy", deployJSON))
 	cookies, csrf := f.open(t, l.URL)
+	release := f.p.Hold(context.Background(), l.ID)
 	rec := f.do(t, "POST", l.URL, "alice", cookies, deployPost(csrf, "environment", "staging", "confirmed", "true"))
+	release()
 	if body := rec.Body.String(); !strings.Contains(body, "<h1>Answer sent</h1>") || !strings.Contains(body, "<title>Answer sent</title>") {
 		t.Errorf("heading after sending:\n%s", body)
 	}

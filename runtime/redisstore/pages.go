@@ -288,3 +288,36 @@ func (s *PageStore) Find(ctx context.Context, call string) (string, error) {
 	}
 	return id, nil
 }
+
+var _ page.WaitMarker = (*PageStore)(nil)
+
+// waitKey is the key of the mark of a call waiting for page id.
+func (s *PageStore) waitKey(id string) string { return s.key("wait:" + id) }
+
+// MarkWaiting implements page.WaitMarker: a key that expires at until
+// (set with its time to live from now), deleted for a zero or past until.
+func (s *PageStore) MarkWaiting(ctx context.Context, id string, until time.Time) error {
+	ctx, cancel := s.ctx(ctx)
+	defer cancel()
+	var err error
+	if ttl := time.Until(until); until.IsZero() || ttl <= 0 {
+		err = s.client.Del(ctx, s.waitKey(id)).Err()
+	} else {
+		err = s.client.Set(ctx, s.waitKey(id), "1", ttl).Err()
+	}
+	if err != nil {
+		return failed(err)
+	}
+	return nil
+}
+
+// Waiting implements page.WaitMarker.
+func (s *PageStore) Waiting(ctx context.Context, id string) (bool, error) {
+	ctx, cancel := s.ctx(ctx)
+	defer cancel()
+	n, err := s.client.Exists(ctx, s.waitKey(id)).Result()
+	if err != nil {
+		return false, failed(err)
+	}
+	return n == 1, nil
+}

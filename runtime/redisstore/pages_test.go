@@ -347,3 +347,46 @@ func TestPageClosesOnRedisClock(t *testing.T) {
 		t.Fatalf("POST after the page closed by Redis's clock: %d; want 410", rec.Code)
 	}
 }
+
+// TestPageStoreWaitMarks: a wait mark holds until it is removed or its
+// time passes, and is per page.
+func TestPageStoreWaitMarks(t *testing.T) {
+	s := pageStore(t)
+	ctx := context.Background()
+	id, other := newID(), newID()
+	if held, err := s.Waiting(ctx, id); err != nil || held {
+		t.Fatalf("before any mark: %v, %v", held, err)
+	}
+	if err := s.MarkWaiting(ctx, id, time.Now().Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if held, err := s.Waiting(ctx, id); err != nil || !held {
+		t.Fatalf("marked: %v, %v", held, err)
+	}
+	if held, _ := s.Waiting(ctx, other); held {
+		t.Fatal("another page is marked")
+	}
+	if err := s.MarkWaiting(ctx, id, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if held, err := s.Waiting(ctx, id); err != nil || held {
+		t.Fatalf("removed: %v, %v", held, err)
+	}
+	if err := s.MarkWaiting(ctx, id, time.Now().Add(50*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		held, err := s.Waiting(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !held {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the mark outlived its time")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -69,11 +69,14 @@ type Key struct {
 
 // KeyRing holds the keys that seal and open request state. The first key
 // seals; every key opens, so keys can rotate: put the new key first and
-// keep the old one until states sealed with it have expired. A KeyRing is
-// immutable and safe for concurrent use.
+// keep the old one until states sealed with it have expired, which for a
+// question asked with runtime.WithWait is up to adapter.Options.MaxWait
+// after the key stopped sealing (Rotate checks a ring against the record
+// of the ring before). A KeyRing is immutable and safe for concurrent use.
 type KeyRing struct {
 	current string
 	keys    map[string]*stateKey
+	order   []string // the ids as given, the sealing key first
 }
 
 // stateKey holds what one ring key seals and opens with: an AES-256-GCM
@@ -136,6 +139,7 @@ func NewKeyRing(keys ...Key) (*KeyRing, error) {
 			return nil, fmt.Errorf("elicit: key ring: key %q: %w", k.ID, err)
 		}
 		r.keys[k.ID] = sk
+		r.order = append(r.order, k.ID)
 	}
 	return r, nil
 }

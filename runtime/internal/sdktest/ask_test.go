@@ -8,9 +8,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/internal/testforms"
+	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -20,6 +22,10 @@ type serverOpts struct {
 	observer      runtime.Observer
 	acceptUnasked bool
 	replay        seal.ReplayStore
+	// pages, when set, serve every form as a hosted page in URL mode
+	// (Options.Rendering url-page), holding a 2025-era call pageHold.
+	pages    *page.Pages
+	pageHold time.Duration
 }
 
 type serverOpt func(*serverOpts)

@@ -226,7 +226,8 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts 
 	switch sdk {
 	case goSDK:
 		s.gs = mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
-		cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors, Observer: so.observer, AcceptUnasked: so.acceptUnasked, Replay: so.replay}}
+		cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors, Observer: so.observer, AcceptUnasked: so.acceptUnasked, Replay: so.replay,
+			Pages: so.pages, PageHold: so.pageHold, Rendering: so.rendering()}}
 		for name, b := range s.allBodies() {
 			s.gs.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
 				gosdk.Handle(cfg, func(ctx context.Context, req *mcp.CallToolRequest, ask runtime.Asker) (*mcp.CallToolResult, error) {
@@ -246,7 +247,8 @@ func newServer(t testing.TB, sdk string, policy runtime.UnavailablePolicy, opts 
 			}))
 	case mcpGo:
 		s.ms = mgserver.NewMCPServer("srv", "v0", mgserver.WithToolCapabilities(false))
-		cfg := &mcpgo.Config{Options: adapter.Options{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors, Observer: so.observer, AcceptUnasked: so.acceptUnasked, Replay: so.replay}}
+		cfg := &mcpgo.Config{Options: adapter.Options{Keys: keys, StateTTL: stateTTL, Now: s.clock.Now, Unavailable: policy, AskErrors: so.askErrors, Observer: so.observer, AcceptUnasked: so.acceptUnasked, Replay: so.replay,
+			Pages: so.pages, PageHold: so.pageHold, Rendering: so.rendering()}}
 		for name, b := range s.allBodies() {
 			s.ms.AddTool(mgmcp.NewTool(name),
 				mcpgo.Handle(cfg, func(ctx context.Context, req mgmcp.CallToolRequest, ask runtime.Asker) (*mgmcp.CallToolResult, error) {
