@@ -74,6 +74,10 @@ func FieldsOf(server string, q adapter.Decided, verified string) (Fields, error)
 		f.Form = req.Schema.Name
 	}
 	switch {
+	case d.Action.Expired():
+		// The question's wait ran out before its answer came: nobody's
+		// answer was taken.
+		f.Action, f.Reason, f.Approvers = ActionExpired, runtime.ReasonExpired, []Approver{}
 	case d.Unconfirmed:
 		f.Confirm, f.Reason = ConfirmUnticked, runtime.ReasonUnconfirmed
 	case d.Accepted() && hasConfirm(req.Schema):

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
@@ -121,5 +122,21 @@ func TestRecorderSignsEachDecision(t *testing.T) {
 		testforms.Release{Ticket: "CHG-1234", Approve: true})
 	if shipped || !errors.Is(err, runtime.ErrDecisionRefused) || !errors.Is(err, receipt.ErrSink) {
 		t.Fatalf("a failing sink: shipped %v, %v", shipped, err)
+	}
+}
+
+// A question whose wait ran out is signed as expired, with nobody as its
+// approver; a decline by the person stays a decline.
+func TestFieldsOfExpired(t *testing.T) {
+	req := &runtime.Request{Mode: runtime.ModeForm, Schema: testforms.ReleaseSchema()}
+	q := adapter.Decided{Tool: "release", Principal: "alice", Rendering: runtime.RenderingForm, At: time.Now()}
+	q.Decision = &runtime.Decision{Request: req, Action: runtime.ExpiredDecline().Action}
+	f, err := receipt.FieldsOf("deployer", q, receipt.VerifiedSession)
+	if err != nil || f.Action != receipt.ActionExpired || f.Reason != runtime.ReasonExpired || len(f.Approvers) != 0 || f.AnswerDigest != "" {
+		t.Errorf("expired: %+v, %v", f, err)
+	}
+	q.Decision = &runtime.Decision{Request: req, Action: runtime.ActionDecline}
+	if f, err := receipt.FieldsOf("deployer", q, receipt.VerifiedSession); err != nil || f.Action != receipt.ActionDecline || len(f.Approvers) != 1 {
+		t.Errorf("decline: %+v, %v", f, err)
 	}
 }
