@@ -94,8 +94,10 @@ func TestPasskeyInChromium(t *testing.T) {
 	plan, _ := json.Marshal(map[string]any{
 		"register": origin + "/elicit/passkey/register", "approve": approve.URL, "other": other.URL,
 		"headers": map[string]string{header: "alice"}, "service": "api",
-		"stepUp":  "Approving asks for your passkey: your device confirms it is you.",
-		"sent":    "Thank you: your answer was sent. You can close this page.",
+		"stepUp": "Approving asks for your passkey: your device confirms it is you.",
+		"sent":   "Thank you: your answer was sent. You can close this page.",
+		// No call waits for these pages: the answer is kept for the next.
+		"saved":   "Your answer is saved, but nothing has been done yet",
 		"refused": "Your passkey did not confirm this answer.",
 	})
 	planFile := filepath.Join(t.TempDir(), "plan.json")

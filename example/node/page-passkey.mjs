@@ -94,7 +94,7 @@ try {
   await page.click('button.accept');
   await page.waitForSelector('#notice');
   const sent = await page.textContent('#notice');
-  check('approve: the answer is sent', sent === plan.sent, sent);
+  check('approve: the answer is recorded', sent === plan.sent || sent.startsWith(plan.saved), sent);
   check('approve: the post carried an assertion', captured !== null);
   const signCount = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0].signCount;
   check('approve: the authenticator signed once more', signCount === registeredCount + 1, { registeredCount, signCount });
