@@ -78,6 +78,7 @@ var clockAccessors = map[string]string{
 	"tasks/store.go:(*MemoryStore).now":            "MemoryStore.Now",
 	"redisstore/redisstore.go:(*Store).now":        "Store.Now, compared with Redis's TIME",
 	"redisstore/pages.go:(*PageStore).Put":         "a Redis key TTL, counted on Redis's clock",
+	"redisstore/pages.go:(*PageStore).now":         "PageStore.Now",
 	"gosdk/sessions.go:newSessionTable":            "a transport session's lifetime, not a question's",
 	"mcpgo/sessions.go:withSessionBudgets":         "a transport session's lifetime, not a question's",
 	"./observe_log.go:(*logObserver).Observe":      "the time of an event reported without one",

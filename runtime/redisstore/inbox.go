@@ -75,7 +75,7 @@ func (s *PageStore) File(ctx context.Context, id string, principals, groups []st
 
 // live returns the members of the sorted set key whose score is past now.
 func (s *PageStore) live(ctx context.Context, key string) ([]string, error) {
-	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
+	now := strconv.FormatInt(s.now().UnixMilli(), 10)
 	v, err := s.client.ZRangeArgs(ctx, redis.ZRangeArgs{Key: key, Start: "(" + now, Stop: "+inf", ByScore: true}).Result()
 	if err != nil {
 		return nil, failed(err)

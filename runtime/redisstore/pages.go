@@ -43,6 +43,9 @@ type PageStore struct {
 	Prefix string
 	// Timeout bounds one operation; DefaultTimeout when zero.
 	Timeout time.Duration
+	// Now is the clock of the inbox's lists and the waiting calls' marks;
+	// nil means time.Now (elicittest.Clock in tests).
+	Now func() time.Time
 	// Limit is the number of pages held at most, across instances;
 	// page.DefaultLimit when zero. Instances sharing a prefix should set
 	// the same.
@@ -294,13 +297,23 @@ var _ page.WaitMarker = (*PageStore)(nil)
 // waitKey is the key of the mark of a call waiting for page id.
 func (s *PageStore) waitKey(id string) string { return s.key("wait:" + id) }
 
+// now reads the store's clock (Now, else time.Now): the instant the
+// lists of the inbox and the marks of waiting calls are reckoned from.
+// Page expiry itself is decided on Redis's clock.
+func (s *PageStore) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
 // MarkWaiting implements page.WaitMarker: a key that expires at until
 // (set with its time to live from now), deleted for a zero or past until.
 func (s *PageStore) MarkWaiting(ctx context.Context, id string, until time.Time) error {
 	ctx, cancel := s.ctx(ctx)
 	defer cancel()
 	var err error
-	if ttl := time.Until(until); until.IsZero() || ttl <= 0 {
+	if ttl := until.Sub(s.now()); until.IsZero() || ttl <= 0 {
 		err = s.client.Del(ctx, s.waitKey(id)).Err()
 	} else {
 		err = s.client.Set(ctx, s.waitKey(id), "1", ttl).Err()
