@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"log"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +106,76 @@ func TestTaskAcrossInstances(t *testing.T) {
 	time.Sleep(timeout(200 * time.Millisecond)) // a second deployment would be logged by now
 	lines := 0
 	for _, in := range cluster {
+		lines += len(deployedLine.FindAllString(in.log.String(), -1))
+	}
+	if lines != 1 {
+		t.Errorf("the instances logged %d deployments, want 1", lines)
+	}
+}
+
+// TestTaskSurvivesRestartOfEveryInstance: a deploy approval waiting as a
+// task outlives every instance: all three are killed and three new ones
+// (same key ring, same Redis) serve the answer, and the deploy runs once.
+func TestTaskSurvivesRestartOfEveryInstance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts six server processes")
+	}
+	redisURL := redisURLOrSkip(t)
+	bin, err := buildServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := newKeySpec(t, "k1")
+	start := func(names ...string) []*instance {
+		var out []*instance
+		for _, name := range names {
+			out = append(out, startInstance(t, bin, name, keys, "ELICIT_REPLAY_STORE="+redisURL))
+		}
+		return out
+	}
+	first := start("node-a", "node-b", "node-c")
+	rr := &roundRobin{backends: first}
+	proxy := httptest.NewServer(&httputil.ReverseProxy{
+		Rewrite:       func(r *httputil.ProxyRequest) { r.Out.URL.Scheme, r.Out.URL.Host = "http", "cluster" },
+		Transport:     rr,
+		FlushInterval: -1,
+		ErrorLog:      log.New(testWriter{t}, "proxy: ", 0),
+	})
+	defer proxy.Close()
+	url := proxy.URL + "/mcp"
+
+	created := taskRPC(t, url, "tools/call", app.ToolDeploy, `{"name":"`+app.ToolDeploy+`","arguments":{"service":"billing"},`+taskMeta+`}`)
+	id, _ := created["taskId"].(string)
+	if created["status"] != "input_required" || id == "" {
+		t.Fatalf("tools/call = %v", created)
+	}
+	get := `{"taskId":"` + id + `",` + taskMeta + `}`
+	var key string
+	for k := range taskRPC(t, url, "tasks/get", id, get)["inputRequests"].(map[string]any) {
+		key = k
+	}
+	rr.quiet(t)
+	for _, in := range first {
+		in.kill(t)
+	}
+	second := start("node-d", "node-e", "node-f")
+	rr.mu.Lock()
+	rr.backends = second
+	rr.mu.Unlock()
+
+	if task := taskRPC(t, url, "tasks/get", id, get); task["status"] != "input_required" {
+		t.Fatalf("after every instance restarted: %v", task)
+	}
+	answer := `{"taskId":"` + id + `","inputResponses":{"` + key + `":{"action":"accept","content":{"branch":"release/2.4","environment":"production","confirmed":true}}},` + taskMeta + `}`
+	taskRPC(t, url, "tasks/update", id, answer)
+	task := taskRPC(t, url, "tasks/get", id, get)
+	out, _ := json.Marshal(task["result"])
+	if task["status"] != "completed" || !strings.Contains(string(out), "Deployed billing@release/2.4 to production") {
+		t.Fatalf("the answered task = %v", task)
+	}
+	time.Sleep(timeout(200 * time.Millisecond))
+	lines := 0
+	for _, in := range append(first, second...) {
 		lines += len(deployedLine.FindAllString(in.log.String(), -1))
 	}
 	if lines != 1 {
