@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -23,7 +25,7 @@ import (
 // kept open once idle.
 func fromHost(src string) *http.Client {
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
-	return &http.Client{Timeout: timeout(20 * time.Second), Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 64}}
+	return &http.Client{Timeout: exampletest.Timeout(20 * time.Second), Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 64}}
 }
 
 // deployApproval runs one approval of the example's deploy tool as a
@@ -77,9 +79,9 @@ func TestBudgetsHoldForOthers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the example server")
 	}
-	ctx, cancel := testContext(t, 2*time.Minute)
+	ctx, cancel := exampletest.Context(t, 2*time.Minute)
 	defer cancel()
-	mcpURL := startHTTPExampleWith(ctx, t, nil,
+	mcpURL := exampletest.StartHTTPExampleWith(ctx, t, nil,
 		"--max-conns", "8", "--max-conns-per-client", "4",
 		"--max-sessions", "6", "--max-sessions-per-client", "3",
 		"--replay-limit", "8", "--replay-per-client", "3")

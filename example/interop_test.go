@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
 )
 
 // TestTypeScriptSDKInterop builds the example server and drives it over
@@ -25,21 +27,21 @@ func TestTypeScriptSDKInterop(t *testing.T) {
 		}
 		t.Skip(msg + " (set ELICITGEN_REQUIRE_NODE=1 to make this a failure)")
 	}
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := testContext(t, 2*time.Minute)
+	ctx, cancel := exampletest.Context(t, 2*time.Minute)
 	defer cancel()
 
-	bin, err := buildServer()
+	bin, err := exampletest.BuildServer()
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	cmd := exec.CommandContext(ctx, node, "interop.mjs", bin)
 	cmd.Dir = "node"
-	cmd.WaitDelay = timeout(5 * time.Second)
+	cmd.WaitDelay = exampletest.Timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s interop.mjs:\n%s", node, out)
 	if err != nil {
@@ -60,11 +62,11 @@ func TestTypeScriptSDKLegacyMultiSelect(t *testing.T) {
 		}
 		t.Skip(msg)
 	}
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := testContext(t, 2*time.Minute)
+	ctx, cancel := exampletest.Context(t, 2*time.Minute)
 	defer cancel()
 	bin := filepath.Join(t.TempDir(), "multiserver")
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./internal/multiserver").CombinedOutput(); err != nil {
@@ -72,7 +74,7 @@ func TestTypeScriptSDKLegacyMultiSelect(t *testing.T) {
 	}
 	cmd := exec.CommandContext(ctx, node, "interop-legacy.mjs", bin)
 	cmd.Dir = "node"
-	cmd.WaitDelay = timeout(5 * time.Second)
+	cmd.WaitDelay = exampletest.Timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s interop-legacy.mjs:\n%s", node, out)
 	if err != nil {

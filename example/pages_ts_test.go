@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
 )
 
 // startPagesExample builds the example server and runs it with hosted
@@ -12,19 +14,19 @@ import (
 // test ends; it returns its MCP URL.
 func startPagesExample(ctx context.Context, t *testing.T) string {
 	t.Helper()
-	return startHTTPExampleWith(ctx, t, []string{"ELICIT_TRUSTED_USER_HEADER=" + trustedHeader}, "--pages")
+	return exampletest.StartHTTPExampleWith(ctx, t, []string{"ELICIT_TRUSTED_USER_HEADER=" + trustedHeader}, "--pages")
 }
 
 // runNode runs a script of example/node against mcpURL.
 func runNode(ctx context.Context, t *testing.T, script, mcpURL string) {
 	t.Helper()
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.CommandContext(ctx, node, script, mcpURL, trustedHeader)
 	cmd.Dir = "node"
-	cmd.WaitDelay = timeout(5 * time.Second)
+	cmd.WaitDelay = exampletest.Timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s %s:\n%s", node, script, out)
 	if err != nil {
@@ -39,8 +41,8 @@ func runNode(ctx context.Context, t *testing.T, script, mcpURL string) {
 // again; other arguments or another person take nothing
 // (node/pages-link.mjs).
 func TestTypeScriptClientGetsTheLink(t *testing.T) {
-	requireNodePackages(t, "@modelcontextprotocol/sdk")
-	ctx, cancel := testContext(t, 2*time.Minute)
+	exampletest.RequireNodePackages(t, "@modelcontextprotocol/sdk")
+	ctx, cancel := exampletest.Context(t, 2*time.Minute)
 	defer cancel()
 	runNode(ctx, t, "pages-link.mjs", startPagesExample(ctx, t))
 }
@@ -50,8 +52,8 @@ func TestTypeScriptClientGetsTheLink(t *testing.T) {
 // on 2025-11-25, where the complete notification arrives
 // (node/pages-url-v2.mjs).
 func TestTypeScriptV2URLModeOnly(t *testing.T) {
-	requireNodePackages(t, "@modelcontextprotocol/client")
-	ctx, cancel := testContext(t, 2*time.Minute)
+	exampletest.RequireNodePackages(t, "@modelcontextprotocol/client")
+	ctx, cancel := exampletest.Context(t, 2*time.Minute)
 	defer cancel()
 	runNode(ctx, t, "pages-url-v2.mjs", startPagesExample(ctx, t))
 }

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
 )
 
 // TestTypeScriptTasksClient drives the example server from
@@ -15,14 +17,14 @@ import (
 // cancelled, and the same tool from a client without the extension,
 // which is asked as before.
 func TestTypeScriptTasksClient(t *testing.T) {
-	requireNodePackages(t, "@modelcontextprotocol/client", "@modelcontextprotocol/ext-tasks")
-	node, err := nodeBinary()
+	exampletest.RequireNodePackages(t, "@modelcontextprotocol/client", "@modelcontextprotocol/ext-tasks")
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	mcpURL := startHTTPExample(ctx, t)
+	mcpURL := exampletest.StartHTTPExampleWith(ctx, t, nil)
 
 	cmd := exec.CommandContext(ctx, node, "tasks-client.mjs", mcpURL)
 	cmd.Dir = "node"

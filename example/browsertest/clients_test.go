@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
 )
 
 // Real MCP clients against the example server over streamable HTTP, every
@@ -24,18 +26,18 @@ import (
 // with accept, decline and cancel, once with invalid content, once in
 // Japanese, and from clients that cannot be asked.
 func TestTypeScriptSDKv2Client(t *testing.T) {
-	requireNodePackages(t, "@modelcontextprotocol/client")
-	node, err := nodeBinary()
+	exampletest.RequireNodePackages(t, "@modelcontextprotocol/client")
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := testContext(t, 2*time.Minute)
+	ctx, cancel := exampletest.Context(t, 2*time.Minute)
 	defer cancel()
-	mcpURL := startHTTPExample(ctx, t)
+	mcpURL := exampletest.StartHTTPExampleWith(ctx, t, nil)
 
 	cmd := exec.CommandContext(ctx, node, "interop-v2.mjs", mcpURL)
 	cmd.Dir = "node"
-	cmd.WaitDelay = timeout(5 * time.Second)
+	cmd.WaitDelay = exampletest.Timeout(5 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s interop-v2.mjs %s:\n%s", node, mcpURL, out)
 	if err != nil {
@@ -52,15 +54,15 @@ func TestTypeScriptSDKv2Client(t *testing.T) {
 // deploy form must be drawn with a CJK font. Screenshots are written to
 // $ARTIFACTS_DIR/inspector-ui (default: example/node/artifacts/inspector-ui).
 func TestInspectorWebUI(t *testing.T) {
-	requireNodePackages(t, "@modelcontextprotocol/inspector", "@modelcontextprotocol/client", "playwright-core")
+	exampletest.RequireNodePackages(t, "@modelcontextprotocol/inspector", "@modelcontextprotocol/client", "playwright-core")
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(chromium); err != nil {
-		skipOrFail(t, chromium+" is missing: apt-get install chromium fonts-noto-cjk to run the Inspector web UI test")
+		exampletest.SkipOrFail(t, chromium+" is missing: apt-get install chromium fonts-noto-cjk to run the Inspector web UI test")
 	}
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,14 +73,14 @@ func TestInspectorWebUI(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := testContext(t, 5*time.Minute) // inspector-ui.mjs stops itself after 4 minutes
+	ctx, cancel := exampletest.Context(t, 5*time.Minute) // inspector-ui.mjs stops itself after 4 minutes
 	defer cancel()
-	mcpURL := startHTTPExample(ctx, t)
+	mcpURL := exampletest.StartHTTPExampleWith(ctx, t, nil)
 
 	cmd := exec.CommandContext(ctx, node, "inspector-ui.mjs", mcpURL, artifacts)
 	cmd.Dir = "node"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	cmd.WaitDelay = timeout(10 * time.Second)
+	cmd.WaitDelay = exampletest.Timeout(10 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s inspector-ui.mjs %s:\n%s", node, mcpURL, out)
 	if err != nil {

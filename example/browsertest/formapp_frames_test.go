@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
 )
 
 // TestFormAppFrames runs the form app (templates/formapp.html) in
@@ -16,21 +18,21 @@ import (
 // the host for its own question. The app reads messages from its parent
 // window only.
 func TestFormAppFrames(t *testing.T) {
-	requireNodePackages(t, "playwright-core")
+	exampletest.RequireNodePackages(t, "playwright-core")
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(chromium); err != nil {
-		skipOrFail(t, chromium+" is missing: apt-get install chromium to run the form app test")
+		exampletest.SkipOrFail(t, chromium+" is missing: apt-get install chromium to run the form app test")
 	}
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, which := range []string{"before-init", "after-init"} {
 		t.Run(which, func(t *testing.T) {
-			ctx, cancel := testContext(t, 2*time.Minute) // the script stops itself after 60 s
+			ctx, cancel := exampletest.Context(t, 2*time.Minute) // the script stops itself after 60 s
 			defer cancel()
 			cmd := exec.CommandContext(ctx, node, "formapp-frames.mjs", which)
 			cmd.Dir = "node"

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
 )
 
 // TestInspectorFormApp answers the deploy form rendered by the example's
@@ -14,15 +16,15 @@ import (
 // answer reaches the handler through inputResponses and is validated as
 // any other.
 func TestInspectorFormApp(t *testing.T) {
-	requireNodePackages(t, "@modelcontextprotocol/inspector", "playwright-core")
+	exampletest.RequireNodePackages(t, "@modelcontextprotocol/inspector", "playwright-core")
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(chromium); err != nil {
-		skipOrFail(t, chromium+" is missing: apt-get install chromium to run the form app test")
+		exampletest.SkipOrFail(t, chromium+" is missing: apt-get install chromium to run the form app test")
 	}
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,15 +35,15 @@ func TestInspectorFormApp(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := testContext(t, 4*time.Minute) // inspector-app.mjs stops itself after 3 minutes
+	ctx, cancel := exampletest.Context(t, 4*time.Minute) // inspector-app.mjs stops itself after 3 minutes
 	defer cancel()
 	// The example server advertises and serves the form app.
-	mcpURL := startHTTPExampleWith(ctx, t, []string{"ELICIT_FORM_APPS=1"})
+	mcpURL := exampletest.StartHTTPExampleWith(ctx, t, []string{"ELICIT_FORM_APPS=1"})
 
 	cmd := exec.CommandContext(ctx, node, "inspector-app.mjs", mcpURL, artifacts)
 	cmd.Dir = "node"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	cmd.WaitDelay = timeout(10 * time.Second)
+	cmd.WaitDelay = exampletest.Timeout(10 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s inspector-app.mjs %s:\n%s", node, mcpURL, out)
 	if err != nil {

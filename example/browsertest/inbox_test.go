@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
+
 	"github.com/elicitgen/elicitgen/example/forms"
 	"github.com/elicitgen/elicitgen/internal/pagetest"
 	"github.com/elicitgen/elicitgen/runtime"
@@ -41,15 +43,15 @@ type inboxCase struct {
 // once she has approved, lists nothing; bob's one-time link opens the
 // page once and is refused the second time.
 func TestInboxInChromium(t *testing.T) {
-	requireNodePackages(t, "playwright-core", "axe-core")
+	exampletest.RequireNodePackages(t, "playwright-core", "axe-core")
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(chromium); err != nil {
-		skipOrFail(t, chromium+" is missing: apt-get install chromium fonts-noto-cjk to run the inbox test")
+		exampletest.SkipOrFail(t, chromium+" is missing: apt-get install chromium fonts-noto-cjk to run the inbox test")
 	}
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func TestInboxInChromium(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := testContext(t, 2*time.Minute)
+	ctx, cancel := exampletest.Context(t, 2*time.Minute)
 	defer cancel()
 
 	const header = "X-Elicit-User"
@@ -129,7 +131,7 @@ func TestInboxInChromium(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, "inbox-ui.mjs", planFile, artifacts)
 	cmd.Dir = "node"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	cmd.WaitDelay = timeout(10 * time.Second)
+	cmd.WaitDelay = exampletest.Timeout(10 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s inbox-ui.mjs:\n%s", node, out)
 	if err != nil {

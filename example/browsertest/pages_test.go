@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
+
 	"github.com/elicitgen/elicitgen/example/forms"
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/page"
@@ -77,15 +79,15 @@ func typed[T any](ask func(context.Context, runtime.Asker, string, ...runtime.As
 // stranger's page. The answers are then taken from the page store and
 // decoded by the generated forms, as a tool handler would.
 func TestPagesInChromium(t *testing.T) {
-	requireNodePackages(t, "playwright-core", "axe-core")
+	exampletest.RequireNodePackages(t, "playwright-core", "axe-core")
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(chromium); err != nil {
-		skipOrFail(t, chromium+" is missing: apt-get install chromium fonts-noto-cjk to run the page test")
+		exampletest.SkipOrFail(t, chromium+" is missing: apt-get install chromium fonts-noto-cjk to run the page test")
 	}
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +98,7 @@ func TestPagesInChromium(t *testing.T) {
 	if artifacts, err = filepath.Abs(artifacts); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := testContext(t, 3*time.Minute) // page-ui.mjs stops itself after 2 minutes
+	ctx, cancel := exampletest.Context(t, 3*time.Minute) // page-ui.mjs stops itself after 2 minutes
 	defer cancel()
 
 	const header = "X-Elicit-User"
@@ -266,7 +268,7 @@ func TestPagesInChromium(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, "page-ui.mjs", planFile, artifacts)
 	cmd.Dir = "node"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	cmd.WaitDelay = timeout(10 * time.Second)
+	cmd.WaitDelay = exampletest.Timeout(10 * time.Second)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s page-ui.mjs (%s):\n%s", node, time.Since(start).Round(time.Millisecond), out)

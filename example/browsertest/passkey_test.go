@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
+
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/passkey"
@@ -28,19 +30,19 @@ import (
 // is taken verified by passkey; the other call stays unanswered, and its
 // two refusals are recorded.
 func TestPasskeyInChromium(t *testing.T) {
-	requireNodePackages(t, "playwright-core")
+	exampletest.RequireNodePackages(t, "playwright-core")
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(chromium); err != nil {
-		skipOrFail(t, chromium+" is missing: apt-get install chromium to run the passkey test")
+		exampletest.SkipOrFail(t, chromium+" is missing: apt-get install chromium to run the passkey test")
 	}
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := testContext(t, 2*time.Minute) // page-passkey.mjs stops itself after 90 s
+	ctx, cancel := exampletest.Context(t, 2*time.Minute) // page-passkey.mjs stops itself after 90 s
 	defer cancel()
 
 	// WebAuthn needs a host name for its relying party: localhost.
@@ -107,7 +109,7 @@ func TestPasskeyInChromium(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, "page-passkey.mjs", planFile)
 	cmd.Dir = "node"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	cmd.WaitDelay = timeout(10 * time.Second)
+	cmd.WaitDelay = exampletest.Timeout(10 * time.Second)
 	out, err := cmd.CombinedOutput()
 	t.Logf("page-passkey.mjs:\n%s", out)
 	mu.Lock()

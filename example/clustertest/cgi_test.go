@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
+
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/internal/pagetest"
 )
@@ -34,7 +36,7 @@ func TestOneProcessPerRequest(t *testing.T) {
 		t.Skip("starts a process per request")
 	}
 	redisURL := redisURLOrSkip(t)
-	bin, err := buildServer()
+	bin, err := exampletest.BuildServer()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,9 +49,9 @@ func TestOneProcessPerRequest(t *testing.T) {
 	}
 	host := httptest.NewUnstartedServer(nil)
 	base := "http://" + host.Listener.Addr().String() + "/elicit/"
-	stderr := &syncBuffer{}
+	stderr := &exampletest.SyncBuffer{}
 	host.Config.Handler = &cgi.Handler{Path: script, Stderr: stderr, Env: []string{
-		"ELICIT_STATE_KEYS=" + newKeySpec(t, "k1"), "ELICIT_REPLAY_STORE=" + redisURL, "ELICIT_ALLOW_KEY_DROP=a fresh ring per test",
+		"ELICIT_STATE_KEYS=" + exampletest.NewKeySpec(t, "k1"), "ELICIT_REPLAY_STORE=" + redisURL, "ELICIT_ALLOW_KEY_DROP=a fresh ring per test",
 		"ELICIT_TRUSTED_USER_HEADER=" + trustedHeader, "ELICIT_PAGE_BASE_URL=" + base,
 	}}
 	host.Start()
@@ -59,7 +61,7 @@ func TestOneProcessPerRequest(t *testing.T) {
 			t.Logf("CGI stderr:\n%s", stderr.String())
 		}
 	}()
-	ctx, cancel := testContext(t, 60*time.Second)
+	ctx, cancel := exampletest.Context(t, 60*time.Second)
 	defer cancel()
 
 	// call posts one tools/call of a 2026-07-28 client declaring caps and

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
 )
 
 // auditRecord is one line of an instance's audit log (the JSON lines the
@@ -22,7 +24,7 @@ type auditRecord struct {
 // the test through the processes' pipes).
 func auditEnds(instances []*instance, marks map[string]int, tool string, n int) []auditRecord {
 	var out []auditRecord
-	for deadline := time.Now().Add(timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(exampletest.Timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		out = out[:0]
 		for _, in := range instances {
 			sc := bufio.NewScanner(strings.NewReader(in.log.String()[marks[in.name]:]))

@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -38,14 +40,14 @@ type instance struct {
 	name string
 	url  *url.URL // http://127.0.0.1:port
 	cmd  *exec.Cmd
-	log  *syncBuffer
+	log  *exampletest.SyncBuffer
 }
 
 // startInstance runs bin as the instance name with the key ring keys
 // (and the environment variables env) and waits until it serves.
 func startInstance(t *testing.T, bin, name, keys string, env ...string) *instance {
 	t.Helper()
-	in := &instance{name: name, log: &syncBuffer{}}
+	in := &instance{name: name, log: &exampletest.SyncBuffer{}}
 	in.cmd = exec.Command(bin, "--http", "127.0.0.1:0", "--conformance", "--instance", name)
 	// Every test starts a fresh ring on the one shared Redis, which drops
 	// the ring recorded there by the test before.
@@ -58,9 +60,9 @@ func startInstance(t *testing.T, bin, name, keys string, env ...string) *instanc
 		_ = in.cmd.Process.Kill()
 		_ = in.cmd.Wait()
 	})
-	deadline := time.Now().Add(timeout(20 * time.Second))
+	deadline := time.Now().Add(exampletest.Timeout(20 * time.Second))
 	for time.Now().Before(deadline) {
-		if m := servingLine.FindStringSubmatch(in.log.String()); m != nil {
+		if m := exampletest.ServingLine.FindStringSubmatch(in.log.String()); m != nil {
 			u, err := url.Parse(m[1])
 			if err != nil {
 				t.Fatal(err)
@@ -118,7 +120,7 @@ func (c *closeHook) Close() error {
 // quiet waits until no response is being copied, so that killing an
 // instance cuts no stream.
 func (rr *roundRobin) quiet(t *testing.T) {
-	for deadline := time.Now().Add(timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(exampletest.Timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		rr.mu.Lock()
 		n := rr.open
 		rr.mu.Unlock()
@@ -225,11 +227,11 @@ func distinct(rs []round) int {
 // the proxy's /mcp URL.
 func startCluster(t *testing.T, env ...string) ([]*instance, *roundRobin, string) {
 	t.Helper()
-	bin, err := buildServer()
+	bin, err := exampletest.BuildServer()
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := newKeySpec(t, "k1")
+	keys := exampletest.NewKeySpec(t, "k1")
 	var cluster []*instance
 	for _, name := range []string{"node-a", "node-b", "node-c"} {
 		cluster = append(cluster, startInstance(t, bin, name, keys, env...))
@@ -251,7 +253,7 @@ func TestAcrossInstances(t *testing.T) {
 	}
 	cluster, rr, mcpURL := startCluster(t)
 	endpoint := mcpURL
-	ctx, cancel := testContext(t, 3*time.Minute) // a dozen conformance scenarios, each a Node process
+	ctx, cancel := exampletest.Context(t, 3*time.Minute) // a dozen conformance scenarios, each a Node process
 	defer cancel()
 
 	t.Run("conformance", func(t *testing.T) {
@@ -302,7 +304,7 @@ func TestAcrossInstances(t *testing.T) {
 		// The lines reach the test through the processes' pipes: wait
 		// for them.
 		var served []round
-		for deadline := time.Now().Add(timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(exampletest.Timeout(10 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			if served = rounds(cluster, marks, app.FixtureIRRMultiRound); len(served) >= 3 {
 				break
 			}
@@ -335,11 +337,11 @@ func TestAcrossInstances(t *testing.T) {
 	// A state sealed by the cluster opens on any of its instances, and
 	// on no instance with another key.
 	t.Run("foreign key rejects the state", func(t *testing.T) {
-		bin, err := buildServer() // built once per test binary
+		bin, err := exampletest.BuildServer() // built once per test binary
 		if err != nil {
 			t.Fatal(err)
 		}
-		stranger := startInstance(t, bin, "node-x", newKeySpec(t, "k1"))
+		stranger := startInstance(t, bin, "node-x", exampletest.NewKeySpec(t, "k1"))
 		manual := func(u string) *mcp.ClientSession {
 			c := mcp.NewClient(&mcp.Implementation{Name: "manual", Version: "v0"}, &mcp.ClientOptions{
 				Capabilities:   &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
@@ -387,7 +389,7 @@ func runConformanceThrough(ctx context.Context, t *testing.T, endpoint string) {
 		}
 		t.Skip(msg)
 	}
-	node, err := nodeBinary()
+	node, err := exampletest.NodeBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +406,7 @@ func runConformanceThrough(ctx context.Context, t *testing.T, endpoint string) {
 		out := t.TempDir()
 		cmd := exec.CommandContext(ctx, node, suite, "server", "--url", endpoint, "--scenario", name,
 			"--spec-version", "2026-07-28", "-o", out)
-		cmd.WaitDelay = timeout(5 * time.Second)
+		cmd.WaitDelay = exampletest.Timeout(5 * time.Second)
 		output, err := cmd.CombinedOutput()
 		if bad := checkResults(out); err != nil || bad != "" {
 			t.Errorf("%s through the proxy: %v %s\n%s", name, err, bad, output)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitgen/elicitgen/example/app"
@@ -48,7 +50,7 @@ func TestPagesAcrossInstances(t *testing.T) {
 		t.Skip("starts three server processes")
 	}
 	redisURL := redisURLOrSkip(t)
-	bin, err := buildServer()
+	bin, err := exampletest.BuildServer()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,14 +65,14 @@ func TestPagesAcrossInstances(t *testing.T) {
 		ErrorLog:      log.New(testWriter{t}, "proxy: ", 0),
 	})
 	base := "http://" + proxy.Listener.Addr().String() + "/elicit/"
-	keys := newKeySpec(t, "k1")
+	keys := exampletest.NewKeySpec(t, "k1")
 	for _, name := range []string{"node-a", "node-b", "node-c"} {
 		rr.backends = append(rr.backends, startInstance(t, bin, name, keys, "ELICIT_REPLAY_STORE="+redisURL,
 			"ELICIT_PAGES=1", "ELICIT_TRUSTED_USER_HEADER="+trustedHeader, "ELICIT_PAGE_BASE_URL="+base))
 	}
 	proxy.Start()
 	defer proxy.Close()
-	ctx, cancel := testContext(t, 60*time.Second)
+	ctx, cancel := exampletest.Context(t, 60*time.Second)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "no-elicitation", Version: "v0"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: proxy.URL + "/mcp", HTTPClient: &http.Client{Transport: userTransport{"alice"}}}, nil)
@@ -114,9 +116,9 @@ func TestPagesAcrossInstances(t *testing.T) {
 		}
 		return n
 	}
-	for deadline := time.Now().Add(timeout(5 * time.Second)); deploys() == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(exampletest.Timeout(5 * time.Second)); deploys() == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 	}
-	time.Sleep(timeout(200 * time.Millisecond))
+	time.Sleep(exampletest.Timeout(200 * time.Millisecond))
 	if n := deploys(); n != 1 {
 		t.Fatalf("%d deploys, want 1", n)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -31,7 +33,7 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 	}
 	redisURL := redisURLOrSkip(t)
 	cluster, _, mcpURL := startCluster(t, "ELICIT_REPLAY_STORE="+redisURL)
-	ctx, cancel := testContext(t, 60*time.Second)
+	ctx, cancel := exampletest.Context(t, 60*time.Second)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "replayer", Version: "v0"}, &mcp.ClientOptions{
 		Capabilities:   &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
@@ -93,7 +95,7 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 	// The instances' own logs: exactly one deployment went out, and the
 	// replays reached every instance.
 	var lines int
-	for deadline := time.Now().Add(timeout(5 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(exampletest.Timeout(5 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		lines = 0
 		for _, in := range cluster {
 			lines += len(deployedLine.FindAllString(in.log.String(), -1))
@@ -102,7 +104,7 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 			break
 		}
 	}
-	time.Sleep(timeout(200 * time.Millisecond)) // a second deployment would be logged by now
+	time.Sleep(exampletest.Timeout(200 * time.Millisecond)) // a second deployment would be logged by now
 	lines = 0
 	for _, in := range cluster {
 		lines += len(deployedLine.FindAllString(in.log.String(), -1))

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitgen/elicitgen/example/internal/exampletest"
+
 	"github.com/elicitgen/elicitgen/example/app"
 )
 
@@ -103,7 +105,7 @@ func TestTaskAcrossInstances(t *testing.T) {
 	if task["status"] != "completed" || !strings.Contains(string(out), "Deployed billing@release/2.4 to production") {
 		t.Fatalf("the answered task = %v", task)
 	}
-	time.Sleep(timeout(200 * time.Millisecond)) // a second deployment would be logged by now
+	time.Sleep(exampletest.Timeout(200 * time.Millisecond)) // a second deployment would be logged by now
 	lines := 0
 	for _, in := range cluster {
 		lines += len(deployedLine.FindAllString(in.log.String(), -1))
@@ -121,11 +123,11 @@ func TestTaskSurvivesRestartOfEveryInstance(t *testing.T) {
 		t.Skip("starts six server processes")
 	}
 	redisURL := redisURLOrSkip(t)
-	bin, err := buildServer()
+	bin, err := exampletest.BuildServer()
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := newKeySpec(t, "k1")
+	keys := exampletest.NewKeySpec(t, "k1")
 	start := func(names ...string) []*instance {
 		var out []*instance
 		for _, name := range names {
@@ -173,7 +175,7 @@ func TestTaskSurvivesRestartOfEveryInstance(t *testing.T) {
 	if task["status"] != "completed" || !strings.Contains(string(out), "Deployed billing@release/2.4 to production") {
 		t.Fatalf("the answered task = %v", task)
 	}
-	time.Sleep(timeout(200 * time.Millisecond))
+	time.Sleep(exampletest.Timeout(200 * time.Millisecond))
 	lines := 0
 	for _, in := range append(first, second...) {
 		lines += len(deployedLine.FindAllString(in.log.String(), -1))
