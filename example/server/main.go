@@ -347,6 +347,9 @@ func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page
 	if err != nil {
 		return err
 	}
+	if pageStore == nil {
+		pageStore = page.NewMemoryStore() // the hosted pages' and the tasks'
+	}
 	if pages {
 		p, h, err := newPages(opts.Keys, pageStore, ln.Addr(), loopback, opts.Identity, opts.StepUp)
 		if err != nil {
@@ -358,12 +361,7 @@ func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page
 		o.Pages, o.PagesPath = h, PagesPath
 		lim = &o
 	}
-	lim, closeTasks, err := withTasks(lim, os.Getenv(ReplayStoreEnv), opts.Identity)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	defer closeTasks()
+	lim = withTasks(lim, pageStore, opts.Identity)
 	opts.Tasks = true
 	s := app.NewServer(opts)
 	s.AddReceivingMiddleware(logRequests)

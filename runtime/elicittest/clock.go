@@ -18,9 +18,9 @@ import (
 //	seal.Sealer.Now         a Sealer built by hand
 //	seal.MemoryReplayStore  SetClock(clock.Now), for a store passed as Options.Replay
 //	page.Config.Now         the hosted page's links and CSRF tokens
-//	page.MemoryStore.Now    the page answers' retention
+//	page.MemoryStore.Now    the retention of page answers and of task records
+//	                        (tasks.NewStore over a page.MemoryStore)
 //	tasks.Server.Now        task TTLs and input deadlines
-//	tasks.MemoryStore.Now   task retention
 //
 // Drive assigns the func() time.Time fields in one call:
 //

@@ -75,7 +75,6 @@ var clockAccessors = map[string]string{
 	"page/page.go:(*Pages).now":                    "Config.Now",
 	"page/store.go:(*MemoryStore).now":             "MemoryStore.Now",
 	"tasks/server.go:(*Server).now":                "Server.Now",
-	"tasks/store.go:(*MemoryStore).now":            "MemoryStore.Now",
 	"redisstore/redisstore.go:(*Store).now":        "Store.Now, compared with Redis's TIME",
 	"redisstore/pages.go:(*PageStore).Put":         "a Redis key TTL, counted on Redis's clock",
 	"redisstore/pages.go:(*PageStore).now":         "PageStore.Now",

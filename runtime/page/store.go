@@ -43,6 +43,9 @@ type Entry struct {
 	Status Status
 	// Answer is the encoded answer once answered (also after it is taken).
 	Answer []byte
+	// Version counts the question's versions: 1 as Put stored it, one
+	// more for each Revise.
+	Version uint64
 }
 
 // Record is a new page as Store.Put receives it.
@@ -69,10 +72,14 @@ type Record struct {
 	Until time.Time
 }
 
-// Store keeps pages and their answers for Pages: the question when it is
-// issued, the answer once, and the taking of the answer once. Values are
-// opaque bytes that Pages encodes. Implementations must make Answer and
-// Take atomic (two concurrent calls: one wins) and must fail closed: an
+// Store keeps questions waiting for a person and their answers: for
+// Pages, the question when it is issued, the answer once, and the taking
+// of the answer once; for runtime/tasks, a task's record, revised as the
+// task moves (tasks.NewStore). A hosted page and a task are one thing
+// seen twice, so they share this one contract, and one store holds both
+// under the same budgets and the same clock. Values are opaque bytes
+// that their user encodes. Implementations must make Answer, Take and
+// Revise atomic (two concurrent calls: one wins) and must fail closed: an
 // error, never a success, when they cannot record the single use. They
 // bound the pages they hold, in total and per client (Record.Client),
 // and refuse a new page beyond either with an error matching
@@ -98,6 +105,14 @@ type Store interface {
 	Take(ctx context.Context, id string) ([]byte, error)
 	// Find returns the id last Put under call; ErrNotFound when none.
 	Find(ctx context.Context, call string) (string, error)
+	// Revise replaces the question of the open page id with question,
+	// provided its Version is still version (compare and set), and
+	// counts one more version: ErrConflict when another Revise came
+	// first, ErrAnswered when the page is answered or taken, ErrExpired
+	// when it closed (by the store's clock), ErrNotFound when there is
+	// no page. Its call key, client, closing time and Until stay as Put
+	// stored them.
+	Revise(ctx context.Context, id string, version uint64, question []byte) error
 }
 
 // Errors of a Store. Any other error from a Store is a failure of the
@@ -105,6 +120,7 @@ type Store interface {
 // refusing.
 var (
 	ErrExists      = errors.New("elicit page: page id already stored")
+	ErrConflict    = errors.New("elicit page: question revised since it was read")
 	ErrNotFound    = errors.New("elicit page: no such page")
 	ErrAnswered    = errors.New("elicit page: already answered")
 	ErrNotAnswered = errors.New("elicit page: not answered yet")
@@ -177,6 +193,7 @@ type MemoryStore struct {
 
 type memPage struct {
 	question []byte
+	version  uint64
 	answer   []byte
 	status   Status
 	client   string
@@ -238,7 +255,7 @@ func (m *MemoryStore) Put(ctx context.Context, r Record) error {
 	if closes.IsZero() {
 		closes = r.Until
 	}
-	pg := &memPage{question: append([]byte(nil), r.Question...), status: StatusOpen, client: r.Client, closes: closes, until: r.Until}
+	pg := &memPage{question: append([]byte(nil), r.Question...), version: 1, status: StatusOpen, client: r.Client, closes: closes, until: r.Until}
 	m.pages[r.ID] = pg
 	if r.Client != "" {
 		m.byClient[r.Client]++
@@ -313,7 +330,7 @@ func (m *MemoryStore) Get(ctx context.Context, id string) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	return Entry{Question: p.question, Status: p.status, Answer: p.answer}, nil
+	return Entry{Question: p.question, Status: p.status, Answer: p.answer, Version: p.version}, nil
 }
 
 // Answer implements Store.
@@ -370,4 +387,29 @@ func (m *MemoryStore) Find(ctx context.Context, call string) (string, error) {
 		return "", ErrNotFound
 	}
 	return c.id, nil
+}
+
+// Revise implements Store.
+func (m *MemoryStore) Revise(ctx context.Context, id string, version uint64, question []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, err := m.page(id)
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.status != StatusOpen:
+		return ErrAnswered
+	case !m.now().Before(p.closes):
+		return ErrExpired
+	case p.version != version:
+		return ErrConflict
+	}
+	// A new slice, never the old one's memory: Get's callers may still
+	// hold the question they read.
+	p.question, p.version = append([]byte(nil), question...), p.version+1
+	return nil
 }

@@ -157,3 +157,18 @@ func TestSlowClockCannotExtendPage(t *testing.T) {
 		t.Fatalf("take: %v; want ErrExpired", err)
 	}
 }
+
+// TestMemoryStoreReviseCloses: a page past its closing time by the
+// store's clock is not revised.
+func TestMemoryStoreReviseCloses(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t: time.Unix(1_800_000_000, 0)}
+	m := &MemoryStore{Now: c.Now}
+	if err := m.Put(ctx, Record{ID: "p", Question: []byte("q"), Closes: c.Now().Add(time.Minute), Until: c.Now().Add(11 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	c.Add(time.Minute)
+	if err := m.Revise(ctx, "p", 1, []byte("late")); !errors.Is(err, ErrExpired) {
+		t.Fatalf("Revise at the closing time: %v; want ErrExpired", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -107,6 +108,9 @@ const (
 	fieldQuestion = "q"
 	fieldStatus   = "s"
 	fieldAnswer   = "a"
+	// fieldVersion is the question's version once revised; absent means
+	// 1, so that a page never revised stores no version.
+	fieldVersion = "v"
 )
 
 // budgetScript reserves a page's place: KEYS all pages, and the client's
@@ -168,6 +172,23 @@ if s ~= 'answered' then return -3 end
 redis.call('HSET', KEYS[1], 's', 'taken')
 return redis.call('HGET', KEYS[1], 'a')`)
 
+// reviseScript replaces the question of an open page whose version is
+// still the one read: KEYS page; ARGV version read, question. Replies: 1
+// done, 0 not open, -1 no page, -2 closed by Redis's clock, -3 another
+// revision came first. HSET keeps the key's expiry.
+var reviseScript = redis.NewScript(`
+local f = redis.call('HMGET', KEYS[1], 's', 'c', 'v')
+if not f[1] then return -1 end
+if f[1] ~= 'open' then return 0 end
+if f[2] then
+  local t = redis.call('TIME')
+  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) >= tonumber(f[2]) then return -2 end
+end
+local v = tonumber(f[3] or '1')
+if v ~= tonumber(ARGV[1]) then return -3 end
+redis.call('HSET', KEYS[1], 'q', ARGV[2], 'v', v + 1)
+return 1`)
+
 // Put implements page.Store: it reserves the page's place in the
 // budgets, then stores it. A reservation whose page is then not stored
 // (a Redis failure between the two) holds its place until the page's
@@ -219,7 +240,12 @@ func (s *PageStore) Get(ctx context.Context, id string) (page.Entry, error) {
 	if !ok {
 		return page.Entry{}, page.ErrNotFound
 	}
-	e := page.Entry{Question: []byte(q)}
+	e := page.Entry{Question: []byte(q), Version: 1}
+	if v, ok := m[fieldVersion]; ok {
+		if e.Version, err = strconv.ParseUint(v, 10, 64); err != nil || e.Version == 0 {
+			return page.Entry{}, failed(errors.New("page has no valid version"))
+		}
+	}
 	switch m[fieldStatus] {
 	case "open":
 		e.Status = page.StatusOpen
@@ -276,6 +302,26 @@ func (s *PageStore) Take(ctx context.Context, id string) ([]byte, error) {
 		}
 	}
 	return nil, failed(fmt.Errorf("unexpected reply %v", v))
+}
+
+// Revise implements page.Store.
+func (s *PageStore) Revise(ctx context.Context, id string, version uint64, question []byte) error {
+	ctx, cancel := s.ctx(ctx)
+	defer cancel()
+	n, err := reviseScript.Run(ctx, s.client, []string{s.key(id)}, strconv.FormatUint(version, 10), question).Int()
+	switch {
+	case err != nil:
+		return failed(err)
+	case n == -1:
+		return page.ErrNotFound
+	case n == 0:
+		return page.ErrAnswered
+	case n == -2:
+		return page.ErrExpired
+	case n == -3:
+		return page.ErrConflict
+	}
+	return nil
 }
 
 // Find implements page.Store.

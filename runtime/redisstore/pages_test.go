@@ -18,6 +18,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/page"
+	"github.com/elicitgen/elicitgen/runtime/page/pagetest"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
@@ -388,5 +389,24 @@ func TestPageStoreWaitMarks(t *testing.T) {
 			t.Fatal("the mark outlived its time")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestPageStoreRevise(t *testing.T) { pagetest.TestRevise(t, pageStore(t)) }
+
+// TestPageStoreReviseClosesOnRedisClock: a page whose closing time has
+// passed on Redis's clock is not revised, whatever the instance's clock.
+func TestPageStoreReviseClosesOnRedisClock(t *testing.T) {
+	s := pageStore(t)
+	ctx := context.Background()
+	id := newID()
+	// Closing a millisecond from now by this clock: by Redis's it has
+	// closed once a few milliseconds have passed.
+	if err := s.Put(ctx, page.Record{ID: id, Question: []byte("q"), Closes: time.Now().Add(time.Millisecond), Until: time.Now().Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if err := s.Revise(ctx, id, 1, []byte("late")); !errors.Is(err, page.ErrExpired) {
+		t.Fatalf("Revise after the closing time: %v; want ErrExpired", err)
 	}
 }

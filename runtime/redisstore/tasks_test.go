@@ -22,8 +22,10 @@ import (
 var deployRequest = json.RawMessage(`{"method":"elicitation/create","params":{"mode":"form","message":"Deploy v2.31.0 to production? 3 services restart.","requestedSchema":{"type":"object","properties":{"branch":{"type":"string","title":"Branch","enum":["main","release"]},"confirm":{"type":"boolean","title":"I approve this deploy","default":false}},"required":["branch","confirm"]}}}`)
 
 // taskServers returns two servers on separate Redis clients over one
-// Redis, as two instances of a deployment are.
-func taskServers(t testing.TB) (a, b *tasks.Server, client *redis.Client) {
+// Redis, as two instances of a deployment are: each keeps its tasks in
+// the page store its hosted pages use. The returned key names task id's
+// record.
+func taskServers(t testing.TB) (a, b *tasks.Server, client *redis.Client, key func(id string) string) {
 	t.Helper()
 	opt, err := redis.ParseURL(redisURL(t))
 	if err != nil {
@@ -31,14 +33,16 @@ func taskServers(t testing.TB) (a, b *tasks.Server, client *redis.Client) {
 	}
 	ca, cb := redis.NewClient(opt), redis.NewClient(opt)
 	t.Cleanup(func() { ca.Close(); cb.Close() })
-	prefix := "elicitgen-test:task:" + newID() + ":"
-	sa, sb := redisstore.NewTaskStore(ca), redisstore.NewTaskStore(cb)
-	sa.Prefix, sb.Prefix = prefix, prefix
-	return &tasks.Server{Store: sa}, &tasks.Server{Store: sb}, ca
+	prefix := "elicitgen-test:page:" + newID() + ":"
+	pa, pb := redisstore.NewPageStore(ca), redisstore.NewPageStore(cb)
+	pa.Prefix, pb.Prefix = prefix, prefix
+	pa.Limit, pb.Limit = 1<<30, 1<<30 // BenchmarkTaskMemory holds 100,000 waiting
+	return &tasks.Server{Store: tasks.NewStore(pa)}, &tasks.Server{Store: tasks.NewStore(pb)}, ca,
+		func(id string) string { return prefix + "task." + id }
 }
 
 func TestTaskAcrossInstances(t *testing.T) {
-	a, b, client := taskServers(t)
+	a, b, client, key := taskServers(t)
 	ctx := context.Background()
 	var runs atomic.Int32
 	run := func(_ context.Context, r tasks.Record) tasks.Step {
@@ -61,12 +65,14 @@ func TestTaskAcrossInstances(t *testing.T) {
 	if _, err := a.Settle(ctx, r.ID, tasks.Step{Requests: map[string]json.RawMessage{"deploy": deployRequest}}); err != nil {
 		t.Fatal(err)
 	}
-	// The record's expiry is Redis's: its TTL is the task's life.
-	ttl, err := client.PTTL(ctx, a.Store.(*redisstore.TaskStore).Prefix+r.ID).Result()
+	// The record's expiry is Redis's: its TTL is the task's life. What
+	// Redis holds for it is the page store's hash and its place in the
+	// store's budget.
+	ttl, err := client.PTTL(ctx, key(r.ID)).Result()
 	if err != nil || ttl <= 71*time.Hour || ttl > 72*time.Hour {
 		t.Errorf("PTTL = %v, %v; want the 72-hour life", ttl, err)
 	}
-	n, err := client.MemoryUsage(ctx, a.Store.(*redisstore.TaskStore).Prefix+r.ID).Result()
+	n, err := client.MemoryUsage(ctx, key(r.ID)).Result()
 	t.Logf("a waiting approval: %d bytes in Redis", n)
 	if err != nil || n > 2048 {
 		t.Errorf("a waiting approval takes %d bytes in Redis (%v), want at most 2 KiB", n, err)
@@ -98,7 +104,7 @@ func TestTaskAcrossInstances(t *testing.T) {
 }
 
 func TestTaskStoreRefusesWhatItCannotRecord(t *testing.T) {
-	a, _, client := taskServers(t)
+	a, _, client, key := taskServers(t)
 	ctx := context.Background()
 	r, err := a.Create(ctx, "alice", "deploy", "", nil, time.Hour)
 	if err != nil {
@@ -109,7 +115,7 @@ func TestTaskStoreRefusesWhatItCannotRecord(t *testing.T) {
 	}
 	// A Redis that lost its records: the task is unknown, and an answer
 	// is refused, never taken.
-	if err := client.Del(ctx, a.Store.(*redisstore.TaskStore).Prefix+r.ID).Err(); err != nil {
+	if err := client.Del(ctx, key(r.ID)).Err(); err != nil {
 		t.Fatal(err)
 	}
 	_, err = a.Serve(ctx, tasks.Call{Method: tasks.MethodUpdate, Principal: "alice", Declared: true,
@@ -118,7 +124,7 @@ func TestTaskStoreRefusesWhatItCannotRecord(t *testing.T) {
 		t.Errorf("answering a lost task: %v, want -32602", err)
 	}
 	// A Redis that cannot be reached fails every call.
-	down := redisstore.NewTaskStore(redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}))
+	down := tasks.NewStore(redisstore.NewPageStore(redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})))
 	if _, err := down.Get(ctx, r.ID); err == nil || errors.Is(err, tasks.ErrNotFound) {
 		t.Errorf("Get on an unreachable Redis: %v", err)
 	}
@@ -132,7 +138,7 @@ func TestTaskStoreRefusesWhatItCannotRecord(t *testing.T) {
 // and after): run it with -benchtime 100000x for the figure in
 // BENCHMARKS.md.
 func BenchmarkTaskMemory(b *testing.B) {
-	s, _, client := taskServers(b)
+	s, _, client, key := taskServers(b)
 	ctx := context.Background()
 	used := func() int64 {
 		info, err := client.Info(ctx, "memory").Result()
@@ -161,11 +167,10 @@ func BenchmarkTaskMemory(b *testing.B) {
 		ids = append(ids, r.ID)
 	}
 	b.ReportMetric(float64(used()-before)/float64(b.N), "redis-B/task")
-	prefix := s.Store.(*redisstore.TaskStore).Prefix
 	for i := 0; i < len(ids); i += 1000 {
 		keys := make([]string, 0, 1000)
 		for _, id := range ids[i:min(i+1000, len(ids))] {
-			keys = append(keys, prefix+id)
+			keys = append(keys, key(id))
 		}
 		client.Del(ctx, keys...)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/elicitgen/elicitgen/runtime/tasks"
@@ -24,7 +25,7 @@ import (
 
 // approvalServer serves a go-sdk deploy tool that asks for approval, with
 // the tasks front mounted, and returns its URL and store.
-func approvalServer(tb testing.TB) (string, *tasks.MemoryStore) {
+func approvalServer(tb testing.TB) (string, *page.MemoryStore) {
 	tb.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil)
 	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}}
@@ -36,8 +37,9 @@ func approvalServer(tb testing.TB) (string, *tasks.MemoryStore) {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out.Action)}}}, nil
 		}))
-	st := tasks.NewMemoryStore()
-	ts := &tasks.Server{Store: st}
+	st := page.NewMemoryStore()
+	st.Limit = 1 << 30 // however many iterations a benchmark runs
+	ts := &tasks.Server{Store: tasks.NewStore(st)}
 	srv := httptest.NewServer(gosdk.NewHTTPHandler(s, &serve.Options{Tasks: ts.Front(tasks.HTTPOptions{})}))
 	tb.Cleanup(srv.Close)
 	return srv.URL, st

@@ -15,6 +15,7 @@ import (
 	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/elicittest"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
 	"github.com/elicitgen/elicitgen/runtime/tasks"
@@ -32,8 +33,8 @@ func TestTaskAnsweredDaysLater(t *testing.T) {
 	cfg := &gosdk.Config{Options: adapter.Options{Keys: seal.NewRandomKeyRing()}, Principal: func(_ context.Context, req *mcp.CallToolRequest) string {
 		return req.Extra.Header.Get(userHeader)
 	}}
-	store := tasks.NewMemoryStore()
-	ts := &tasks.Server{Store: store}
+	store := page.NewMemoryStore()
+	ts := &tasks.Server{Store: tasks.NewStore(store)}
 	clock.Drive(&cfg.Now, &ts.Now, &store.Now)
 	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}},
 		gosdk.Handle(cfg, func(ctx context.Context, _ *mcp.CallToolRequest, asker runtime.Asker) (*mcp.CallToolResult, error) {

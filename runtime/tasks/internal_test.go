@@ -44,9 +44,12 @@ func TestMemoryStoreSharesNoMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"id":"t1","principal":"","tool":"deploy","argv":{"name":"deploy"},"status":"input_required","msg":"updated","created":"0001-01-01T00:00:00Z","updated":"0001-01-01T00:00:00Z","pending":{"a":{"x":1}},"answers":{"b":{"y":2}},"issued":["a","b"],"round":["a"],"error":{"code":1,"message":"m","data":{"d":3}},"v":2}`
+	want := `{"id":"t1","principal":"","tool":"deploy","argv":{"name":"deploy"},"status":"input_required","msg":"updated","created":"0001-01-01T00:00:00Z","updated":"0001-01-01T00:00:00Z","pending":{"a":{"x":1}},"answers":{"b":{"y":2}},"issued":["a","b"],"round":["a"],"error":{"code":1,"message":"m","data":{"d":3}}}`
 	if b, _ := json.Marshal(&got); string(b) != want {
 		t.Errorf("stored record changed through a caller's copy:\n got %s\nwant %s", b, want)
+	}
+	if got.Version != 2 {
+		t.Errorf("version after one update = %d, want 2", got.Version)
 	}
 }
 

@@ -65,9 +65,10 @@ type Record struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	// Err is the JSON-RPC error once failed.
 	Err *Error `json:"error,omitempty"`
-	// Version counts the stored changes; stores use it to apply updates
-	// atomically.
-	Version uint64 `json:"v"`
+	// Version counts the stored changes (the page store's version of the
+	// record); Store.Update uses it to apply updates atomically. It is not
+	// part of the stored JSON.
+	Version uint64 `json:"-"`
 }
 
 // Alive reports whether the record is still readable at now.

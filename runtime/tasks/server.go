@@ -33,7 +33,7 @@ type Step struct {
 // concurrent use and holds no goroutine for a waiting task.
 type Server struct {
 	// Store keeps the records; required.
-	Store Store
+	Store *Store
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// PollInterval is the pollIntervalMs suggested to clients; zero means

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"sync"
 	"time"
+
+	"github.com/elicitgen/elicitgen/runtime/page"
 )
 
 // Errors of a Store. Any other error from a Store is a failure of the store
@@ -19,195 +19,125 @@ var (
 	ErrExists = errors.New("tasks: task id already stored")
 )
 
-// Store keeps task records. Create must not return before a Get for the
-// same id finds the record, on every instance that shares the store (the
-// extension's durability rule); Update must apply fn atomically, as one
-// step against concurrent updates from any instance (a cancel racing an
-// answer: one of them sees the other's result). Stores fail closed: an
-// error, never a success, when they cannot record a change.
-type Store interface {
-	// Create stores a new record under r.ID; ErrExists when the id is
-	// stored already.
-	Create(ctx context.Context, r Record) error
-	// Get returns the record id; ErrNotFound when there is none or it
-	// expired.
-	Get(ctx context.Context, id string) (Record, error)
-	// Update calls fn with the current record id and stores what fn left
-	// in it, atomically, unless fn returns an error (then nothing is
-	// stored and Update returns that error). fn may be called more than
-	// once when another change raced it; it must not have side effects.
-	// Update returns the record as stored; ErrNotFound when there is none.
-	Update(ctx context.Context, id string, fn func(*Record) error) (Record, error)
+// Store keeps task records in a page.Store, the one contract of a
+// question waiting for a person: a hosted page and a task are the same
+// thing seen twice, so one store holds both, under the same budgets (a
+// task counts against its principal's, as a page against its client's)
+// and the same clock (the store's: Redis's TIME for
+// redisstore.PageStore). A task is one stored question, the record's
+// JSON, under "task." and its id (a name no page link can carry); each
+// change is a Revise of the version read, tried again when another
+// change came first, so that it applies atomically across instances (a
+// cancel racing an answer: one of them sees the other's result). Create
+// returns once the page store holds the record (the extension's
+// durability rule). It fails closed: an error, never a success, when the
+// page store cannot record a change. It is safe for concurrent use.
+type Store struct {
+	pages page.Store
 }
 
-// MemoryStore is a Store in this process's memory, for a server of one
-// instance and for tests. Records are dropped once they expire. It is safe
-// for concurrent use.
-type MemoryStore struct {
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
+// NewStore returns a task store on pages: page.NewMemoryStore() for one
+// instance, or the redisstore.PageStore the instances' hosted pages use.
+func NewStore(pages page.Store) *Store { return &Store{pages: pages} }
 
-	mu      sync.Mutex
-	records map[string]*Record // deep copies, so callers never share memory with the store
-	creates int
-}
+// NewMemoryStore returns a task store on a new page.MemoryStore, for a
+// server of one instance and for tests.
+func NewMemoryStore() *Store { return NewStore(page.NewMemoryStore()) }
 
-var _ Store = (*MemoryStore)(nil)
+// pageID is the page store's id of task id.
+func pageID(id string) string { return "task." + id }
 
-// NewMemoryStore returns an empty in-memory store.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{records: map[string]*Record{}} }
+// maxUpdateTries bounds the tries of one Update under contention.
+const maxUpdateTries = 32
 
-func (m *MemoryStore) now() time.Time {
-	if m.Now != nil {
-		return m.Now()
+// never is the page store's Until of a task without expiry.
+var never = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+
+// Create stores a new record under r.ID, readable until r.Expires (zero:
+// as long as the page store keeps anything); ErrExists when the id is
+// stored already. A page store at its budget refuses the task with an
+// error matching page.ErrPagesFull.
+func (s *Store) Create(ctx context.Context, r Record) error {
+	b, err := json.Marshal(&r)
+	if err != nil {
+		return fmt.Errorf("tasks: encoding the record: %w", err)
 	}
-	return time.Now()
-}
-
-// Len returns the number of records held, expired ones included until they
-// are swept.
-func (m *MemoryStore) Len() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.records)
-}
-
-// Create implements Store.
-func (m *MemoryStore) Create(ctx context.Context, r Record) error {
-	if err := ctx.Err(); err != nil {
-		return err
+	until := r.Expires
+	if until.IsZero() {
+		until = never
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	now := m.now()
-	if m.records == nil {
-		m.records = map[string]*Record{}
-	}
-	if _, err := m.get(r.ID, now); err == nil {
+	err = s.pages.Put(ctx, page.Record{ID: pageID(r.ID), Client: r.Principal, Question: b, Until: until})
+	if errors.Is(err, page.ErrExists) {
 		return ErrExists
 	}
-	if err := r.checkJSON(); err != nil {
-		return err
-	}
-	if m.creates++; m.creates%64 == 0 {
-		m.sweep(now)
-	}
-	r.Version = 1
-	c := r.clone()
-	m.records[r.ID] = &c
-	return nil
+	return err
 }
 
-// sweep drops expired records; m.mu is held.
-func (m *MemoryStore) sweep(now time.Time) {
-	for id := range m.records {
-		if _, err := m.get(id, now); err != nil {
-			delete(m.records, id)
+// Get returns the record id; ErrNotFound when there is none or it
+// expired.
+func (s *Store) Get(ctx context.Context, id string) (Record, error) {
+	e, err := s.pages.Get(ctx, pageID(id))
+	if err != nil {
+		return Record{}, notFound(err)
+	}
+	return decode(id, e)
+}
+
+// Update calls fn with the current record id and stores what fn left in
+// it, atomically, unless fn returns an error (then nothing is stored and
+// Update returns that error). fn may be called more than once when
+// another change raced it; it must not have side effects. Update returns
+// the record as stored; ErrNotFound when there is none.
+func (s *Store) Update(ctx context.Context, id string, fn func(*Record) error) (Record, error) {
+	for range maxUpdateTries {
+		e, err := s.pages.Get(ctx, pageID(id))
+		if err != nil {
+			return Record{}, notFound(err)
+		}
+		r, err := decode(id, e)
+		if err != nil {
+			return Record{}, err
+		}
+		if err := fn(&r); err != nil {
+			return Record{}, err
+		}
+		r.ID, r.Version = id, e.Version+1
+		b, err := json.Marshal(&r)
+		if err != nil {
+			return Record{}, fmt.Errorf("tasks: encoding the record: %w", err)
+		}
+		switch err := s.pages.Revise(ctx, pageID(id), e.Version, b); {
+		case err == nil:
+			return r, nil
+		case !errors.Is(err, page.ErrConflict):
+			return Record{}, notFound(err)
+		}
+		if err := ctx.Err(); err != nil {
+			return Record{}, err
 		}
 	}
+	return Record{}, errors.New("tasks: updating the task: too many concurrent updates")
 }
 
-// get returns the live record id, held by the store; m.mu is held.
-func (m *MemoryStore) get(id string, now time.Time) (*Record, error) {
-	r, ok := m.records[id]
-	if !ok || !r.Alive(now) {
-		return nil, ErrNotFound
+// notFound maps the page store's answers for a task that is not there
+// (or no longer open: expired by the store's clock) to ErrNotFound.
+func notFound(err error) error {
+	if errors.Is(err, page.ErrNotFound) || errors.Is(err, page.ErrExpired) || errors.Is(err, page.ErrAnswered) {
+		return fmt.Errorf("%w (%w)", ErrNotFound, err)
 	}
+	return err
+}
+
+// decode returns the record stored in e for id, refusing one that is not
+// id's.
+func decode(id string, e page.Entry) (Record, error) {
+	var r Record
+	if err := json.Unmarshal(e.Question, &r); err != nil {
+		return Record{}, fmt.Errorf("tasks: task %s does not decode: %w", id, err)
+	}
+	if r.ID != id {
+		return Record{}, fmt.Errorf("tasks: task %s holds the record of %q", id, r.ID)
+	}
+	r.Version = e.Version
 	return r, nil
-}
-
-// Get implements Store.
-func (m *MemoryStore) Get(ctx context.Context, id string) (Record, error) {
-	if err := ctx.Err(); err != nil {
-		return Record{}, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, err := m.get(id, m.now())
-	if err != nil {
-		return Record{}, err
-	}
-	return r.clone(), nil
-}
-
-// Update implements Store.
-func (m *MemoryStore) Update(ctx context.Context, id string, fn func(*Record) error) (Record, error) {
-	if err := ctx.Err(); err != nil {
-		return Record{}, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	held, err := m.get(id, m.now())
-	if err != nil {
-		return Record{}, err
-	}
-	r := held.clone()
-	if err := fn(&r); err != nil {
-		return Record{}, err
-	}
-	if err := r.checkJSON(); err != nil {
-		return Record{}, err
-	}
-	r.ID = id
-	r.Version++
-	c := r.clone()
-	m.records[id] = &c
-	return r, nil
-}
-
-// clone returns a deep copy of r: no map, slice or error shared with it.
-func (r *Record) clone() Record {
-	c := *r
-	c.Args = cloneRaw(r.Args)
-	c.Result = cloneRaw(r.Result)
-	c.Pending = cloneRawMap(r.Pending)
-	c.Answers = cloneRawMap(r.Answers)
-	c.Issued = slices.Clone(r.Issued)
-	c.Round = slices.Clone(r.Round)
-	if r.Err != nil {
-		e := *r.Err
-		e.Data = cloneRaw(e.Data)
-		c.Err = &e
-	}
-	return c
-}
-
-// checkJSON refuses a record whose raw JSON fields a store that encodes
-// records could not encode, so the in-memory store fails where they do.
-func (r *Record) checkJSON() error {
-	if len(r.Args) > 0 && !json.Valid(r.Args) {
-		return errors.New("tasks: the record's arguments are not valid JSON")
-	}
-	if len(r.Result) > 0 && !json.Valid(r.Result) {
-		return errors.New("tasks: the record's result is not valid JSON")
-	}
-	if r.Err != nil && len(r.Err.Data) > 0 && !json.Valid(r.Err.Data) {
-		return errors.New("tasks: the record's error data is not valid JSON")
-	}
-	for _, m := range []map[string]json.RawMessage{r.Pending, r.Answers} {
-		for k, raw := range m {
-			if !json.Valid(raw) {
-				return fmt.Errorf("tasks: the record's entry %q is not valid JSON", k)
-			}
-		}
-	}
-	return nil
-}
-
-func cloneRaw(raw json.RawMessage) json.RawMessage {
-	if raw == nil {
-		return nil
-	}
-	return append(json.RawMessage{}, raw...)
-}
-
-func cloneRawMap(m map[string]json.RawMessage) map[string]json.RawMessage {
-	if m == nil {
-		return nil
-	}
-	c := make(map[string]json.RawMessage, len(m))
-	for k, v := range m {
-		c[k] = cloneRaw(v)
-	}
-	return c
 }

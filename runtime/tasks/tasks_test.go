@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/tasks"
 )
 
@@ -77,11 +79,11 @@ func (c *clock) Add(d time.Duration) {
 
 var elicit = json.RawMessage(`{"method":"elicitation/create","params":{"mode":"form","message":"Deploy?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}}`)
 
-func newServer() (*tasks.Server, *tasks.MemoryStore, *clock) {
+func newServer() (*tasks.Server, *page.MemoryStore, *clock) {
 	clk := &clock{now: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)}
-	st := tasks.NewMemoryStore()
+	st := page.NewMemoryStore()
 	st.Now = clk.Now
-	return &tasks.Server{Store: st, Now: clk.Now}, st, clk
+	return &tasks.Server{Store: tasks.NewStore(st), Now: clk.Now}, st, clk
 }
 
 func call(t *testing.T, s *tasks.Server, principal, method, params string) (json.RawMessage, *tasks.Error) {
@@ -385,19 +387,20 @@ func TestTheLastAnswerRunsTheToolOnce(t *testing.T) {
 	}
 }
 
-// failingStore fails every call, as a store that lost its backend does.
-type failingStore struct{ tasks.Store }
+// failingStore fails every call, as a page store that lost its backend
+// does.
+type failingStore struct{ page.Store }
 
-func (failingStore) Get(context.Context, string) (tasks.Record, error) {
-	return tasks.Record{}, errors.New("connection refused")
+func (failingStore) Get(context.Context, string) (page.Entry, error) {
+	return page.Entry{}, errors.New("connection refused")
 }
 
-func (failingStore) Update(context.Context, string, func(*tasks.Record) error) (tasks.Record, error) {
-	return tasks.Record{}, errors.New("connection refused")
+func (failingStore) Revise(context.Context, string, uint64, []byte) error {
+	return errors.New("connection refused")
 }
 
 func TestAFailingStoreIsAnInternalError(t *testing.T) {
-	s := &tasks.Server{Store: failingStore{}}
+	s := &tasks.Server{Store: tasks.NewStore(failingStore{})}
 	for _, c := range []struct{ method, params string }{
 		{tasks.MethodGet, `{"taskId":"x"}`},
 		{tasks.MethodCancel, `{"taskId":"x"}`},
@@ -406,5 +409,82 @@ func TestAFailingStoreIsAnInternalError(t *testing.T) {
 		if _, e := call(t, s, "", c.method, c.params); e == nil || e.Code != tasks.CodeInternal {
 			t.Errorf("%s over a failing store: %v, want -32603", c.method, e)
 		}
+	}
+}
+
+// TestTasksArePagesOfTheSameStore: a task is a question in the page
+// store the hosted pages use, under its budgets: a principal at its
+// budget gets no new task (and no page), others still do; a page's id
+// never reads as a task, and a task's record is no page a link can name.
+func TestTasksArePagesOfTheSameStore(t *testing.T) {
+	ctx := context.Background()
+	pages := &page.MemoryStore{Limit: 100, PerClient: 2}
+	st := tasks.NewStore(pages)
+	s := &tasks.Server{Store: st}
+	var ids []string
+	for range 2 {
+		r, err := s.Create(ctx, "alice", "deploy", "", nil, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.ID)
+	}
+	if _, err := s.Create(ctx, "alice", "deploy", "", nil, time.Hour); !errors.Is(err, page.ErrClientPagesFull) {
+		t.Errorf("alice's third task: %v, want her page budget spent", err)
+	}
+	if err := pages.Put(ctx, page.Record{ID: "p1", Client: "alice", Question: []byte(`{}`), Until: time.Now().Add(time.Hour)}); !errors.Is(err, page.ErrClientPagesFull) {
+		t.Errorf("alice's page beside two tasks: %v, want her page budget spent", err)
+	}
+	if _, err := s.Create(ctx, "bob", "deploy", "", nil, time.Hour); err != nil {
+		t.Errorf("bob's task while alice is at her budget: %v", err)
+	}
+	if pages.Len() != 3 {
+		t.Errorf("page store holds %d entries, want the 3 tasks", pages.Len())
+	}
+	// A page's id is no task id, and no task is stored under its bare id.
+	if err := pages.Put(ctx, page.Record{ID: "p2", Client: "bob", Question: []byte(`{"id":"p2"}`), Until: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get(ctx, "p2"); !errors.Is(err, tasks.ErrNotFound) {
+		t.Errorf("a page's id read as a task: %v", err)
+	}
+	if _, err := pages.Get(ctx, ids[0]); !errors.Is(err, page.ErrNotFound) {
+		t.Errorf("a task's id read as a page: %v", err)
+	}
+	// Answering a task's entry as a page (nothing in Pages can, since
+	// its id is no valid page id) would end the task, never complete it.
+	if err := pages.Answer(ctx, "task."+ids[0], []byte(`{"action":"accept"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Update(ctx, ids[0], func(*tasks.Record) error { return nil }); !errors.Is(err, tasks.ErrNotFound) {
+		t.Errorf("updating a task whose entry was answered as a page: %v, want ErrNotFound", err)
+	}
+}
+
+// TestConcurrentUpdatesAllApply: updates racing on one task over the page
+// store's compare-and-set all land, none lost.
+func TestConcurrentUpdatesAllApply(t *testing.T) {
+	ctx := context.Background()
+	st := tasks.NewMemoryStore()
+	s := &tasks.Server{Store: st}
+	r, err := s.Create(ctx, "alice", "deploy", "", nil, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			if _, err := st.Update(ctx, r.ID, func(r *tasks.Record) error {
+				r.Issued = append(r.Issued, strconv.Itoa(i))
+				return nil
+			}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	got, err := st.Get(ctx, r.ID)
+	if err != nil || len(got.Issued) != 16 || got.Version != 17 {
+		t.Errorf("after 16 concurrent updates: %d keys, version %d, %v; want 16, 17", len(got.Issued), got.Version, err)
 	}
 }
