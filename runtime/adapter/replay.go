@@ -65,9 +65,10 @@ func (x *Exchange) Claim(ctx context.Context, store seal.ReplayStore) error {
 	}
 	claim := x.state.Claim(ReplayClient(x.call))
 	if x.expired {
-		// Decided as expired, once: the store keeps the id as long again
-		// as the question stayed open, so that a retry finds it used.
-		claim.Until = x.now().Add(max(x.state.Expires.Sub(x.state.Issued), seal.MaxClockSkew))
+		// Decided as expired by this instance's clock, once: the store
+		// keeps the id as long again as the question stayed open, so
+		// that a retry finds it used.
+		claim.Until = x.now().Add(seal.ExpiredHold(claim))
 	}
 	c, err := store.Claim(ctx, claim)
 	switch {
@@ -83,6 +84,11 @@ func (x *Exchange) Claim(ctx context.Context, store seal.ReplayStore) error {
 	x.mu.Lock()
 	x.claimed = true
 	x.state.Epoch, x.epochKnown = c.Epoch, true
+	// The store's clock decides expiry for every instance: answers it
+	// finds late are declined as expired, however this instance's clock
+	// reads them (a late answer is never used; an instance whose own
+	// clock already found them late declined them above).
+	x.expired = x.expired || c.Expired
 	x.mu.Unlock()
 	return nil
 }

@@ -96,3 +96,66 @@ func TestExpiredDecidedOnceAcrossInstances(t *testing.T) {
 		t.Fatalf("%d expired declines and %d refusals; want 1 and %d", expired, used, instances-1)
 	}
 }
+
+// An instance whose clock runs 50 seconds behind (within the skew the
+// store allows) receives an answer 30 seconds after its question closed:
+// by its own clock the question is still open, by Redis's it is not, and
+// Redis decides: the handler sees an expired decline, never the accept.
+func TestSlowInstanceCannotExtendAQuestion(t *testing.T) {
+	s, err := redisstore.Open(redisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Claim(ctx, seal.Claim{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := seal.NewRandomKeyRing()
+	call := func() *adapter.Call {
+		return &adapter.Call{Tool: "deploy", Args: []byte(`{}`), Principal: "alice", Version: runtime.Version20260728, Caps: adapter.ClientCaps{Form: true}}
+	}
+	// Asked 15 minutes and 30 seconds ago, open for 15 minutes.
+	past := elicittest.NewClock(time.Now().Add(-15*time.Minute - 30*time.Second))
+	asker := &adapter.Options{Keys: keys, Replay: epochStore{e.Epoch}, Now: past.Now}
+	x, err := asker.Start(call(), "", nil, nil, nil)
+	if err == nil {
+		err = asker.Claim(ctx, x)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runtime.AskConfirm(ctx, x, "Deploy?", runtime.WithKey("confirm"), runtime.WithWait(15*time.Minute))
+	r := asker.Finish(x, err)
+	if r.Kind != adapter.ReplyInputRequired {
+		t.Fatalf("first round: %+v", r)
+	}
+
+	slow := func() time.Time { return time.Now().Add(-50 * time.Second) }
+	s.Now = slow
+	o := &adapter.Options{Keys: keys, Replay: s, Now: slow}
+	answer := map[string]*runtime.Response{"confirm": {Action: runtime.ActionAccept, Content: map[string]any{runtime.ConfirmField: true}}}
+	x, err = o.Start(call(), r.State, answer, nil, nil)
+	if err != nil {
+		t.Fatalf("the slow instance refused the state it still finds open: %v", err)
+	}
+	if err := o.Claim(ctx, x); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runtime.AskConfirm(ctx, x, "Deploy?", runtime.WithKey("confirm"), runtime.WithWait(15*time.Minute))
+	if err != nil || out.Action != runtime.ActionDecline || !out.Expired() {
+		t.Fatalf("an answer after the question closed on Redis's clock: %+v (expired %v), %v; want an expired decline", out, out.Expired(), err)
+	}
+	// Decided once: the same answer again is refused as used.
+	x, err = o.Start(call(), r.State, answer, nil, nil)
+	if err == nil {
+		err = o.Claim(ctx, x)
+	}
+	if !errors.Is(err, seal.ErrStateUsed) {
+		t.Errorf("the late answer sent again: %v, want ErrStateUsed", err)
+	}
+}

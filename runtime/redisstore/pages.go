@@ -140,10 +140,16 @@ end
 return 1`)
 
 // putScript stores a new page unless its key exists: KEYS page; ARGV
-// question, expiry (Unix ms), closing time (Unix ms).
+// question, expiry (Unix ms), closing time (Unix ms; "" when it closes
+// with its key, as a task does: the key's expiry is on Redis's clock
+// too, and the field's memory is saved).
 var putScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'q', ARGV[1], 's', 'open', 'c', ARGV[3])
+if ARGV[3] == '' then
+  redis.call('HSET', KEYS[1], 'q', ARGV[1], 's', 'open')
+else
+  redis.call('HSET', KEYS[1], 'q', ARGV[1], 's', 'open', 'c', ARGV[3])
+end
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 return 1`)
 
@@ -197,9 +203,9 @@ func (s *PageStore) Put(ctx context.Context, r page.Record) error {
 	ctx, cancel := s.ctx(ctx)
 	defer cancel()
 	limit, perClient := page.Budgets(s.Limit, s.PerClient)
-	closes := r.Closes
-	if closes.IsZero() {
-		closes = r.Until
+	closes := ""
+	if !r.Closes.IsZero() && r.Closes.Before(r.Until) {
+		closes = strconv.FormatInt(r.Closes.UnixMilli(), 10)
 	}
 	n, err := budgetScript.Run(ctx, s.client, s.budgetKeys(r.Client), r.ID, r.Until.UnixMilli(), limit, perClient).Int()
 	switch {
@@ -210,7 +216,7 @@ func (s *PageStore) Put(ctx context.Context, r page.Record) error {
 	case n == -2:
 		return fmt.Errorf("%w (%d pages)", page.ErrClientPagesFull, perClient)
 	}
-	n, err = putScript.Run(ctx, s.client, []string{s.key(r.ID)}, r.Question, r.Until.UnixMilli(), closes.UnixMilli()).Int()
+	n, err = putScript.Run(ctx, s.client, []string{s.key(r.ID)}, r.Question, r.Until.UnixMilli(), closes).Int()
 	if err != nil {
 		return failed(err)
 	}

@@ -207,7 +207,10 @@ func (s *Store) prefix() string {
 // claimScript claims KEYS[2] under the epoch KEYS[1], or, without
 // KEYS[2], only reads the epoch. ARGV: the state's epoch (decimal), its
 // until (ms, instance clock), the instance's now (ms), the clock skew
-// allowed (ms). A missing epoch key is written with Redis's time in
+// allowed (ms), the state's expiry (ms; 0: unknown) and how long to hold
+// an expired claim (ms). Expiry is decided on Redis's clock: a claim
+// past the state's expiry is recorded for the hold and reported expired
+// (a third element, 1). A missing epoch key is written with Redis's time in
 // microseconds, as Start writes it: a new value at every loss (no two
 // scripts run in one microsecond), exact in Lua's doubles. The epoch is
 // compared as the decimal string it is stored as (an earlier release
@@ -237,14 +240,20 @@ end
 if epoch ~= ARGV[1] then
   return {-2, tonumber(epoch)}
 end
+local expms = tonumber(ARGV[5])
+local expired = 0
 local ttl = untilms - now + skew
+if expms > 0 and now > expms then
+  expired = 1
+  ttl = math.max(ttl, tonumber(ARGV[6]))
+end
 if ttl <= 0 then
-  return {1, tonumber(epoch)}
+  return {1, tonumber(epoch), expired}
 end
 if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ttl) then
-  return {1, tonumber(epoch)}
+  return {1, tonumber(epoch), expired}
 end
-return {0, tonumber(epoch)}
+return {0, tonumber(epoch), expired}
 `)
 
 // now reads the instance's clock (Now, time.Now without one).
@@ -255,7 +264,8 @@ func (s *Store) now() time.Time {
 	return time.Now()
 }
 
-// Claim implements seal.ReplayStore (Client and Issued are not used). A
+// Claim implements seal.ReplayStore (Client is not used; Issued sets how
+// long an expired claim is held). It decides expiry on Redis's clock. A
 // Redis that answers with an error, or cannot be reached, fails the
 // claim with an error matching seal.ErrReplayStore; a reply that does
 // not arrive in time, with seal.ErrClaimUnknown (the state counts as
@@ -277,12 +287,17 @@ func (s *Store) Claim(ctx context.Context, c seal.Claim) (seal.Claimed, error) {
 	if c.ID != "" {
 		keys = append(keys, p+c.ID)
 	}
+	var expires int64
+	if !c.Expires.IsZero() {
+		expires = c.Expires.UnixMilli()
+	}
 	res, err := claimScript.Run(ctx, s.client, keys,
-		strconv.FormatUint(c.Epoch, 10), c.Until.UnixMilli(), s.now().UnixMilli(), skew.Milliseconds()).Int64Slice()
+		strconv.FormatUint(c.Epoch, 10), c.Until.UnixMilli(), s.now().UnixMilli(), skew.Milliseconds(),
+		expires, seal.ExpiredHold(c).Milliseconds()).Int64Slice()
 	if err != nil {
 		return seal.Claimed{}, claimError(err)
 	}
-	if len(res) != 2 {
+	if len(res) != 2 && len(res) != 3 {
 		return seal.Claimed{}, fmt.Errorf("%w: redis: unexpected reply %v to the claim (is the epoch key a number?)", seal.ErrReplayStore, res)
 	}
 	if res[0] == -3 {
@@ -292,7 +307,7 @@ func (s *Store) Claim(ctx context.Context, c seal.Claim) (seal.Claimed, error) {
 	if res[1] <= 0 {
 		return seal.Claimed{}, fmt.Errorf("%w: redis: the epoch key holds %d, not a positive number", seal.ErrReplayStore, res[1])
 	}
-	out := seal.Claimed{Epoch: uint64(res[1])}
+	out := seal.Claimed{Epoch: uint64(res[1]), Expired: len(res) == 3 && res[2] == 1}
 	switch res[0] {
 	case 1:
 		out.First = true

@@ -167,6 +167,12 @@ func BenchmarkTaskMemory(b *testing.B) {
 		ids = append(ids, r.ID)
 	}
 	b.ReportMetric(float64(used()-before)/float64(b.N), "redis-B/task")
+	// The budgets' sorted sets, then the records.
+	base := strings.TrimSuffix(key(""), "task.")
+	client.Del(ctx, base+"{budget}:all")
+	if keys, err := client.Keys(ctx, base+"{budget}:client:*").Result(); err == nil && len(keys) > 0 {
+		client.Del(ctx, keys...)
+	}
 	for i := 0; i < len(ids); i += 1000 {
 		keys := make([]string, 0, 1000)
 		for _, id := range ids[i:min(i+1000, len(ids))] {

@@ -68,6 +68,12 @@ type Claim struct {
 	// Epoch is the store epoch sealed in the state (State.Epoch); zero
 	// for a state sealed without one.
 	Epoch uint64
+	// Expires is when the state's answers stop counting (State.Expires;
+	// zero: not known). The store decides it on its own clock
+	// (Claimed.Expired), so that the expiry of a question is decided on
+	// one clock for every instance, and one whose clock runs behind
+	// cannot extend it.
+	Expires time.Time
 }
 
 // Claimed is a ReplayStore's answer to a Claim.
@@ -78,6 +84,14 @@ type Claimed struct {
 	// Epoch is the store's current epoch (never zero), which the runtime
 	// seals into the states it issues next.
 	Epoch uint64
+	// Expired reports that the store's clock is past Claim.Expires: the
+	// answers came too late and the call is decided as expired, once
+	// (First still tells which claim decides it). A store records an
+	// expired claim as long again as the state lived (Expires - Issued,
+	// at least MaxClockSkew), so that a retry finds it used. A store
+	// without a clock of its own may leave it false: the runtime also
+	// declines answers that its own clock finds late.
+	Expired bool
 }
 
 // ErrReplayStore is matched (errors.Is) by the error of a request whose
@@ -224,8 +238,12 @@ func (m *MemoryReplayStore) Claim(ctx context.Context, c Claim) (Claimed, error)
 			}
 		}
 	}
+	out.Expired = !c.Expires.IsZero() && now.After(c.Expires)
 	if _, used := m.ids[c.ID]; used {
 		return out, nil
+	}
+	if out.Expired {
+		c.Until = latest(c.Until, now.Add(ExpiredHold(c)))
 	}
 	if !c.Until.After(now) {
 		// Already expired: the state no longer opens either; nothing to
@@ -253,6 +271,23 @@ func (m *MemoryReplayStore) Claim(ctx context.Context, c Claim) (Claimed, error)
 	return out, nil
 }
 
+// ExpiredHold is how long a store keeps the id of an expired claim c,
+// from the moment it decides it: as long again as the state lived (at
+// least MaxClockSkew), so that a retry finds it used.
+func ExpiredHold(c Claim) time.Duration {
+	if c.Issued.IsZero() {
+		return MaxClockSkew
+	}
+	return max(c.Expires.Sub(c.Issued), MaxClockSkew)
+}
+
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
 type expiry struct {
 	id     string
 	client *clientClaims // nil: no client known
@@ -277,5 +312,5 @@ func (h *expiryHeap) Pop() any {
 // request's client, "" when unknown): until st expires plus
 // MaxClockSkew, under the epoch sealed in st.
 func (st *State) Claim(client string) Claim {
-	return Claim{ID: st.ID, Client: client, Issued: st.Issued, Until: st.Expires.Add(MaxClockSkew), Epoch: st.Epoch}
+	return Claim{ID: st.ID, Client: client, Issued: st.Issued, Until: st.Expires.Add(MaxClockSkew), Epoch: st.Epoch, Expires: st.Expires}
 }

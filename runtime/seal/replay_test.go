@@ -177,3 +177,25 @@ func TestStateEpoch(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryReplayStoreDecidesExpiry: a claim past its state's expiry by
+// the store's clock is reported expired, recorded once, and held as long
+// again as the state lived, though its Until has passed.
+func TestMemoryReplayStoreDecidesExpiry(t *testing.T) {
+	ctx := context.Background()
+	now := time.Unix(1_800_000_000, 0)
+	m := seal.NewMemoryReplayStore(0)
+	m.SetClock(func() time.Time { return now })
+	open := seal.Claim{ID: "a", Issued: now.Add(-time.Hour), Expires: now.Add(time.Minute), Until: now.Add(2 * time.Minute), Epoch: seal.MemoryEpoch}
+	if c, err := m.Claim(ctx, open); err != nil || !c.First || c.Expired {
+		t.Fatalf("claim before expiry: %+v, %v", c, err)
+	}
+	late := seal.Claim{ID: "b", Issued: now.Add(-2 * time.Hour), Expires: now.Add(-time.Hour), Until: now.Add(-59 * time.Minute), Epoch: seal.MemoryEpoch}
+	if c, err := m.Claim(ctx, late); err != nil || !c.First || !c.Expired {
+		t.Fatalf("first claim after expiry: %+v, %v; want first and expired", c, err)
+	}
+	now = now.Add(59 * time.Minute) // within the hold of an hour
+	if c, err := m.Claim(ctx, late); err != nil || c.First || !c.Expired {
+		t.Fatalf("second claim after expiry: %+v, %v; want used and expired", c, err)
+	}
+}
