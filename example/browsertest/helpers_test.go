@@ -13,6 +13,3 @@ import (
 // TestMain runs the tests from the example's directory (their paths,
 // node/ and ./server, are relative to it).
 func TestMain(m *testing.M) { exampletest.Main(m) }
-
-// trustedHeader is the identity header the tests' "proxy" sets.
-const trustedHeader = exampletest.TrustedHeader

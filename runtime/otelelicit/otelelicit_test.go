@@ -336,7 +336,7 @@ func TestSpanReadsTheDecision(t *testing.T) {
 		var content []string
 		for _, kv := range ev.Attributes {
 			if f, ok := strings.CutPrefix(string(kv.Key), otelelicit.KeyContentPrefix); ok {
-				content = append(content, f+"="+kv.Value.Emit())
+				content = append(content, f+"="+kv.Value.String())
 			}
 		}
 		if want := []string{"ticket=CHG-1234", "approve=false"}; !slices.Equal(content, want) {

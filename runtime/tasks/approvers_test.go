@@ -100,7 +100,7 @@ func TestTaskUpdateCannotApprove(t *testing.T) {
 				t.Fatalf("no input request: %v", m)
 			}
 			yes := `{"action":"accept","content":{"confirm":true}}`
-			_, m = rpc(t, url, "alice", "tasks/update", id, `{"taskId":"`+id+`","inputResponses":{"`+key+`":`+yes+`,"approval":`+yes+`},`+meta(true)+`}`)
+			rpc(t, url, "alice", "tasks/update", id, `{"taskId":"`+id+`","inputResponses":{"`+key+`":`+yes+`,"approval":`+yes+`},`+meta(true)+`}`)
 			_, m = rpc(t, url, "alice", "tasks/get", id, get)
 			task := result(t, m)
 			out, _ := json.Marshal(task)
