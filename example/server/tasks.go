@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -17,10 +18,13 @@ import (
 // mounted (serve.Options.Tasks): tasks kept in memory, or in the Redis of
 // spec (ELICIT_REPLAY_STORE) so that every instance serves every task.
 // The person of a task is the one the tool calls name (identity), so only
-// they can read, answer or cancel it. It returns a func that closes the
-// store.
-func withTasks(lim *serve.Options, spec string, identity func(*http.Request) (string, bool)) (*serve.Options, func(), error) {
-	var store tasks.Store = tasks.NewMemoryStore()
+// they can read, answer or cancel it. now is the tasks' clock (nil: the
+// wall clock); a task in Redis expires on Redis's clock. It returns a
+// func that closes the store.
+func withTasks(lim *serve.Options, spec string, identity func(*http.Request) (string, bool), now func() time.Time) (*serve.Options, func(), error) {
+	mem := tasks.NewMemoryStore()
+	mem.Now = now
+	var store tasks.Store = mem
 	closeStore := func() {}
 	if strings.HasPrefix(spec, "redis://") || strings.HasPrefix(spec, "rediss://") {
 		opt, err := redis.ParseURL(spec)
@@ -38,6 +42,6 @@ func withTasks(lim *serve.Options, spec string, identity func(*http.Request) (st
 		}
 	}
 	o := *lim
-	o.Tasks = (&tasks.Server{Store: store}).Front(opts)
+	o.Tasks = (&tasks.Server{Store: store, Now: now}).Front(opts)
 	return &o, closeStore, nil
 }
