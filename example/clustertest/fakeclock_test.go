@@ -410,6 +410,12 @@ func TestSeventyTwoHourApprovalUnderFakeClock(t *testing.T) {
 		lateKey = k
 	}
 	state, roundKey := askDeploy(t, url)
+	// An hour before its end the task still waits (its life is counted
+	// on the clock it was created on, the shared one).
+	fr.set(t, 71*time.Hour+app.DeployWait-time.Hour)
+	if task := taskRPC(t, url, "tasks/get", lateID, lateGet); task["status"] != "input_required" {
+		t.Fatalf("the second task 71 hours after it was created = %v, want it still waiting", task)
+	}
 	fr.set(t, 71*time.Hour+app.DeployWait+time.Minute)
 
 	// The task lived as long as its question, on Redis's clock: the late
