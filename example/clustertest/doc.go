@@ -8,6 +8,6 @@
 // 72-hour approval runs on a fake clock shared by the instances
 // (ELICIT_TEST_CLOCK) and a redis-server of its own under libfaketime
 // (fakeclock_test.go); without redis-server or libfaketime it is skipped,
-// with the same exception. Every
-// deadline scales with ELICITGEN_TEST_SCALE (example/internal/exampletest).
+// with the same exception. Every deadline scales with
+// ELICITGEN_TEST_SCALE (example/internal/exampletest).
 package clustertest
