@@ -163,3 +163,18 @@ func TestSameSyntaxAsLibfaketime(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNow: the cost of a clock read, which opens and reads the file.
+func BenchmarkNow(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "offset")
+	if err := testclock.Write(path, 72*time.Hour); err != nil {
+		b.Fatal(err)
+	}
+	c, err := testclock.Open(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		_ = c.Now()
+	}
+}
