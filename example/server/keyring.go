@@ -56,7 +56,11 @@ func checkKeyRing(ctx context.Context, keys *seal.KeyRing, replay seal.ReplaySto
 	if quiet {
 		return nil
 	}
-	for _, k := range rec.Needed(time.Now(), longestWait) {
+	now := time.Now
+	if st.Now != nil {
+		now = st.Now // the test hook's clock (ELICIT_TEST_CLOCK)
+	}
+	for _, k := range rec.Needed(now(), longestWait) {
 		if !k.Until.IsZero() {
 			log.Printf("%s: key %q stopped sealing; keep it in the ring until %s", KeysEnv, k.ID, k.Until.UTC().Format(time.RFC3339))
 		}

@@ -43,6 +43,10 @@
 // than noeviction) unless ELICIT_REDIS_ALLOW_EVICTION gives the reason.
 // ELICIT_REDIS_CLOCK_SKEW bounds how far the instances' clocks and
 // Redis's may differ (default 1m; see docs/limits.md).
+// ELICIT_TEST_CLOCK is a test hook, never for a deployment: the path of a
+// file holding an offset in libfaketime's syntax ("+72h") that moves
+// every clock of the server (see testclock.go); its start is logged as a
+// warning.
 // --instance names this process in its log lines (default: host-pid);
 // every MCP request is logged with it, and every deployment and
 // scheduled campaign.
@@ -226,6 +230,11 @@ func main() {
 
 func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, replayLim *replayLimits, audit runtime.Observer, receipts *receiptOptions) error {
 	opts := app.Options{Conformance: conformance, Observer: audit}
+	now, err := testClock() // nil unless the test hook ELICIT_TEST_CLOCK is set
+	if err != nil {
+		return err
+	}
+	opts.Now = now
 	rlog, closeReceipts, err := receipts.open(context.Background())
 	if err != nil {
 		return err
@@ -274,6 +283,10 @@ func run(httpAddr string, cgiMode, conformance, pages bool, lim *serve.Options, 
 		return err
 	}
 	defer closeReplay()
+	if pageStore == nil {
+		pageStore = page.NewMemoryStore() // the hosted pages' and the tasks', on the server's clock
+	}
+	clockStores(now, replay, pageStore)
 	if spec != "" {
 		if err := checkKeyRing(context.Background(), opts.Keys, replay, cgiMode); err != nil {
 			return err
@@ -347,9 +360,6 @@ func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page
 	if err != nil {
 		return err
 	}
-	if pageStore == nil {
-		pageStore = page.NewMemoryStore() // the hosted pages' and the tasks'
-	}
 	if pages {
 		p, h, err := newPages(opts.Keys, pageStore, ln.Addr(), loopback, opts.Identity, opts.StepUp)
 		if err != nil {
@@ -361,7 +371,7 @@ func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page
 		o.Pages, o.PagesPath = h, PagesPath
 		lim = &o
 	}
-	lim = withTasks(lim, pageStore, opts.Identity)
+	lim = withTasks(lim, pageStore, opts.Identity, opts.Now)
 	opts.Tasks = true
 	s := app.NewServer(opts)
 	s.AddReceivingMiddleware(logRequests)

@@ -70,6 +70,7 @@ func validHeaderName(s string) bool {
 // this machine holding a link can answer it (page.Config.LinkOnly), which
 // is logged. With stepUp (ELICIT_PASSKEY), the pages check passkey
 // step-ups, and the handler returned serves the registration page too.
+// The pages' clock is their store's (storeClock).
 func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool, identity func(*http.Request) (string, bool), stepUp bool) (*page.Pages, http.Handler, error) {
 	if identity == nil && !loopback {
 		return nil, nil, errors.New("hosted pages on a non-loopback address need " + TrustedUserHeaderEnv +
@@ -80,7 +81,7 @@ func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool
 		base = "http://" + addr.String() + PagesPath
 	}
 	quiet := addr == nil // a CGI process: one request, no banner
-	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity, Name: "elicitgen example server",
+	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity, Name: "elicitgen example server", Now: storeClock(store),
 		// ELICIT_APPROVERS: a refused approver (the requester, someone
 		// not named, the same approver twice) is logged; it never counts.
 		Refused: func(_ context.Context, r page.Refusal) {

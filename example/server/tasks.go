@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/runtime/page"
@@ -14,8 +15,9 @@ import (
 // hosted pages use (in memory, or the Redis of ELICIT_REPLAY_STORE so
 // that every instance serves every task), under the same budgets. The
 // person of a task is the one the tool calls name (identity), so only
-// they can read, answer or cancel it.
-func withTasks(lim *serve.Options, store page.Store, identity func(*http.Request) (string, bool)) *serve.Options {
+// they can read, answer or cancel it. now is the tasks' clock (nil: the
+// wall clock); a task in Redis expires on Redis's clock.
+func withTasks(lim *serve.Options, store page.Store, identity func(*http.Request) (string, bool), now func() time.Time) *serve.Options {
 	opts := tasks.HTTPOptions{Tools: app.TaskPolicy}
 	if identity != nil {
 		opts.Principal = func(r *http.Request) string {
@@ -24,6 +26,6 @@ func withTasks(lim *serve.Options, store page.Store, identity func(*http.Request
 		}
 	}
 	o := *lim
-	o.Tasks = (&tasks.Server{Store: tasks.NewStore(store)}).Front(opts)
+	o.Tasks = (&tasks.Server{Store: tasks.NewStore(store), Now: now}).Front(opts)
 	return &o
 }
