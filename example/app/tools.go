@@ -18,8 +18,16 @@ import (
 const MaxRebooks = 3
 
 // DeployWait is how long a deploy approval stays open: its sealed state,
-// its hosted page and, for a client with the Tasks extension, its task.
+// its hosted page and, for a client with the Tasks extension, the
+// question of its task.
 const DeployWait = 72 * time.Hour
+
+// TaskTTL is how long the server keeps a task readable: a day past the
+// longest question it asks (DeployWait), so that an answer that comes
+// after its question closed reaches the tool as an expired decline
+// (Outcome.Expired) and the client reads that in the task's result,
+// rather than finding no task.
+const TaskTTL = DeployWait + 24*time.Hour
 
 // DeployArgs are the arguments of deploy_to_production.
 type DeployArgs struct {

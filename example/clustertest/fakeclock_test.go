@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -332,9 +333,10 @@ var testHookLine = regexp.MustCompile(`WARNING: TEST HOOK ` + testclock.Env + `=
 // created on the first instance; 71 hours later it is polled on the
 // second, the first is killed, and the third takes the answer: the
 // deploy runs once. A second approval answered after its 72 hours is
-// declined as expired, once: its task is gone (a task lives as long as
-// its question, app.DeployWait), and the same answer sent as a
-// 2026-07-28 retry reaches the handler as Outcome.Expired().
+// declined as expired, once, whether it comes as a task update (the task
+// outlives its question by a day, app.TaskTTL, and completes saying the
+// approval expired) or as a 2026-07-28 retry: the handler sees
+// Outcome.Expired() each time; a day later the task is gone.
 func TestSeventyTwoHourApprovalUnderFakeClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three server processes and a redis-server")
@@ -410,19 +412,25 @@ func TestSeventyTwoHourApprovalUnderFakeClock(t *testing.T) {
 		lateKey = k
 	}
 	state, roundKey := askDeploy(t, url)
-	// An hour before its end the task still waits (its life is counted
-	// on the clock it was created on, the shared one).
+	// An hour before the question closes the task still waits (its time
+	// is counted on the clock it was created on, the shared one).
 	fr.set(t, 71*time.Hour+app.DeployWait-time.Hour)
 	if task := taskRPC(t, url, "tasks/get", lateID, lateGet); task["status"] != "input_required" {
 		t.Fatalf("the second task 71 hours after it was created = %v, want it still waiting", task)
 	}
 	fr.set(t, 71*time.Hour+app.DeployWait+time.Minute)
 
-	// The task lived as long as its question, on Redis's clock: the late
-	// answer finds no task, and nothing runs.
+	// The task outlives its question: the late answer runs the tool,
+	// which sees an expired decline, and the task completes saying so.
 	lateAnswer := `{"taskId":"` + lateID + `","inputResponses":{"` + lateKey + `":` + acceptDeploy + `},` + taskMeta + `}`
-	if r := rpc(t, url, "tasks/update", lateID, lateAnswer); r.Error == nil || r.Error.Code != -32602 {
-		t.Errorf("tasks/update after 72 hours = %+v, want -32602 (no task: expired)", r)
+	if ack := taskRPC(t, url, "tasks/update", lateID, lateAnswer); ack["resultType"] != "complete" {
+		t.Fatalf("tasks/update a minute after 72 hours = %v", ack)
+	}
+	taskDecider := rr.last()
+	taskRPC(t, url, "tasks/update", lateID, lateAnswer) // sent again: acknowledged, nothing runs
+	lateTask := taskRPC(t, url, "tasks/get", lateID, lateGet)
+	if out, _ := json.Marshal(lateTask["result"]); lateTask["status"] != "completed" || !strings.Contains(string(out), expiredText) {
+		t.Fatalf("the task answered a minute after 72 hours = %v; want it completed with %q", lateTask, expiredText)
 	}
 	// The round's answer reaches the handler as an expired decline, once.
 	if r := retryDeploy(t, url, state, roundKey); r.Error != nil || !strings.Contains(resultText(r), expiredText) {
@@ -442,8 +450,25 @@ func TestSeventyTwoHourApprovalUnderFakeClock(t *testing.T) {
 			expired = append(expired, rec)
 		}
 	}
-	if len(expired) != 1 || expired[0].Instance != decider || expired[0].Action != "decline" {
-		t.Errorf("expired records %+v, want one decline, on %s", expired, decider)
+	// Records come instance by instance, not in time order.
+	var on []string
+	for _, rec := range expired {
+		if rec.Action != "decline" {
+			t.Errorf("expired record %+v, want a decline", rec)
+		}
+		on = append(on, rec.Instance)
+	}
+	want := []string{taskDecider, decider}
+	slices.Sort(on)
+	slices.Sort(want)
+	if !slices.Equal(on, want) {
+		t.Errorf("expired records on %v, want one for the task (on %s) and one for the round (on %s)", on, taskDecider, decider)
+	}
+
+	// A day after its question closed the task is gone.
+	fr.set(t, 71*time.Hour+app.TaskTTL+time.Minute)
+	if r := rpc(t, url, "tasks/get", lateID, lateGet); r.Error == nil || r.Error.Code != -32602 {
+		t.Errorf("tasks/get past the task's TTL = %+v, want -32602 (no task: expired)", r)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 // they can read, answer or cancel it. now is the tasks' clock (nil: the
 // wall clock); a task in Redis expires on Redis's clock.
 func withTasks(lim *serve.Options, store page.Store, identity func(*http.Request) (string, bool), now func() time.Time) *serve.Options {
-	opts := tasks.HTTPOptions{Tools: app.TaskPolicy}
+	opts := tasks.HTTPOptions{Tools: app.TaskPolicy, TTL: app.TaskTTL}
 	if identity != nil {
 		opts.Principal = func(r *http.Request) string {
 			who, _ := identity(r)
