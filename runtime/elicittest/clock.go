@@ -29,9 +29,10 @@ import (
 //	replay.SetClock(clock.Now)
 //
 // A Redis-backed store (runtime/redisstore) decides expiry on Redis's
-// own clock (TIME) and its key TTLs, which no fake clock moves: its Now
+// own clock (TIME) and its key TTLs, which no Go clock moves: its Now
 // field only compares the instance's clock with Redis's. Simulate days
-// with the in-memory stores, which follow the Clock.
+// with the in-memory stores, which follow the Clock, or run Redis under
+// libfaketime (as the example's cluster tests do).
 //
 // The zero Clock reads the zero time; a Clock is safe for concurrent
 // use.

@@ -85,9 +85,9 @@ type Store struct {
 	Logger *slog.Logger
 	// Now is the instance's clock, compared with Redis's; nil means
 	// time.Now. Expiry is decided on Redis's clock (TIME) and key TTLs,
-	// which no fake clock moves: a test that simulates days uses the
-	// in-memory stores (elicittest.Clock); a Now far from Redis's time
-	// fails every claim as skewed.
+	// which no Go clock moves: a test that simulates days uses the
+	// in-memory stores (elicittest.Clock), or Redis under libfaketime; a
+	// Now far from Redis's time fails every claim as skewed.
 	Now func() time.Time
 }
 
