@@ -226,3 +226,37 @@ func cpuPerOp(b *testing.B) func() {
 	t0 := processCPU()
 	return func() { b.ReportMetric(float64((processCPU()-t0).Nanoseconds())/float64(b.N), "cpu-ns/op") }
 }
+
+// BenchmarkTasksGetInProcess answers tasks/get for a waiting approval
+// through go-sdk's HTTP handler with the tasks front, in process (no
+// network, no client): what the front and the handler's limits cost on
+// their own.
+func BenchmarkTasksGetInProcess(b *testing.B) {
+	ctx := context.Background()
+	ts := &tasks.Server{Store: tasks.NewMemoryStore()}
+	task, err := ts.Create(ctx, "", "deploy", "", json.RawMessage(`{"name":"deploy","arguments":{},`+meta(true)+`}`), time.Hour)
+	if err == nil {
+		_, err = ts.Settle(ctx, task.ID, tasks.Step{Requests: map[string]json.RawMessage{"Confirm": json.RawMessage(
+			`{"method":"elicitation/create","params":{"mode":"form","message":"Deploy to production?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm","default":false}},"required":["confirm"]}}}`)}})
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := gosdk.NewHTTPHandler(mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "v0"}, nil), &serve.Options{Tasks: ts.Front(tasks.HTTPOptions{})})
+	body := `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"` + task.ID + `",` + meta(true) + `}}`
+	b.ReportAllocs()
+	defer cpuPerOp(b)()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tasks/get")
+		req.Header.Set("Mcp-Name", task.ID)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"inputRequests":{"Confirm"`) {
+			b.Fatalf("tasks/get: %d %s", w.Code, w.Body)
+		}
+	}
+}
