@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	goruntime "runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -259,4 +260,81 @@ func BenchmarkTasksGetInProcess(b *testing.B) {
 			b.Fatalf("tasks/get: %d %s", w.Code, w.Body)
 		}
 	}
+}
+
+// BenchmarkTasksGetCaches measures one tasks/get over HTTP on loopback
+// (process CPU per op) repeated back to back on one waiting task, and the
+// same after 4 MiB of memory were written (outside the count), as after a
+// go-sdk tools/call; and, for scale, a round trip with the same client to
+// a handler that writes a fixed JSON body.
+func BenchmarkTasksGetCaches(b *testing.B) {
+	url, _ := approvalServer(b)
+	c := &http.Client{}
+	id := str(post(b, c, url, "tools/call", "deploy", `{"name":"deploy","arguments":{},`+meta(true)+`}`)["taskId"])
+	get := `{"taskId":"` + id + `",` + meta(true) + `}`
+	junk := make([]byte, 4<<20)
+	for _, touch := range []int{0, 4 << 20} {
+		b.Run("after-"+strconv.Itoa(touch>>20)+"MiB", func(b *testing.B) {
+			var cpu time.Duration
+			for i := 0; b.Loop(); i++ {
+				for j := 0; j < touch; j += 64 {
+					junk[j] = byte(i)
+				}
+				t0 := processCPU()
+				post(b, c, url, "tasks/get", id, get)
+				cpu += processCPU() - t0
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+	fixed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}`))
+	}))
+	defer fixed.Close()
+	b.Run("fixed-handler", func(b *testing.B) {
+		defer cpuPerOp(b)()
+		for b.Loop() {
+			post(b, c, fixed.URL, "tasks/get", id, get)
+		}
+	})
+}
+
+// BenchmarkAnswerAfterGC is answer-only/mrtr and answer-only/task of
+// BenchmarkApproval with a collection run to its end (runtime.GC) between
+// the call and the answer: no collection falls in the counted window.
+func BenchmarkAnswerAfterGC(b *testing.B) {
+	url, _ := approvalServer(b)
+	c := &http.Client{}
+	plain := `{"name":"deploy","arguments":{},` + meta(false) + `}`
+	withExt := `{"name":"deploy","arguments":{},` + meta(true) + `}`
+	b.Run("mrtr", func(b *testing.B) {
+		var cpu time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			r := post(b, c, url, "tools/call", "deploy", plain)
+			goruntime.GC()
+			b.StartTimer()
+			t0 := processCPU()
+			post(b, c, url, "tools/call", "deploy", `{"name":"deploy","arguments":{},`+meta(false)+`,"requestState":`+string(r["requestState"])+
+				`,"inputResponses":{"`+firstKey(r["inputRequests"])+`":{"action":"accept","content":{"confirm":true}}}}`)
+			cpu += processCPU() - t0
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("task", func(b *testing.B) {
+		var cpu time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			id := str(post(b, c, url, "tools/call", "deploy", withExt)["taskId"])
+			goruntime.GC()
+			b.StartTimer()
+			t0 := processCPU()
+			g := post(b, c, url, "tasks/get", id, `{"taskId":"`+id+`",`+meta(true)+`}`)
+			post(b, c, url, "tasks/update", id, `{"taskId":"`+id+`","inputResponses":{"`+firstKey(g["inputRequests"])+
+				`":{"action":"accept","content":{"confirm":true}}},`+meta(true)+`}`)
+			cpu += processCPU() - t0
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	})
 }
