@@ -6,11 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -310,25 +307,12 @@ func deployments(instances []*instance) int {
 	return n
 }
 
-// proxyOver serves the round-robin proxy over rr until the test ends and
-// returns its /mcp URL.
-func proxyOver(t *testing.T, rr *roundRobin) string {
-	proxy := httptest.NewServer(&httputil.ReverseProxy{
-		Rewrite:       func(r *httputil.ProxyRequest) { r.Out.URL.Scheme, r.Out.URL.Host = "http", "cluster" },
-		Transport:     rr,
-		FlushInterval: -1,
-		ErrorLog:      log.New(testWriter{t}, "proxy: ", 0),
-	})
-	t.Cleanup(proxy.Close)
-	return proxy.URL + "/mcp"
-}
-
 // testHookLine is the warning an instance logs at start with
 // ELICIT_TEST_CLOCK set.
 var testHookLine = regexp.MustCompile(`WARNING: TEST HOOK ` + testclock.Env + `=`)
 
-// TestSeventyTwoHourApprovalUnderFakeClock is issue #37's example: a
-// deploy that waits 72 hours for its approval, on three instances behind
+// TestSeventyTwoHourApprovalUnderFakeClock is the example's days-long
+// approval: a deploy that waits 72 hours for its approval, on three instances behind
 // the round-robin proxy with Redis, all on one fake clock. The task is
 // created on the first instance; 71 hours later it is polled on the
 // second, the first is killed, and the third takes the answer: the

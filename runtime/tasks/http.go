@@ -12,12 +12,6 @@ import (
 	"time"
 )
 
-// The _meta keys of a 2026-07-28 request that the extension reads.
-const (
-	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-)
-
 // protocolVersion is the protocol the extension exists on.
 const protocolVersion = "2026-07-28"
 
