@@ -185,7 +185,31 @@ func (f *Fields) check() error {
 			return errFields("Approvers[%d].Action %q is not an action", i, a.Action)
 		}
 	}
+	if msg := f.refusalShape(); msg != "" {
+		return errFields("%s", msg)
+	}
 	return nil
+}
+
+// refusalShape reports what makes a refused receipt readable as an
+// approval ("" when nothing does): an answer digest, a ticked confirm
+// box, an approver whose own action accepts.
+func (f *Fields) refusalShape() string {
+	if f.Action != ActionRefused {
+		return ""
+	}
+	switch {
+	case f.AnswerDigest != "":
+		return "a refused receipt has no answer digest"
+	case f.Confirm == ConfirmTicked:
+		return "a refused receipt has no ticked confirm box"
+	}
+	for i, a := range f.Approvers {
+		if a.Action == ActionAccept {
+			return fmt.Sprintf("a refused receipt has no accepting approver (Approvers[%d])", i)
+		}
+	}
+	return ""
 }
 
 // normal returns f as a receipt signs it: times in UTC without monotonic
