@@ -174,6 +174,8 @@ func (f *Fields) check() error {
 		return errFields("Confirm %q is not one of none, ticked, unticked", f.Confirm)
 	case f.DecidedAt.IsZero():
 		return errFields("DecidedAt is zero")
+	case badYear(f.DecidedAt) || badYear(f.AskedAt):
+		return errFields("a time outside the years 0 to 9999 (RFC 3339)")
 	case f.Action == ActionAccept && f.Confirm == ConfirmUnticked:
 		return errFields("an accept with a confirm box unticked is a decline")
 	}
@@ -276,3 +278,10 @@ var (
 	// ErrClosed: the Log or sink was closed.
 	ErrClosed = errors.New("receipt: closed")
 )
+
+// badYear reports whether t cannot be written in RFC 3339 (its UTC year
+// outside 0 to 9999).
+func badYear(t time.Time) bool {
+	y := t.UTC().Year()
+	return y < 0 || y > 9999
+}
