@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"time"
@@ -200,8 +201,13 @@ func (l *Log) Append(ctx context.Context, f Fields) (*Receipt, error) {
 	}
 	// This append leads: it writes every queued append (its own among
 	// them) as one batch, then hands the lead to the first append queued
-	// meanwhile.
+	// meanwhile. It lets the goroutines ready to run go first, once, so
+	// that those about to append join this batch rather than wait for
+	// the next sync.
 	l.busy = true
+	l.mu.Unlock()
+	goruntime.Gosched()
+	l.mu.Lock()
 	n := min(len(l.queue), maxBatch)
 	batch := l.queue[:n:n]
 	l.queue = append([]*pending(nil), l.queue[n:]...)
