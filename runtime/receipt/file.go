@@ -19,8 +19,8 @@ type file interface {
 
 // FileSink appends receipts to a JSONL file, one line each, and syncs
 // the file (fdatasync on Linux, fsync elsewhere) before Log.Append
-// returns: it is a Syncer, so receipts appended at the same time share
-// one sync. It holds an exclusive lock on the file (flock, where the
+// returns: it is a BatchSink, so the receipts of a batch go out in one
+// write and share one sync. It holds an exclusive lock on the file (flock, where the
 // system has it) while open, so a second process cannot write the same
 // log and fork its chain; within a process it is safe for concurrent
 // use. After a failed write or sync it takes back the lines not known
