@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,7 +60,7 @@ func TestReceiptsIndependentVerifier(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, action := range []receipt.Action{receipt.ActionAccept, receipt.ActionDecline, receipt.ActionExpired} {
+		for i, action := range []receipt.Action{receipt.ActionAccept, receipt.ActionDecline, receipt.ActionExpired, receipt.ActionRefused} {
 			args, _ := receipt.DigestJSON(map[string]any{"environment": "production", "version": "v1.2." + string(rune('0'+i))})
 			f := receipt.Fields{
 				Server: "example", Tool: "deploy_to_production", ArgsDigest: args,
@@ -70,6 +72,11 @@ func TestReceiptsIndependentVerifier(t *testing.T) {
 				f.Confirm = receipt.ConfirmTicked
 				f.AnswerDigest, _ = receipt.DigestJSON(map[string]any{"confirm": true})
 				f.Approvers = []receipt.Approver{{Principal: "alice", Verified: receipt.VerifiedPasskey}}
+			}
+			if action == receipt.ActionRefused {
+				// The requester's own approval, refused by the page.
+				f.Reason, f.Rendering = "requester-excluded", ""
+				f.Approvers = []receipt.Approver{{Principal: "bob <bob@example.com>", Verified: receipt.VerifiedTrustedHeader, Action: receipt.ActionRefused}}
 			}
 			if _, err := log.Append(ctx, f); err != nil {
 				t.Fatal(err)
@@ -91,21 +98,25 @@ func TestReceiptsIndependentVerifier(t *testing.T) {
 		return string(out), err
 	}
 	out, err := verify(path)
-	if err != nil || strings.TrimSpace(out) != "ok 6 receipts, head "+head {
-		t.Fatalf("receipts-verify.mjs on the log: %v\n%s\nwant ok 6 receipts, head %s", err, out, head)
+	if err != nil || strings.TrimSpace(out) != "ok 8 receipts, head "+head {
+		t.Fatalf("receipts-verify.mjs on the log: %v\n%s\nwant ok 8 receipts, head %s", err, out, head)
 	}
 
 	data, _ := os.ReadFile(path)
-	lines := strings.SplitAfter(string(data), "\n")[:6]
+	lines := strings.SplitAfter(string(data), "\n")[:8]
 	changed := []byte(lines[3])
 	changed[len(changed)-12] ^= 1
+	// A refused receipt that reads as an approval (an answer digest),
+	// signed by the key's holder: the verifiers refuse it.
+	approving := signedLine(t, 2, lines[7], func(p map[string]any) { p["answer_digest"] = "sha256:" + strings.Repeat("a", 64) })
 	for name, c := range map[string]struct {
 		lines []string
 		want  string
 	}{
-		"changed byte": {[]string{lines[0], lines[1], lines[2], string(changed), lines[4], lines[5]}, "line 4: bad signature"},
-		"removed line": {[]string{lines[0], lines[2], lines[3]}, "line 2: receipt 3 follows receipt 1"},
-		"reordered":    {[]string{lines[0], lines[1], lines[3], lines[2]}, "line 3: receipt 4 follows receipt 2"},
+		"changed byte":              {[]string{lines[0], lines[1], lines[2], string(changed), lines[4], lines[5]}, "line 4: bad signature"},
+		"removed line":              {[]string{lines[0], lines[2], lines[3]}, "line 2: receipt 3 follows receipt 1"},
+		"reordered":                 {[]string{lines[0], lines[1], lines[3], lines[2]}, "line 3: receipt 4 follows receipt 2"},
+		"refused reads as approval": {[]string{lines[0], lines[1], lines[2], lines[3], lines[4], lines[5], lines[6], approving}, "line 8: refused receipt reads as an approval"},
 	} {
 		bad := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".jsonl")
 		if err := os.WriteFile(bad, []byte(strings.Join(c.lines, "")), 0o600); err != nil {
@@ -116,6 +127,32 @@ func TestReceiptsIndependentVerifier(t *testing.T) {
 			t.Errorf("%s: receipts-verify.mjs said %q (%v), want %q and a failure", name, out, err, c.want)
 		}
 	}
+}
+
+// signedLine returns line with its payload edited by edit and signed
+// again with the key of seed, as the key's holder could: a line whose
+// signature and chain hold.
+func signedLine(t *testing.T, seed byte, line string, edit func(map[string]any)) string {
+	t.Helper()
+	var fl struct{ Protected, Payload, Signature string }
+	if err := json.Unmarshal([]byte(line), &fl); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := base64.RawURLEncoding.DecodeString(fl.Payload)
+	var p map[string]any
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	edit(p)
+	raw, _ = json.Marshal(p)
+	payload := base64.RawURLEncoding.EncodeToString(raw)
+	sig := ed25519.Sign(ed25519.NewKeyFromSeed(bytes.Repeat([]byte{seed}, ed25519.SeedSize)), []byte(fl.Protected+"."+payload))
+	out, _ := json.Marshal(struct {
+		Protected string `json:"protected"`
+		Payload   string `json:"payload"`
+		Signature string `json:"signature"`
+	}{fl.Protected, payload, base64.RawURLEncoding.EncodeToString(sig)})
+	return string(out) + "\n"
 }
 
 // receiptsNode returns the Node 22 that package.json pins

@@ -59,10 +59,6 @@ func TestStepUpReceipt(t *testing.T) {
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String() + "/elicit/"
 	keys := testKeys(t)
-	pages, err := page.New(page.Config{Keys: keys, BaseURL: base, Identity: identity, StepUp: signedStepUp{}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
 	signer, err := receipt.NewSigner(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)))
 	if err != nil {
@@ -78,6 +74,14 @@ func TestStepUpReceipt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rlog.Close()
+	// The refused approval gets a signed receipt of its own.
+	refused := receipt.Refusals(rlog, app.ReceiptServer, func(page.Refusal) string { return receipt.VerifiedTrustedHeader }, func(_ context.Context, _ page.Refusal, err error) {
+		t.Errorf("no receipt of the refusal: %v", err)
+	})
+	pages, err := page.New(page.Config{Keys: keys, BaseURL: base, Identity: identity, StepUp: signedStepUp{}, Refused: refused})
+	if err != nil {
+		t.Fatal(err)
+	}
 	a := app.New(app.Options{Keys: keys, Pages: pages, Identity: identity, StepUp: true, Receipts: rlog})
 	h := app.HTTPHandlerWith(a.Server(false), &serve.Options{Pages: pages, PagesPath: "/elicit/"})
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -186,11 +190,11 @@ func TestStepUpReceipt(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, ap := range p.Approvers {
-			approvers = append(approvers, string(p.Action)+" "+ap.Principal+" "+ap.Verified)
+			approvers = append(approvers, strings.Join(strings.Fields(string(p.Action)+" "+p.Reason+" "+ap.Principal+" "+ap.Verified), " "))
 		}
 	}
-	if len(approvers) != 1 || approvers[0] != "accept alice passkey" {
-		t.Fatalf("receipt approvers %q, want alice's accept verified by passkey", approvers)
+	if len(approvers) != 2 || approvers[0] != "refused step-up-failed alice trusted-header" || approvers[1] != "accept alice passkey" {
+		t.Fatalf("receipt approvers %q, want alice's approval without a passkey refused, then her accept verified by passkey", approvers)
 	}
 }
 

@@ -74,6 +74,13 @@ for (const [i, text] of lines.entries()) {
     fail(n, `bad signature: ${e.message}`);
   }
   if (payload.v !== 1) fail(n, `version ${payload.v}`);
+  if (!['accept', 'decline', 'cancel', 'expired', 'refused'].includes(payload.action)) fail(n, `unknown action ${payload.action}`);
+  // A refused receipt records a post a policy refused: nothing of it may
+  // read as an approval.
+  if (payload.action === 'refused' &&
+      (payload.answer_digest !== '' || payload.confirm === 'ticked' || (payload.approvers ?? []).some((a) => a.action === 'accept'))) {
+    fail(n, 'refused receipt reads as an approval');
+  }
   if (payload.seq !== seq + 1) fail(n, `receipt ${payload.seq} follows receipt ${seq}`);
   if (payload.prev !== prev) fail(n, `broken chain: prev ${payload.prev}, want ${prev}`);
   seq = payload.seq;

@@ -30,7 +30,7 @@ func serveCGI(opts app.Options, pages bool, pageStore page.Store, lim *serve.Opt
 		}
 		ip := net.ParseIP(u.Hostname())
 		loopback := u.Hostname() == "localhost" || ip != nil && ip.IsLoopback()
-		p, _, err := newPages(opts.Keys, pageStore, nil, loopback, opts.Identity, false)
+		p, _, err := newPages(opts.Keys, pageStore, nil, loopback, opts.Identity, false, opts.Receipts)
 		if err != nil {
 			return err
 		}

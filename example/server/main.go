@@ -361,7 +361,7 @@ func serveHTTP(ctx context.Context, opts app.Options, pages bool, pageStore page
 		return err
 	}
 	if pages {
-		p, h, err := newPages(opts.Keys, pageStore, ln.Addr(), loopback, opts.Identity, opts.StepUp)
+		p, h, err := newPages(opts.Keys, pageStore, ln.Addr(), loopback, opts.Identity, opts.StepUp, opts.Receipts)
 		if err != nil {
 			ln.Close()
 			return err

@@ -80,7 +80,7 @@ func TestApproverNoticesAndInbox(t *testing.T) {
 	identity := func(r *http.Request) (string, bool) { u := r.Header.Get(header); return u, u != "" }
 	srv := httptest.NewUnstartedServer(nil)
 	keys := seal.NewRandomKeyRing()
-	pages, _, err := newPages(keys, page.NewMemoryStore(), srv.Listener.Addr(), true, identity, false)
+	pages, _, err := newPages(keys, page.NewMemoryStore(), srv.Listener.Addr(), true, identity, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,10 @@ import (
 	"net/textproto"
 	"os"
 
+	"github.com/elicitgen/elicitgen/example/app"
 	"github.com/elicitgen/elicitgen/runtime/page"
 	"github.com/elicitgen/elicitgen/runtime/passkey"
+	"github.com/elicitgen/elicitgen/runtime/receipt"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
 
@@ -70,8 +72,11 @@ func validHeaderName(s string) bool {
 // this machine holding a link can answer it (page.Config.LinkOnly), which
 // is logged. With stepUp (ELICIT_PASSKEY), the pages check passkey
 // step-ups, and the handler returned serves the registration page too.
-// The pages' clock is their store's (storeClock).
-func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool, identity func(*http.Request) (string, bool), stepUp bool) (*page.Pages, http.Handler, error) {
+// With receipts (--receipts), every post a page refuses by policy leaves
+// a signed "refused" receipt in that log (receipt.Refusals); the refusal
+// stands, and is logged, whether or not its receipt is written. The
+// pages' clock is their store's (storeClock).
+func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool, identity func(*http.Request) (string, bool), stepUp bool, receipts *receipt.Log) (*page.Pages, http.Handler, error) {
 	if identity == nil && !loopback {
 		return nil, nil, errors.New("hosted pages on a non-loopback address need " + TrustedUserHeaderEnv +
 			" (the header your identity-aware proxy sets): without it a page could not tell who answers")
@@ -81,12 +86,21 @@ func newPages(keys *seal.KeyRing, store page.Store, addr net.Addr, loopback bool
 		base = "http://" + addr.String() + PagesPath
 	}
 	quiet := addr == nil // a CGI process: one request, no banner
-	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity, Name: "elicitgen example server", Now: storeClock(store),
-		// ELICIT_APPROVERS: a refused approver (the requester, someone
-		// not named, the same approver twice) is logged; it never counts.
-		Refused: func(_ context.Context, r page.Refusal) {
-			log.Printf("page refused: tool=%s page=%s requester=%s who=%s post=%t: %v", logName(r.Tool), r.Page, logName(r.Requester), logName(r.Who), r.Post, r.Err)
-		}}
+	// ELICIT_APPROVERS: a refused approver (the requester, someone not
+	// named, the same approver twice) is logged, and with --receipts
+	// signed into the receipt log; it never counts.
+	refused := func(_ context.Context, r page.Refusal) {
+		log.Printf("page refused: tool=%s page=%s requester=%s who=%s post=%t: %v", logName(r.Tool), r.Page, logName(r.Requester), logName(r.Who), r.Post, r.Err)
+	}
+	if receipts != nil {
+		signed := receipt.Refusals(receipts, app.ReceiptServer, func(page.Refusal) string { return receipt.VerifiedTrustedHeader },
+			func(_ context.Context, r page.Refusal, err error) {
+				log.Printf("page refused: tool=%s page=%s: no receipt of the refusal (it stands): %v", logName(r.Tool), r.Page, err)
+			})
+		logged := refused
+		refused = func(ctx context.Context, r page.Refusal) { logged(ctx, r); signed(ctx, r) }
+	}
+	cfg := page.Config{Keys: keys, Store: store, BaseURL: base, Identity: identity, Name: "elicitgen example server", Now: storeClock(store), Refused: refused}
 	notify, err := notifierFromEnv()
 	if err != nil {
 		return nil, nil, err

@@ -33,7 +33,7 @@ func TestCheckPasskey(t *testing.T) {
 func TestPagesWithPasskey(t *testing.T) {
 	t.Setenv(PageBaseURLEnv, "http://localhost:8080/elicit/")
 	identity := func(r *http.Request) (string, bool) { u := r.Header.Get("X-User"); return u, u != "" }
-	_, h, err := newPages(seal.NewRandomKeyRing(), page.NewMemoryStore(), nil, true, identity, true)
+	_, h, err := newPages(seal.NewRandomKeyRing(), page.NewMemoryStore(), nil, true, identity, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestPagesWithPasskey(t *testing.T) {
 		t.Fatalf("a page link: %d\n%s", rec.Code, rec.Body)
 	}
 	// Without ELICIT_PASSKEY, the handler is the pages alone.
-	plain, h, err := newPages(seal.NewRandomKeyRing(), page.NewMemoryStore(), nil, true, identity, false)
+	plain, h, err := newPages(seal.NewRandomKeyRing(), page.NewMemoryStore(), nil, true, identity, false, nil)
 	if err != nil || h != http.Handler(plain) {
 		t.Fatalf("without passkeys: %v, %T", err, h)
 	}

@@ -179,23 +179,88 @@ type Refusal struct {
 	Page string
 	// Tool is the tool whose call asked the question.
 	Tool string
-	// Requester is the call's principal; Who is the person refused.
+	// Requester is the call's principal; Who is the person refused, as
+	// Config.Identity named them.
 	Requester, Who string
 	// Post: the person posted an answer (else they only opened the
 	// page).
 	Post bool
 	// Err says why: it matches runtime.ErrRequesterExcluded,
 	// runtime.ErrNotApprover, ErrAnswered (the same approver twice),
-	// ErrDiffers, or ErrStepUp (an approval without a valid passkey
-	// assertion for it, runtime.WithStepUp).
+	// ErrDiffers, ErrStepUp (an approval without a valid passkey
+	// assertion for it, runtime.WithStepUp), or ErrForeign (another
+	// approver's one-time link). Reason names it in one word.
 	Err error
+	// Form is the question's form; ArgsDigest the digest of the call's
+	// arguments the page is bound to: "sha256:" and the hex of
+	// seal.DigestArgs.
+	Form, ArgsDigest string
+	// StepUp: the question asks for a passkey step-up
+	// (runtime.WithStepUp).
+	StepUp bool
+	// Asked is when the page was issued (zero for a page stored by an
+	// earlier release); At is when the page refused, by its clock.
+	Asked, At time.Time
 }
 
-// noteRefusal hands a refusal to Config.Refused.
-func (p *Pages) noteRefusal(r *http.Request, id string, q *question, who string, err error) {
-	if p.cfg.Refused != nil {
-		p.cfg.Refused(r.Context(), Refusal{Page: id, Tool: q.Tool, Requester: q.Principal, Who: who, Post: r.Method == http.MethodPost, Err: err})
+// The reasons of a Refusal (Refusal.Reason).
+const (
+	// ReasonRequester: the requester answered a question that excludes
+	// them (runtime.ErrRequesterExcluded).
+	ReasonRequester = "requester-excluded"
+	// ReasonNotApprover: someone the question's policy does not name
+	// (runtime.ErrNotApprover), or, on a page without a policy, someone
+	// other than the call's principal.
+	ReasonNotApprover = "not-approver"
+	// ReasonTwice: an approver of a quorum answered again (ErrAnswered).
+	ReasonTwice = "answered-twice"
+	// ReasonDiffers: an approval that differs from the first of its
+	// quorum (ErrDiffers).
+	ReasonDiffers = "answer-differs"
+	// ReasonStepUp: an approval without a valid passkey step-up for it
+	// (ErrStepUp): none, a failed one, or a replayed one.
+	ReasonStepUp = "step-up-failed"
+	// ReasonForeignLink: another approver's one-time link (ErrForeign).
+	ReasonForeignLink = "foreign-link"
+)
+
+// Reason names why the page refused, in one of the Reason words: what a
+// receipt of the refusal records.
+func (r Refusal) Reason() string {
+	switch err := r.Err; {
+	case errors.Is(err, runtime.ErrRequesterExcluded):
+		return ReasonRequester
+	case errors.Is(err, runtime.ErrNotApprover):
+		return ReasonNotApprover
+	case errors.Is(err, ErrAnswered):
+		return ReasonTwice
+	case errors.Is(err, ErrDiffers):
+		return ReasonDiffers
+	case errors.Is(err, ErrStepUp):
+		return ReasonStepUp
+	case errors.Is(err, ErrForeign):
+		return ReasonForeignLink
 	}
+	return ReasonNotApprover
+}
+
+// noteRefusal hands a refusal to Config.Refused. The response to the
+// person does not depend on what the hook does.
+func (p *Pages) noteRefusal(r *http.Request, id string, q *question, who string, err error) {
+	if p.cfg.Refused == nil {
+		return
+	}
+	ref := Refusal{
+		Page: id, Tool: q.Tool, Requester: q.Principal, Who: who, Post: r.Method == http.MethodPost, Err: err,
+		Form: q.Form, StepUp: q.StepUp, At: p.now(),
+	}
+	if q.Args != "" {
+		ref.ArgsDigest = "sha256:" + q.Args
+	}
+	if q.Issued != 0 {
+		ref.Asked = time.UnixMilli(q.Issued)
+	}
+	p.cfg.Refused(r.Context(), ref)
 }
 
 // refuse writes the page's refusal of a person its policy does not

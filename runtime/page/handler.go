@@ -135,9 +135,7 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err := p.admit(ctx, q, who); err != nil {
-			if q.Approvers != nil {
-				p.noteRefusal(r, tok.id, q, who, err)
-			}
+			p.noteRefusal(r, tok.id, q, who, err)
 			p.refuse(w, r, q, err)
 			return
 		}

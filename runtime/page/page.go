@@ -94,13 +94,16 @@ type Config struct {
 	// Nil admits no group member; every instance serving pages must set
 	// the same.
 	Member runtime.MemberFunc
-	// Refused, when set, hears every answer the page refuses because of
-	// who gave it (runtime.WithApprovers): the requester of a question
-	// that excludes them, someone the policy does not name, the same
-	// approver twice, an approval that differs from the first, an
-	// approval without a valid passkey step-up (runtime.WithStepUp). It is the
-	// place to record them (an audit log); the page records no answer for
-	// them either way.
+	// Refused, when set, hears every answer (and page view) the page
+	// refuses because of who gave it: the requester of a question that
+	// excludes them (runtime.WithApprovers), someone the policy does not
+	// name (or, without a policy, anyone but the call's principal), the
+	// same approver twice, an approval that differs from the first, an
+	// approval without a valid passkey step-up (runtime.WithStepUp),
+	// another approver's one-time link. It is the place to record them
+	// (an audit log, receipt.Refusals for a signed receipt); it runs
+	// before the refusal is written, and the page records no answer and
+	// refuses all the same, whatever it does.
 	Refused func(ctx context.Context, r Refusal)
 	// Messages writes the runtime's sentences about invalid fields on
 	// the page, in the page's language (runtime.WithMessages's catalog);
@@ -289,6 +292,9 @@ type stored struct {
 	Args      string            `json:"args"`
 	Principal string            `json:"principal,omitempty"`
 	Expires   int64             `json:"expires"` // Unix milliseconds
+	// Issued is when the page was issued, in Unix milliseconds (0 for a
+	// page stored by an earlier release).
+	Issued int64 `json:"issued,omitempty"`
 
 	// The other server-side rules JSON schemas do not carry: pattern
 	// messages by property, the boxes tagged confirm.
@@ -431,7 +437,7 @@ func (p *Pages) Issue(ctx context.Context, q *Question) (*Link, error) {
 	st := stored{
 		Key: key, Form: q.Schema.Name, Schema: schema, Message: q.Message, Language: q.Language, Preference: q.Preference,
 		Tool: q.Call.Tool, Args: hex.EncodeToString(q.Call.ArgsDigest[:]), Principal: q.Call.Principal,
-		Expires: expires.UnixMilli(), Approvers: q.Approvers, StepUp: q.StepUp, ClientContinues: q.ClientContinues,
+		Expires: expires.UnixMilli(), Issued: now.UnixMilli(), Approvers: q.Approvers, StepUp: q.StepUp, ClientContinues: q.ClientContinues,
 	}
 	for i := range q.Schema.Properties {
 		if pr := &q.Schema.Properties[i]; pr.Pattern != "" {

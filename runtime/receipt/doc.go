@@ -8,8 +8,13 @@
 // A Log signs receipts with a Signer and writes each one to a Sink (a
 // JSONL file, FileSink, or Redis, RedisSink) before Append returns: a
 // caller that runs an approved action only after Append succeeded never
-// runs it unrecorded. A failed write returns an error matching ErrSink,
+// runs it unrecorded. Receipts appended while a batch is being written
+// go out together as the next batch (group commit). A failed write returns an error matching ErrSink,
 // and the Log goes on only once the sink takes receipts again.
+//
+// Refusals is the hosted pages' page.Config.Refused hook that signs a
+// receipt of every post a page refuses by policy (action "refused"),
+// in the same chain; such a receipt never reads as an approval.
 //
 // Verify reads a JSONL log and checks every signature, key id and chain
 // link, naming the first bad line; elicitgen verify is its command line.

@@ -13,3 +13,10 @@ func SetFile(s *FileSink, f interface {
 
 // EvictionRisk is evictionRisk.
 var EvictionRisk = evictionRisk
+
+// QueueLen returns how many appends wait for l's next batch.
+func QueueLen(l *Log) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.queue)
+}

@@ -19,8 +19,8 @@ type file interface {
 
 // FileSink appends receipts to a JSONL file, one line each, and syncs
 // the file (fdatasync on Linux, fsync elsewhere) before Log.Append
-// returns: it is a Syncer, so receipts appended at the same time share
-// one sync. It holds an exclusive lock on the file (flock, where the
+// returns: it is a BatchSink, so the receipts of a batch go out in one
+// write and share one sync. It holds an exclusive lock on the file (flock, where the
 // system has it) while open, so a second process cannot write the same
 // log and fork its chain; within a process it is safe for concurrent
 // use. After a failed write or sync it takes back the lines not known
@@ -43,9 +43,17 @@ type FileSink struct {
 	// file's size then.
 	synced     uint64
 	syncedSize int64
+	// buf is the lines of the batch being written, kept for the next.
+	buf []byte
 }
 
-var _ Sink = (*FileSink)(nil)
+var (
+	_ Syncer    = (*FileSink)(nil)
+	_ BatchSink = (*FileSink)(nil)
+)
+
+// maxKeptBuf bounds the buffer a FileSink keeps between batches.
+const maxKeptBuf = 1 << 20
 
 // OpenFile opens the JSONL log at path for appending, creating it (mode
 // 0600) when missing, and reads its last receipt. It fails with an error
@@ -171,6 +179,45 @@ func (s *FileSink) Append(ctx context.Context, prev Head, r *Receipt) error {
 	s.size += int64(n)
 	s.head = r.Head()
 	return nil
+}
+
+// AppendBatch implements BatchSink: one write of every line of rs, each
+// with its line break, then one sync (Sync). A failed write or sync
+// takes back the lines of rs and fails the whole batch.
+func (s *FileSink) AppendBatch(ctx context.Context, prev Head, rs []*Receipt) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		return ErrClosed
+	case s.failed != nil:
+		s.mu.Unlock()
+		return fmt.Errorf("%s: an earlier write failed: %w", s.path, s.failed)
+	case prev != s.head:
+		s.mu.Unlock()
+		return ErrConflict
+	}
+	buf := s.buf[:0]
+	for _, r := range rs {
+		buf = append(append(buf, r.Line...), '\n')
+	}
+	n, err := s.w.Write(buf)
+	if cap(buf) <= maxKeptBuf {
+		s.buf = buf
+	}
+	if err != nil {
+		s.fail(err)
+		s.mu.Unlock()
+		return fmt.Errorf("%s: %w", s.path, err)
+	}
+	s.size += int64(n)
+	last := rs[len(rs)-1].Head()
+	s.head = last
+	s.mu.Unlock()
+	return s.Sync(ctx, last)
 }
 
 // Sync implements Syncer: one fsync covers every receipt written before

@@ -174,6 +174,8 @@ func (f *Fields) check() error {
 		return errFields("Confirm %q is not one of none, ticked, unticked", f.Confirm)
 	case f.DecidedAt.IsZero():
 		return errFields("DecidedAt is zero")
+	case badYear(f.DecidedAt) || badYear(f.AskedAt):
+		return errFields("a time outside the years 0 to 9999 (RFC 3339)")
 	case f.Action == ActionAccept && f.Confirm == ConfirmUnticked:
 		return errFields("an accept with a confirm box unticked is a decline")
 	}
@@ -185,7 +187,31 @@ func (f *Fields) check() error {
 			return errFields("Approvers[%d].Action %q is not an action", i, a.Action)
 		}
 	}
+	if msg := f.refusalShape(); msg != "" {
+		return errFields("%s", msg)
+	}
 	return nil
+}
+
+// refusalShape reports what makes a refused receipt readable as an
+// approval ("" when nothing does): an answer digest, a ticked confirm
+// box, an approver whose own action accepts.
+func (f *Fields) refusalShape() string {
+	if f.Action != ActionRefused {
+		return ""
+	}
+	switch {
+	case f.AnswerDigest != "":
+		return "a refused receipt has no answer digest"
+	case f.Confirm == ConfirmTicked:
+		return "a refused receipt has no ticked confirm box"
+	}
+	for i, a := range f.Approvers {
+		if a.Action == ActionAccept {
+			return fmt.Sprintf("a refused receipt has no accepting approver (Approvers[%d])", i)
+		}
+	}
+	return ""
 }
 
 // normal returns f as a receipt signs it: times in UTC without monotonic
@@ -252,3 +278,10 @@ var (
 	// ErrClosed: the Log or sink was closed.
 	ErrClosed = errors.New("receipt: closed")
 )
+
+// badYear reports whether t cannot be written in RFC 3339 (its UTC year
+// outside 0 to 9999).
+func badYear(t time.Time) bool {
+	y := t.UTC().Year()
+	return y < 0 || y > 9999
+}

@@ -465,6 +465,13 @@ func TestFieldsRefused(t *testing.T) {
 		"unticked accept":    func(f *receipt.Fields) { f.Confirm = receipt.ConfirmUnticked },
 		"bad confirm":        func(f *receipt.Fields) { f.Confirm = "yes" },
 		"anonymous approver": func(f *receipt.Fields) { f.Approvers = []receipt.Approver{{Verified: "passkey"}} },
+		// A refused receipt never carries what would read as an approval.
+		"refused with an answer": func(f *receipt.Fields) { f.Action, f.Confirm = receipt.ActionRefused, receipt.ConfirmNone },
+		"refused, box ticked":    func(f *receipt.Fields) { f.Action, f.AnswerDigest = receipt.ActionRefused, "" },
+		"refused, approver accepts": func(f *receipt.Fields) {
+			f.Action, f.AnswerDigest, f.Confirm = receipt.ActionRefused, "", receipt.ConfirmNone
+			f.Approvers = []receipt.Approver{{Principal: "bob", Verified: "passkey", Action: receipt.ActionAccept}}
+		},
 	} {
 		f := fields(0)
 		edit(&f)

@@ -31,7 +31,7 @@ type RedisSink struct {
 	head   string
 }
 
-var _ Sink = (*RedisSink)(nil)
+var _ BatchSink = (*RedisSink)(nil)
 
 // NewRedisSink returns a sink on client (a *redis.Client,
 // *redis.ClusterClient or any redis.Cmdable) appending to the list key;
@@ -104,6 +104,18 @@ redis.call('SET', KEYS[2], ARGV[2])
 return 1
 `)
 
+// appendBatchScript pushes ARGV[3], ARGV[4], ... onto the list KEYS[1]
+// in one RPUSH and sets the head KEYS[2] to ARGV[2], only when the head
+// is ARGV[1] ("" for none).
+var appendBatchScript = redis.NewScript(`
+local h = redis.call('GET', KEYS[2])
+if not h then h = '' end
+if h ~= ARGV[1] then return 0 end
+redis.call('RPUSH', KEYS[1], unpack(ARGV, 3))
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+`)
+
 // headString is a head as the head key holds it: "seq digest", "" for
 // none.
 func headString(h Head) string {
@@ -134,6 +146,30 @@ func (s *RedisSink) Head(ctx context.Context) (Head, error) {
 // one script.
 func (s *RedisSink) Append(ctx context.Context, prev Head, r *Receipt) error {
 	ok, err := appendScript.Run(ctx, s.client, []string{s.list, s.head}, headString(prev), headString(r.Head()), r.Line).Int()
+	if err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	if ok != 1 {
+		return ErrConflict
+	}
+	return nil
+}
+
+// AppendBatch implements BatchSink: the head check, the push of every
+// receipt of rs and the new head in one script, one round trip.
+func (s *RedisSink) AppendBatch(ctx context.Context, prev Head, rs []*Receipt) error {
+	switch len(rs) {
+	case 0:
+		return nil
+	case 1:
+		return s.Append(ctx, prev, rs[0])
+	}
+	args := make([]any, 0, 2+len(rs))
+	args = append(args, headString(prev), headString(rs[len(rs)-1].Head()))
+	for _, r := range rs {
+		args = append(args, r.Line)
+	}
+	ok, err := appendBatchScript.Run(ctx, s.client, []string{s.list, s.head}, args...).Int()
 	if err != nil {
 		return fmt.Errorf("redis: %w", err)
 	}

@@ -163,3 +163,49 @@ func TestEvictionRisk(t *testing.T) {
 		}
 	}
 }
+
+// A batch goes to Redis whole or not at all: after a stale head nothing
+// of it is pushed; after the right one all of it, with the head at its
+// last receipt.
+func TestRedisAppendBatch(t *testing.T) {
+	url := redisURL(t)
+	key := redisKey(t, url)
+	ctx := context.Background()
+	sink, err := receipt.OpenRedis(url, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	// Receipts signed in a chain of their own, from an empty log.
+	src := &memSink{}
+	log, _ := receipt.NewLog(ctx, signer(t, 1), src)
+	var rs []*receipt.Receipt
+	for i := range 4 {
+		r, err := log.Append(ctx, fields(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	if err := sink.AppendBatch(ctx, receipt.Head{}, rs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := sink.AppendBatch(ctx, receipt.Head{}, rs[1:]); !errors.Is(err, receipt.ErrConflict) {
+		t.Fatalf("a batch after a stale head: %v, want ErrConflict", err)
+	}
+	var b bytes.Buffer
+	if h, err := sink.Export(ctx, &b); err != nil || h != rs[0].Head() || bytes.Count(b.Bytes(), []byte("\n")) != 1 {
+		t.Fatalf("after the refused batch: head %+v, %d lines, %v; want receipt 1 alone", h, bytes.Count(b.Bytes(), []byte("\n")), err)
+	}
+	if err := sink.AppendBatch(ctx, rs[0].Head(), rs[1:]); err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	h, err := sink.Export(ctx, &b)
+	if err != nil || h != rs[3].Head() {
+		t.Fatalf("after the batch: head %+v %v, want receipt 4", h, err)
+	}
+	if rep, err := receipt.Verify(&b, signer(t, 1).Keys(), receipt.VerifyOptions{Head: rs[3].Digest}); err != nil || rep.Receipts != 4 {
+		t.Fatalf("the exported log: %+v %v", rep, err)
+	}
+}

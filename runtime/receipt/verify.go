@@ -247,5 +247,11 @@ func decodePayloadJSON(b []byte) (*Payload, error) {
 	if p.Seq == 0 {
 		return nil, errors.New("payload without a sequence number")
 	}
+	if !p.Action.valid() {
+		return nil, fmt.Errorf("action %q is not one of accept, decline, cancel, expired, refused", p.Action)
+	}
+	if msg := p.refusalShape(); msg != "" {
+		return nil, errors.New(msg)
+	}
 	return &p, nil
 }

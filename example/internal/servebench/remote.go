@@ -3,6 +3,8 @@ package servebench
 import (
 	"bufio"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	goruntime "runtime"
 	"runtime/pprof"
 	"strconv"
@@ -21,7 +24,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/elicitgen/elicitgen/runtime/adapter"
 	"github.com/elicitgen/elicitgen/runtime/gosdk"
+	"github.com/elicitgen/elicitgen/runtime/receipt"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 	"github.com/elicitgen/elicitgen/runtime/serve"
@@ -33,7 +38,16 @@ const (
 	Memory    = "memory"     // elicitgen, in-memory replay store
 	Redis     = "redis"      // elicitgen, Redis replay store (one SET NX PX per claim)
 	RedisPipe = "redis-pipe" // elicitgen, Redis replay store on go-redis's AutoPipeline
+	// ReceiptsFile is Memory with a signed receipt of every decision
+	// (receipt.Recorder) written to a JSONL file and synced before the
+	// handler sees it; ReceiptsRedis the same written to a Redis list.
+	ReceiptsFile  = "receipts-file"
+	ReceiptsRedis = "receipts-redis"
 )
+
+// receiptsRedisKey is the list ReceiptsRedis appends to, emptied when
+// the server process starts and ends.
+const receiptsRedisKey = "{elicitgen-load:receipts}"
 
 // MemoryReplayLimit is the in-memory store's limit in the measurements:
 // every 2026-07-28 approval holds its state id for the state's lifetime
@@ -119,6 +133,31 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 		{Raw, NewRawHandler(NewRawServer(&deploys))},
 		{Memory, NewHandler(NewServer(keys, claims.timed(seal.NewMemoryReplayStore(MemoryReplayLimit)), &deploys))},
 	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return err
+	}
+	signer, err := receipt.NewSigner(priv)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "elicitgen-load-receipts")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	fileSink, err := receipt.OpenFile(filepath.Join(dir, "receipts.jsonl"))
+	if err != nil {
+		return err
+	}
+	fileLog, err := receipt.NewLog(ctx, signer, fileSink)
+	if err != nil {
+		return err
+	}
+	defer fileLog.Close()
+	session := func(adapter.Decided) string { return receipt.VerifiedSession }
+	servers = append(servers, server{ReceiptsFile, NewHandler(NewRecordingServer(keys,
+		claims.timed(seal.NewMemoryReplayStore(MemoryReplayLimit)), &deploys, receipt.Recorder(fileLog, "load", session)))})
 	if redisURL != "" {
 		opt, err := redis.ParseURL(redisURL)
 		if err != nil {
@@ -137,6 +176,21 @@ func ServeMain(ctx context.Context, out io.Writer, opts ServeOptions) (err error
 		servers = append(servers,
 			server{Redis, NewHandler(NewServer(keys, claims.timed(redisstore.New(c)), &deploys))},
 			server{RedisPipe, NewHandler(NewServer(keys, claims.timed(redisstore.New(ap)), &deploys))})
+		// Receipts to Redis on a client of their own, as OpenRedis
+		// makes it (no retries), its list emptied before and after.
+		c.Del(ctx, receiptsRedisKey, receiptsRedisKey+":head")
+		defer c.Del(context.WithoutCancel(ctx), receiptsRedisKey, receiptsRedisKey+":head")
+		rs, err := receipt.OpenRedis(redisURL, receiptsRedisKey)
+		if err != nil {
+			return err
+		}
+		redisLog, err := receipt.NewLog(ctx, signer, rs)
+		if err != nil {
+			return err
+		}
+		defer redisLog.Close()
+		servers = append(servers, server{ReceiptsRedis, NewHandler(NewRecordingServer(keys,
+			claims.timed(seal.NewMemoryReplayStore(MemoryReplayLimit)), &deploys, receipt.Recorder(redisLog, "load", session)))})
 	}
 	stats := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s := ReadStats()

@@ -70,8 +70,15 @@ func branchOf(service string) (string, bool) {
 // first, the environment named for the audit), with replay as its
 // replay store. Each deploy is counted in deploys instead of stored.
 func NewServer(keys *seal.KeyRing, replay seal.ReplayStore, deploys *Counter) *mcp.Server {
+	return NewRecordingServer(keys, replay, deploys, nil)
+}
+
+// NewRecordingServer is NewServer with record as adapter.Options.Record
+// (a receipt.Recorder): each decided question is recorded before the
+// handler sees the answer, as a server with --receipts does.
+func NewRecordingServer(keys *seal.KeyRing, replay seal.ReplayStore, deploys *Counter, record func(context.Context, adapter.Decided) error) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "servebench", Version: "v0"}, nil)
-	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Replay: replay}}
+	cfg := &gosdk.Config{Options: adapter.Options{Keys: keys, Replay: replay, Record: record}}
 	t := &mcp.Tool{Name: Tool, Title: "Deploy a service", Description: "Deploys a service after the user confirms.",
 		InputSchema: gosdk.InputSchema[app.DeployArgs](), OutputSchema: outputSchema()}
 	mcp.AddTool(s, t, gosdk.HandleFor(cfg, func(ctx context.Context, _ *mcp.CallToolRequest, in app.DeployArgs, ask runtime.Asker) (*mcp.CallToolResult, app.DeployResult, error) {
