@@ -298,15 +298,6 @@ func answered(instances []*instance, tool string) []answeredRecord {
 	return out
 }
 
-// deployments counts the deployments the instances logged.
-func deployments(instances []*instance) int {
-	n := 0
-	for _, in := range instances {
-		n += len(deployedLine.FindAllString(in.log.String(), -1))
-	}
-	return n
-}
-
 // testHookLine is the warning an instance logs at start with
 // ELICIT_TEST_CLOCK set.
 var testHookLine = regexp.MustCompile(`WARNING: TEST HOOK ` + testclock.Env + `=`)

@@ -16,3 +16,12 @@ func TestMain(m *testing.M) { exampletest.Main(m) }
 
 // trustedHeader is the identity header the tests' "proxy" sets.
 const trustedHeader = exampletest.TrustedHeader
+
+// deployments counts the deployments the instances logged.
+func deployments(instances []*instance) int {
+	n := 0
+	for _, in := range instances {
+		n += len(deployedLine.FindAllString(in.log.String(), -1))
+	}
+	return n
+}

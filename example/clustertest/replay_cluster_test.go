@@ -96,20 +96,12 @@ func TestSingleUseAcrossInstances(t *testing.T) {
 	// replays reached every instance.
 	var lines int
 	for deadline := time.Now().Add(exampletest.Timeout(5 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		lines = 0
-		for _, in := range cluster {
-			lines += len(deployedLine.FindAllString(in.log.String(), -1))
-		}
-		if lines >= 1 {
+		if lines = deployments(cluster); lines >= 1 {
 			break
 		}
 	}
 	time.Sleep(exampletest.Timeout(200 * time.Millisecond)) // a second deployment would be logged by now
-	lines = 0
-	for _, in := range cluster {
-		lines += len(deployedLine.FindAllString(in.log.String(), -1))
-	}
-	if lines != 1 {
+	if lines = deployments(cluster); lines != 1 {
 		t.Errorf("the instances logged %d deployments, want 1", lines)
 	}
 	if served := rounds(cluster, map[string]int{}, app.ToolDeploy); distinct(served) != 3 {

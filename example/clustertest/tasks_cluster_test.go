@@ -106,12 +106,8 @@ func TestTaskAcrossInstances(t *testing.T) {
 		t.Fatalf("the answered task = %v", task)
 	}
 	time.Sleep(exampletest.Timeout(200 * time.Millisecond)) // a second deployment would be logged by now
-	lines := 0
-	for _, in := range cluster {
-		lines += len(deployedLine.FindAllString(in.log.String(), -1))
-	}
-	if lines != 1 {
-		t.Errorf("the instances logged %d deployments, want 1", lines)
+	if n := deployments(cluster); n != 1 {
+		t.Errorf("the instances logged %d deployments, want 1", n)
 	}
 }
 
@@ -176,11 +172,7 @@ func TestTaskSurvivesRestartOfEveryInstance(t *testing.T) {
 		t.Fatalf("the answered task = %v", task)
 	}
 	time.Sleep(exampletest.Timeout(200 * time.Millisecond))
-	lines := 0
-	for _, in := range append(first, second...) {
-		lines += len(deployedLine.FindAllString(in.log.String(), -1))
-	}
-	if lines != 1 {
-		t.Errorf("the instances logged %d deployments, want 1", lines)
+	if n := deployments(append(first, second...)); n != 1 {
+		t.Errorf("the instances logged %d deployments, want 1", n)
 	}
 }

@@ -27,38 +27,11 @@ func (e epochStore) Claim(context.Context, seal.Claim) (seal.Claimed, error) {
 // across them, in the shared Redis store: exactly one runs the handler,
 // which sees an expired decline; the others are refused as used.
 func TestExpiredDecidedOnceAcrossInstances(t *testing.T) {
-	s, err := redisstore.Open(redisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, epoch := openStore(t)
 	ctx := context.Background()
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	e, err := s.Claim(ctx, seal.Claim{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	keys := seal.NewRandomKeyRing()
-	call := func() *adapter.Call {
-		return &adapter.Call{Tool: "deploy", Args: []byte(`{}`), Principal: "alice", Version: runtime.Version20260728, Caps: adapter.ClientCaps{Form: true}}
-	}
 	// Asked eight days ago, waiting 72 hours.
-	past := elicittest.NewClock(time.Now().Add(-8 * 24 * time.Hour))
-	asker := &adapter.Options{Keys: keys, Replay: epochStore{e.Epoch}, Now: past.Now}
-	x, err := asker.Start(call(), "", nil, nil, nil)
-	if err == nil {
-		err = asker.Claim(ctx, x)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = runtime.AskConfirm(ctx, x, "Deploy?", runtime.WithKey("confirm"), runtime.WithWait(72*time.Hour))
-	r := asker.Finish(x, err)
-	if r.Kind != adapter.ReplyInputRequired {
-		t.Fatalf("first round: %+v", r)
-	}
+	state := askedAt(t, keys, epoch, time.Now().Add(-8*24*time.Hour), 72*time.Hour)
 
 	answer := map[string]*runtime.Response{"confirm": {Action: runtime.ActionAccept, Content: map[string]any{runtime.ConfirmField: true}}}
 	const instances = 4
@@ -70,7 +43,7 @@ func TestExpiredDecidedOnceAcrossInstances(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			o := &adapter.Options{Keys: keys, Replay: s} // the real clock
-			x, err := o.Start(call(), r.State, answer, nil, nil)
+			x, err := o.Start(deployCall(), state, answer, nil, nil)
 			if err == nil {
 				err = o.Claim(ctx, x)
 			}
@@ -102,44 +75,17 @@ func TestExpiredDecidedOnceAcrossInstances(t *testing.T) {
 // by its own clock the question is still open, by Redis's it is not, and
 // Redis decides: the handler sees an expired decline, never the accept.
 func TestSlowInstanceCannotExtendAQuestion(t *testing.T) {
-	s, err := redisstore.Open(redisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, epoch := openStore(t)
 	ctx := context.Background()
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	e, err := s.Claim(ctx, seal.Claim{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	keys := seal.NewRandomKeyRing()
-	call := func() *adapter.Call {
-		return &adapter.Call{Tool: "deploy", Args: []byte(`{}`), Principal: "alice", Version: runtime.Version20260728, Caps: adapter.ClientCaps{Form: true}}
-	}
 	// Asked 15 minutes and 30 seconds ago, open for 15 minutes.
-	past := elicittest.NewClock(time.Now().Add(-15*time.Minute - 30*time.Second))
-	asker := &adapter.Options{Keys: keys, Replay: epochStore{e.Epoch}, Now: past.Now}
-	x, err := asker.Start(call(), "", nil, nil, nil)
-	if err == nil {
-		err = asker.Claim(ctx, x)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = runtime.AskConfirm(ctx, x, "Deploy?", runtime.WithKey("confirm"), runtime.WithWait(15*time.Minute))
-	r := asker.Finish(x, err)
-	if r.Kind != adapter.ReplyInputRequired {
-		t.Fatalf("first round: %+v", r)
-	}
+	state := askedAt(t, keys, epoch, time.Now().Add(-15*time.Minute-30*time.Second), 15*time.Minute)
 
 	slow := func() time.Time { return time.Now().Add(-50 * time.Second) }
 	s.Now = slow
 	o := &adapter.Options{Keys: keys, Replay: s, Now: slow}
 	answer := map[string]*runtime.Response{"confirm": {Action: runtime.ActionAccept, Content: map[string]any{runtime.ConfirmField: true}}}
-	x, err = o.Start(call(), r.State, answer, nil, nil)
+	x, err := o.Start(deployCall(), state, answer, nil, nil)
 	if err != nil {
 		t.Fatalf("the slow instance refused the state it still finds open: %v", err)
 	}
@@ -151,11 +97,56 @@ func TestSlowInstanceCannotExtendAQuestion(t *testing.T) {
 		t.Fatalf("an answer after the question closed on Redis's clock: %+v (expired %v), %v; want an expired decline", out, out.Expired(), err)
 	}
 	// Decided once: the same answer again is refused as used.
-	x, err = o.Start(call(), r.State, answer, nil, nil)
+	x, err = o.Start(deployCall(), state, answer, nil, nil)
 	if err == nil {
 		err = o.Claim(ctx, x)
 	}
 	if !errors.Is(err, seal.ErrStateUsed) {
 		t.Errorf("the late answer sent again: %v, want ErrStateUsed", err)
 	}
+}
+
+// openStore starts a Redis store on a fresh epoch key, or skips.
+func openStore(t *testing.T) (*redisstore.Store, uint64) {
+	t.Helper()
+	s, err := redisstore.Open(redisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Claim(context.Background(), seal.Claim{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, e.Epoch
+}
+
+// deployCall is a 2026-07-28 call of deploy by alice.
+func deployCall() *adapter.Call {
+	return &adapter.Call{Tool: "deploy", Args: []byte(`{}`), Principal: "alice", Version: runtime.Version20260728, Caps: adapter.ClientCaps{Form: true}}
+}
+
+// askedAt asks deploy's confirm question, open for wait, on an instance
+// whose clock reads at, under the store epoch, and returns its state.
+func askedAt(t *testing.T, keys *seal.KeyRing, epoch uint64, at time.Time, wait time.Duration) string {
+	t.Helper()
+	ctx := context.Background()
+	past := elicittest.NewClock(at)
+	asker := &adapter.Options{Keys: keys, Replay: epochStore{epoch}, Now: past.Now}
+	x, err := asker.Start(deployCall(), "", nil, nil, nil)
+	if err == nil {
+		err = asker.Claim(ctx, x)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runtime.AskConfirm(ctx, x, "Deploy?", runtime.WithKey("confirm"), runtime.WithWait(wait))
+	r := asker.Finish(x, err)
+	if r.Kind != adapter.ReplyInputRequired {
+		t.Fatalf("first round: %+v", r)
+	}
+	return r.State
 }
