@@ -59,7 +59,7 @@ func TestRequesterCannotApprove(t *testing.T) {
 	// refused the same way, recording nothing.
 	cookies, csrf := f.openAs(t, l.URL, "bob")
 	rec = f.do(t, "POST", l.URL, "alice", cookies, deployPost(csrf, "environment", "production", "confirmed", "true"))
-	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "Nothing was recorded") {
+	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "Your answer was not counted") {
 		t.Fatalf("POST as requester: %d %s", rec.Code, rec.Body)
 	}
 	if _, err := f.p.Take(context.Background(), l.ID, f.call); !errors.Is(err, ErrNotAnswered) {

@@ -150,11 +150,11 @@ var texts = []text{{
 	Expired:     "This link has expired.",
 	Invalid:     "This link is not valid.",
 	Foreign:     "This question was asked of someone else.",
-	Requester:   "You asked for this action, so you cannot approve it yourself: someone else must answer. Nothing was recorded.",
-	NotApprover: "You are not one of the people who may answer this question. Nothing was recorded.",
+	Requester:   "You asked for this action, so you cannot approve it yourself: someone else must answer. Your answer was not counted.",
+	NotApprover: "You are not one of the people who may answer this question. Your answer was not counted.",
 	Again:       "You have answered this question already: the same person counts once.",
 	RequestedBy: "{0} asked for this action; you are asked to approve it.",
-	Differs:     "Your answer differs from the approval already given: every approver must approve the same answer. Nothing was recorded; open the link again to answer.",
+	Differs:     "Your answer differs from the approval already given: every approver must approve the same answer. Your answer was not counted; open the link again to answer.",
 	Counted:     "Thank you: your approval is recorded ({0} of {1} approvals). The action waits for the others. You can close this page.",
 	SignIn:      "Sign in to answer this question.",
 	Store:       "Your answer could not be saved: please try again in a moment.",
@@ -172,7 +172,7 @@ var texts = []text{{
 	InvalidHeading:  "Link not valid",
 	ForeignHeading:  "Not your question",
 	SignInHeading:   "Sign in to answer",
-	Refused:         "Nothing was recorded",
+	Refused:         "Your answer was not counted",
 
 	ClosesIn: "This page closes in {0}, at {1}.",
 	ClosesAt: "15:04 MST on 2 January 2006",
@@ -204,7 +204,7 @@ var texts = []text{{
 	Unconfirmed: "{field} is not ticked: tick it to approve, or choose Decline (nothing was sent yet)",
 
 	StepUp:        "Approving asks for your passkey: your device confirms it is you.",
-	StepUpRefused: "Your passkey did not confirm this answer. Nothing was recorded; open the link again to answer.",
+	StepUpRefused: "Your passkey did not confirm this answer. Your answer was not counted; open the link again to answer.",
 }, {
 	Lang:     "ja",
 	Title:    "ご回答をお願いします",
@@ -231,11 +231,11 @@ var texts = []text{{
 	Expired:     "このリンクは有効期限が切れています。",
 	Invalid:     "このリンクは無効です。",
 	Foreign:     "この質問は別の方に宛てたものです。",
-	Requester:   "この操作を依頼したのはあなたなので、あなた自身は承認できません。別の方の回答が必要です。何も記録されていません。",
-	NotApprover: "あなたはこの質問に回答できる方に含まれていません。何も記録されていません。",
+	Requester:   "この操作を依頼したのはあなたなので、あなた自身は承認できません。別の方の回答が必要です。回答は反映されていません。",
+	NotApprover: "あなたはこの質問に回答できる方に含まれていません。回答は反映されていません。",
 	Again:       "この質問にはすでに回答済みです。同じ方の回答は一度だけ数えます。",
 	RequestedBy: "{0} さんがこの操作を依頼しました。あなたの承認が求められています。",
-	Differs:     "すでに承認された回答と内容が異なります。承認者は全員同じ回答を承認する必要があります。何も記録されていません。リンクを開き直して回答してください。",
+	Differs:     "すでに承認された回答と内容が異なります。承認者は全員同じ回答を承認する必要があります。回答は反映されていません。リンクを開き直して回答してください。",
 	Counted:     "ありがとうございます。承認を記録しました（{1} 件中 {0} 件）。ほかの方の承認を待っています。このページは閉じてかまいません。",
 	SignIn:      "この質問に回答するにはサインインしてください。",
 	Store:       "回答を保存できませんでした。しばらくしてからもう一度お試しください。",
@@ -253,7 +253,7 @@ var texts = []text{{
 	InvalidHeading:  "無効なリンク",
 	ForeignHeading:  "別の方への質問です",
 	SignInHeading:   "サインインが必要です",
-	Refused:         "何も記録されていません",
+	Refused:         "回答は反映されていません",
 
 	ClosesIn: "このページはあと{0}で閉じます（{1}）。",
 	ClosesAt: "2006年1月2日 15:04 MST",
@@ -285,7 +285,7 @@ var texts = []text{{
 	Unconfirmed: "「{field}」にチェックが入っていません。承認する場合はチェックを入れ、しない場合は「辞退する」を選んでください（まだ何も送信されていません）",
 
 	StepUp:        "承認にはパスキーが必要です。お使いのデバイスで本人確認を行います。",
-	StepUpRefused: "パスキーでこの回答を確認できませんでした。何も記録されていません。リンクを開き直して回答してください。",
+	StepUpRefused: "パスキーでこの回答を確認できませんでした。回答は反映されていません。リンクを開き直して回答してください。",
 }}
 
 var textTags = func() []string {
