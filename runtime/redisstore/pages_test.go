@@ -18,7 +18,7 @@ import (
 
 	"github.com/elicitgen/elicitgen/runtime"
 	"github.com/elicitgen/elicitgen/runtime/page"
-	"github.com/elicitgen/elicitgen/runtime/page/pagetest"
+	"github.com/elicitgen/elicitgen/runtime/page/storetest"
 	"github.com/elicitgen/elicitgen/runtime/redisstore"
 	"github.com/elicitgen/elicitgen/runtime/seal"
 )
@@ -392,7 +392,7 @@ func TestPageStoreWaitMarks(t *testing.T) {
 	}
 }
 
-func TestPageStoreRevise(t *testing.T) { pagetest.TestRevise(t, pageStore(t)) }
+func TestPageStoreRevise(t *testing.T) { storetest.TestRevise(t, pageStore(t)) }
 
 // TestPageStoreReviseClosesOnRedisClock: a page whose closing time has
 // passed on Redis's clock is not revised, whatever the instance's clock.

@@ -1,7 +1,7 @@
-// Package pagetest checks a page.Store against the contract that hosted
+// Package storetest checks a page.Store against the contract that hosted
 // pages and tasks share, as testing/fstest checks a file system: the
 // in-memory store and runtime/redisstore's pass it, and so must any other.
-package pagetest
+package storetest
 
 import (
 	"context"
