@@ -222,6 +222,11 @@ const (
 	ReasonStepUp = "step-up-failed"
 	// ReasonForeignLink: another approver's one-time link (ErrForeign).
 	ReasonForeignLink = "foreign-link"
+	// ReasonInvalidPolicy: the question's approver policy does not hold
+	// (runtime.ErrInvalidApprovers), so nobody is admitted.
+	ReasonInvalidPolicy = "invalid-policy"
+	// ReasonOther: a refusal of none of the kinds above; its Err says why.
+	ReasonOther = "other"
 )
 
 // Reason names why the page refused, in one of the Reason words: what a
@@ -240,8 +245,10 @@ func (r Refusal) Reason() string {
 		return ReasonStepUp
 	case errors.Is(err, ErrForeign):
 		return ReasonForeignLink
+	case errors.Is(err, runtime.ErrInvalidApprovers):
+		return ReasonInvalidPolicy
 	}
-	return ReasonNotApprover
+	return ReasonOther
 }
 
 // noteRefusal hands a refusal to Config.Refused. The response to the

@@ -293,3 +293,25 @@ func TestQuorumConcurrent(t *testing.T) {
 		t.Fatalf("take: %+v %v", resp, err)
 	}
 }
+
+// TestRefusalReason: each kind of refusal has its word, and one of no
+// known kind is "other", never read as a kind it is not.
+func TestRefusalReason(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{runtime.ErrRequesterExcluded, ReasonRequester},
+		{runtime.ErrNotApprover, ReasonNotApprover},
+		{ErrAnswered, ReasonTwice},
+		{ErrDiffers, ReasonDiffers},
+		{ErrStepUp, ReasonStepUp},
+		{ErrForeign, ReasonForeignLink},
+		{runtime.ErrInvalidApprovers, ReasonInvalidPolicy},
+		{errors.New("something else"), ReasonOther},
+	} {
+		if got := (Refusal{Err: c.err}).Reason(); got != c.want {
+			t.Errorf("Reason of %v = %q, want %q", c.err, got, c.want)
+		}
+	}
+}
